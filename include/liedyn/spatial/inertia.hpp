@@ -1,0 +1,149 @@
+// liedyn — spatial algebra: rigid-body spatial inertia.
+//
+// Stored as (m, h = m c, I_o) about the frame's origin, c the centre of mass and I_o the
+// rotational inertia about the origin. Its 6×6 form, linear first (conventions.md §1):
+//   M = [m 1, −h^; h^, I_o],   I_o = I_c − m c^ c^.
+// M maps a motion (twist/acceleration) in that frame to a force (momentum/wrench) in it.
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include <Eigen/Eigenvalues>
+
+#include "liedyn/spatial/se3/se3.hpp"
+
+namespace liedyn {
+
+template <class S>
+class SpatialInertia {
+ public:
+  using Scalar = S;
+
+  SpatialInertia() : m_(S(0)), h_(Vector3<S>::Zero()), Io_(Matrix3<S>::Zero()) {}
+  static SpatialInertia Zero() { return SpatialInertia(); }
+  /// The raw (m, h = m c, I_o) form; no validity check.
+  static SpatialInertia from_moments(const S& m, const Vector3<S>& h, const Matrix3<S>& I_origin) {
+    SpatialInertia I;
+    I.m_ = m;
+    I.h_ = h;
+    I.Io_ = I_origin;
+    return I;
+  }
+  /// From mass, centre of mass c and rotational inertia I_c about the centre of mass, all in
+  /// the body frame.
+  static SpatialInertia from_mass_com_inertia(const S& m, const Vector3<S>& c, const Matrix3<S>& I_c) {
+    const Matrix3<S> C = hat(c);
+    return from_moments(m, Vector3<S>(m * c), Matrix3<S>(I_c - m * C * C));
+  }
+  /// From the 6×6 matrix form (its symmetric rigid-body structure is assumed).
+  template <class Derived>
+  static SpatialInertia from_matrix(const Eigen::MatrixBase<Derived>& M) {
+    const Matrix3<S> Hx = M.template block<3, 3>(3, 0);
+    return from_moments(M(0, 0), vee(Hx), Matrix3<S>(M.template block<3, 3>(3, 3)));
+  }
+
+  const S& mass() const { return m_; }
+  /// First moment of mass h = m c.
+  const Vector3<S>& first_moment() const { return h_; }
+  /// Rotational inertia about the frame's origin.
+  const Matrix3<S>& inertia_origin() const { return Io_; }
+  /// Centre of mass (zero for a massless body).
+  Vector3<S> com() const { return m_ > S(0) ? Vector3<S>(h_ / m_) : Vector3<S>::Zero(); }
+  /// Rotational inertia about the centre of mass.
+  Matrix3<S> inertia_com() const {
+    if (!(m_ > S(0))) return Io_;
+    const Matrix3<S> C = hat(h_);
+    return Io_ + C * C / m_;
+  }
+
+  Matrix6<S> matrix() const {
+    Matrix6<S> M;
+    const Matrix3<S> Hx = hat(h_);
+    M << m_ * Matrix3<S>::Identity(), -Hx, Hx, Io_;
+    return M;
+  }
+
+  /// M v: momentum (or wrench) of a body moving with twist (acceleration) v.
+  Force<S> operator*(const Motion<S>& v) const {
+    return Force<S>(Vector3<S>(m_ * v.linear() - h_.cross(v.angular())),
+                    Vector3<S>(h_.cross(v.linear()) + Io_ * v.angular()));
+  }
+  /// M applied to each column of a 6×k block of motions.
+  template <class DIn, class DOut>
+  void apply_columns(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    for (Eigen::Index k = 0; k < in.cols(); ++k) {
+      const Vector3<S> l = in.col(k).template head<3>();
+      const Vector3<S> a = in.col(k).template tail<3>();
+      out.col(k).template head<3>() = m_ * l - h_.cross(a);
+      out.col(k).template tail<3>() = h_.cross(l) + Io_ * a;
+    }
+  }
+
+  SpatialInertia operator+(const SpatialInertia& o) const {
+    return from_moments(m_ + o.m_, Vector3<S>(h_ + o.h_), Matrix3<S>(Io_ + o.Io_));
+  }
+  SpatialInertia& operator+=(const SpatialInertia& o) {
+    m_ += o.m_;
+    h_ += o.h_;
+    Io_ += o.Io_;
+    return *this;
+  }
+
+  /// Given this inertia in frame B and X = ^A H_B, the same body's inertia in frame A:
+  /// _A X^B M ^B X_A.
+  SpatialInertia transformed(const SE3<S>& X) const {
+    const Matrix3<S>& R = X.rotation();
+    const Vector3<S>& p = X.translation();
+    const Vector3<S> Rh = R * h_;
+    const Matrix3<S> P = hat(p), RH = hat(Rh);
+    return from_moments(m_, Vector3<S>(Rh + m_ * p),
+                        Matrix3<S>(R * Io_ * R.transpose() - m_ * P * P - P * RH - RH * P));
+  }
+  /// Given this inertia in frame A and X = ^A H_B, the inertia in frame B: _B X^A M ^A X_B.
+  SpatialInertia transformed_inverse(const SE3<S>& X) const { return transformed(X.inverse()); }
+
+  /// Physically valid: finite, m > 0, I_c symmetric positive definite, and its principal
+  /// moments satisfy the triangle inequalities λ_i + λ_j ≥ λ_k (up to a relative tolerance).
+  /// With `allow_degenerate`, the limits real robot files use are accepted too: a massless body
+  /// (m = 0, h = 0) and a positive semi-definite I_c (a point mass, a thin rod). On failure,
+  /// `why` (if given) says which rule failed.
+  bool is_physically_valid(std::string* why = nullptr, bool allow_degenerate = false) const {
+    auto fail = [&](const char* msg) {
+      if (why) *why = msg;
+      return false;
+    };
+    if (!(m_ == m_) || !h_.allFinite() || !Io_.allFinite() || !(m_ - m_ == S(0)))
+      return fail("non-finite mass or inertia");
+    if (m_ < S(0)) return fail("negative mass");
+    if (m_ == S(0) && !allow_degenerate) return fail("mass must be positive");
+    if (m_ == S(0) && h_.cwiseAbs().maxCoeff() > S(0)) return fail("massless body with a non-zero first moment");
+    const Matrix3<S> Ic = inertia_com();
+    const S scale = Ic.cwiseAbs().maxCoeff();
+    const S tol = S(64) * Eigen::NumTraits<S>::epsilon() * (scale > S(0) ? scale : S(1));
+    if ((Ic - Ic.transpose()).cwiseAbs().maxCoeff() > tol) return fail("rotational inertia is not symmetric");
+    const Eigen::SelfAdjointEigenSolver<Matrix3<S>> es(Matrix3<S>((Ic + Ic.transpose()) * S(0.5)),
+                                                       Eigen::EigenvaluesOnly);
+    const Vector3<S> l = es.eigenvalues();  // ascending
+    if (!allow_degenerate && !(l(0) > S(0))) return fail("rotational inertia is not positive definite");
+    if (l(0) < -tol) return fail("rotational inertia is not positive semi-definite");
+    if (l(0) + l(1) < l(2) - tol) return fail("principal moments violate the triangle inequality");
+    return true;
+  }
+
+  template <class T>
+  SpatialInertia<T> cast() const {
+    return SpatialInertia<T>::from_moments(T(m_), h_.template cast<T>(), Io_.template cast<T>());
+  }
+  bool isApprox(const SpatialInertia& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
+    return matrix().isApprox(o.matrix(), prec);
+  }
+
+ private:
+  S m_;
+  Vector3<S> h_;
+  Matrix3<S> Io_;
+};
+
+}  // namespace liedyn

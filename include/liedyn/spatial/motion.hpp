@@ -1,0 +1,165 @@
+// liedyn — spatial algebra: 6D motion vectors (twists, accelerations) and force vectors
+// (wrenches, momenta), and their cross products.
+//
+// Conventions (shared/design/conventions.md §1): LINEAR FIRST. A motion is [v_lin; ω], a force
+// is [force; moment]. The twist cross product is v× = [ω^, v_lin^; 0, ω^]; the wrench cross
+// product ("bar times star") is v×̄* = −(v×)ᵀ = [ω^, 0; v_lin^, ω^]. Featherstone's book is
+// angular first — do not mix.
+#pragma once
+
+#include "liedyn/spatial/fwd.hpp"
+#include "liedyn/spatial/skew.hpp"
+
+namespace liedyn {
+
+/// A 6D motion vector [linear; angular]: a twist ^C v_{A,B}, an acceleration, a joint screw
+/// axis Γ. It carries no frame information: the frame it is expressed in is the caller's
+/// bookkeeping, as in the paper's tables.
+template <class S>
+class Motion {
+ public:
+  using Scalar = S;
+  using Vector = Vector6<S>;
+
+  Motion() : data_(Vector::Zero()) {}
+  template <class Derived>
+  explicit Motion(const Eigen::MatrixBase<Derived>& v) : data_(v) {}
+  template <class D1, class D2>
+  Motion(const Eigen::MatrixBase<D1>& linear, const Eigen::MatrixBase<D2>& angular) {
+    data_ << linear, angular;
+  }
+  static Motion Zero() { return Motion(); }
+
+  auto linear() { return data_.template head<3>(); }
+  auto linear() const { return data_.template head<3>(); }
+  auto angular() { return data_.template tail<3>(); }
+  auto angular() const { return data_.template tail<3>(); }
+  Vector& vector() { return data_; }
+  const Vector& vector() const { return data_; }
+  S operator[](int k) const { return data_[k]; }
+
+  Motion operator+(const Motion& o) const { return Motion(Vector(data_ + o.data_)); }
+  Motion operator-(const Motion& o) const { return Motion(Vector(data_ - o.data_)); }
+  Motion operator-() const { return Motion(Vector(-data_)); }
+  Motion operator*(const S& a) const { return Motion(Vector(data_ * a)); }
+  Motion& operator+=(const Motion& o) { data_ += o.data_; return *this; }
+  Motion& operator-=(const Motion& o) { data_ -= o.data_; return *this; }
+  bool isApprox(const Motion& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
+    return data_.isApprox(o.data_, prec);
+  }
+
+  /// v × m (twist cross product, the adjoint action ad_v m).
+  Motion cross(const Motion& m) const {
+    Vector r;
+    r << angular().cross(m.linear()) + linear().cross(m.angular()), angular().cross(m.angular());
+    return Motion(r);
+  }
+  /// v ×̄* f (wrench cross product, −ad_vᵀ f).
+  inline Force<S> cross(const Force<S>& f) const;
+
+  /// The 6×6 matrix v× = ad_v.
+  Matrix6<S> cross_matrix() const {
+    Matrix6<S> m;
+    const Matrix3<S> w = hat(angular());
+    m << w, hat(linear()), Matrix3<S>::Zero(), w;
+    return m;
+  }
+  /// The 6×6 matrix v×̄* = −(v×)ᵀ.
+  Matrix6<S> cross_star_matrix() const {
+    Matrix6<S> m;
+    const Matrix3<S> w = hat(angular());
+    m << w, Matrix3<S>::Zero(), hat(linear()), w;
+    return m;
+  }
+
+  template <class T>
+  Motion<T> cast() const { return Motion<T>(data_.template cast<T>()); }
+
+ private:
+  Vector data_;
+};
+
+/// A 6D force vector [force; moment]: a wrench _C f, a momentum _C m, a bias wrench b.
+template <class S>
+class Force {
+ public:
+  using Scalar = S;
+  using Vector = Vector6<S>;
+
+  Force() : data_(Vector::Zero()) {}
+  template <class Derived>
+  explicit Force(const Eigen::MatrixBase<Derived>& f) : data_(f) {}
+  template <class D1, class D2>
+  Force(const Eigen::MatrixBase<D1>& linear, const Eigen::MatrixBase<D2>& angular) {
+    data_ << linear, angular;
+  }
+  static Force Zero() { return Force(); }
+
+  auto linear() { return data_.template head<3>(); }
+  auto linear() const { return data_.template head<3>(); }
+  auto angular() { return data_.template tail<3>(); }
+  auto angular() const { return data_.template tail<3>(); }
+  Vector& vector() { return data_; }
+  const Vector& vector() const { return data_; }
+  S operator[](int k) const { return data_[k]; }
+
+  Force operator+(const Force& o) const { return Force(Vector(data_ + o.data_)); }
+  Force operator-(const Force& o) const { return Force(Vector(data_ - o.data_)); }
+  Force operator-() const { return Force(Vector(-data_)); }
+  Force operator*(const S& a) const { return Force(Vector(data_ * a)); }
+  Force& operator+=(const Force& o) { data_ += o.data_; return *this; }
+  Force& operator-=(const Force& o) { data_ -= o.data_; return *this; }
+  bool isApprox(const Force& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
+    return data_.isApprox(o.data_, prec);
+  }
+
+  template <class T>
+  Force<T> cast() const { return Force<T>(data_.template cast<T>()); }
+
+ private:
+  Vector data_;
+};
+
+template <class S>
+Force<S> Motion<S>::cross(const Force<S>& f) const {
+  Vector6<S> r;
+  r << angular().cross(f.linear()), linear().cross(f.linear()) + angular().cross(f.angular());
+  return Force<S>(r);
+}
+
+/// The power pairing ⟨v, f⟩ = vᵀ f.
+template <class S>
+S dot(const Motion<S>& v, const Force<S>& f) { return v.vector().dot(f.vector()); }
+
+template <class S>
+Motion<S> operator*(const S& a, const Motion<S>& m) { return m * a; }
+template <class S>
+Force<S> operator*(const S& a, const Force<S>& f) { return f * a; }
+
+/// Column-wise twist cross product on a 6×k block: out = v × in (no 6×6 matrix formed).
+template <class S, class DerivedIn, class DerivedOut>
+void cross_motion_columns(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>& in,
+                          const Eigen::MatrixBase<DerivedOut>& out_) {
+  auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
+  for (Eigen::Index k = 0; k < in.cols(); ++k) {
+    const Vector3<S> l = in.col(k).template head<3>();
+    const Vector3<S> a = in.col(k).template tail<3>();
+    out.col(k).template head<3>() = v.angular().cross(l) + v.linear().cross(a);
+    out.col(k).template tail<3>() = v.angular().cross(a);
+  }
+}
+
+/// Column-wise wrench cross product on a 6×k block: out = v ×̄* in.
+template <class S, class DerivedIn, class DerivedOut>
+void cross_force_columns(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>& in,
+                         const Eigen::MatrixBase<DerivedOut>& out_) {
+  auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
+  for (Eigen::Index k = 0; k < in.cols(); ++k) {
+    const Vector3<S> l = in.col(k).template head<3>();
+    const Vector3<S> a = in.col(k).template tail<3>();
+    out.col(k).template head<3>() = v.angular().cross(l);
+    out.col(k).template tail<3>() = v.linear().cross(l) + v.angular().cross(a);
+  }
+}
+
+}  // namespace liedyn

@@ -1,0 +1,236 @@
+// liedyn — spatial algebra: the rigid-motion group SE(3).
+//
+// An SE3 ^A H_B = (R, p) holds the orientation R = ^A R_B and origin p = ^A o_B of frame B in
+// frame A; it maps B-coordinates of a point to A-coordinates: x_A = R x_B + p.
+// Tangent vectors are LINEAR FIRST, ξ = [ρ; φ], and exp(ξ^) with ξ^ = [φ^ ρ; 0 0].
+// Perturbations are on the right (left-trivialized): H exp(η^) — conventions.md §3.
+// Acting on a Motion applies the velocity transform ^A X_B = [R, p^ R; 0, R]; acting on a Force
+// applies the wrench transform _A X^B = [R, 0; p^ R, R] = (^B X_A)ᵀ. Neither forms a 6×6.
+#pragma once
+
+#include "liedyn/spatial/motion.hpp"
+#include "liedyn/spatial/so3/so3.hpp"
+
+namespace liedyn {
+
+namespace detail {
+
+// Q(ρ, φ): the top-right block of the SE(3) left Jacobian [[Jl(φ), Q], [0, Jl(φ)]] (Barfoot's
+// form, linear-first ordering), with a series branch for small |φ|.
+template <class S>
+Matrix3<S> se3_q_block(const Vector3<S>& rho, const Vector3<S>& phi) {
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  const S t2 = phi.squaredNorm();
+  S a1, a2, a3;
+  if (t2 < small_angle_threshold_squared<S>()) {
+    const S t4 = t2 * t2, t6 = t4 * t2;
+    a1 = S(1) / S(6) - t2 / S(120) + t4 / S(5040) - t6 / S(362880);
+    a2 = S(1) / S(24) - t2 / S(720) + t4 / S(40320) - t6 / S(3628800);
+    a3 = S(1) / S(120) - t2 / S(2520) + t4 / S(120960) - t6 / S(9979200);
+  } else {
+    const S t = sqrt(t2);
+    const S s = sin(t), c = cos(t);
+    a1 = (t - s) / (t2 * t);
+    a2 = (t2 + S(2) * c - S(2)) / (S(2) * t2 * t2);
+    a3 = (S(2) * t - S(3) * s + t * c) / (S(2) * t2 * t2 * t);
+  }
+  const Matrix3<S> P = hat(phi), Rh = hat(rho);
+  const Matrix3<S> PR = P * Rh, RP = Rh * P, PRP = PR * P;
+  return S(0.5) * Rh + a1 * (PR + RP + PRP) + a2 * (P * PR + RP * P - S(3) * PRP) +
+         a3 * (PRP * P + P * PRP);
+}
+
+}  // namespace detail
+
+template <class S>
+class SE3 {
+ public:
+  using Scalar = S;
+
+  SE3() : R_(Matrix3<S>::Identity()), p_(Vector3<S>::Zero()) {}
+  template <class DR, class Dp>
+  SE3(const Eigen::MatrixBase<DR>& R, const Eigen::MatrixBase<Dp>& p) : R_(R), p_(p) {}
+  SE3(const SO3<S>& R, const Vector3<S>& p) : R_(R.matrix()), p_(p) {}
+  /// From a 4×4 homogeneous matrix.
+  template <class Derived>
+  static SE3 from_matrix(const Eigen::MatrixBase<Derived>& H) {
+    return SE3(Matrix3<S>(H.template topLeftCorner<3, 3>()), Vector3<S>(H.template topRightCorner<3, 1>()));
+  }
+  static SE3 Identity() { return SE3(); }
+
+  const Matrix3<S>& rotation() const { return R_; }
+  Matrix3<S>& rotation() { return R_; }
+  const Vector3<S>& translation() const { return p_; }
+  Vector3<S>& translation() { return p_; }
+  Matrix4<S> matrix() const {
+    Matrix4<S> H = Matrix4<S>::Identity();
+    H.template topLeftCorner<3, 3>() = R_;
+    H.template topRightCorner<3, 1>() = p_;
+    return H;
+  }
+
+  /// ^A H_B * ^B H_C = ^A H_C.
+  SE3 operator*(const SE3& o) const { return SE3(Matrix3<S>(R_ * o.R_), Vector3<S>(R_ * o.p_ + p_)); }
+  SE3 inverse() const {
+    const Matrix3<S> Rt = R_.transpose();
+    return SE3(Rt, Vector3<S>(-(Rt * p_)));
+  }
+  /// ^A H_B⁻¹ * ^A H_C = ^B H_C without forming the inverse.
+  SE3 inverse_times(const SE3& o) const {
+    return SE3(Matrix3<S>(R_.transpose() * o.R_), Vector3<S>(R_.transpose() * (o.p_ - p_)));
+  }
+
+  /// A point of frame B in frame A: R x + p.
+  template <class Derived>
+  Vector3<S> act_point(const Eigen::MatrixBase<Derived>& x) const { return R_ * x + p_; }
+  template <class Derived>
+  Vector3<S> act_inverse_point(const Eigen::MatrixBase<Derived>& x) const { return R_.transpose() * (x - p_); }
+
+  /// ^A v = ^A X_B ^B v.
+  Motion<S> act(const Motion<S>& v) const {
+    const Vector3<S> w = R_ * v.angular();
+    return Motion<S>(Vector3<S>(R_ * v.linear() + p_.cross(w)), w);
+  }
+  /// ^B v = ^B X_A ^A v.
+  Motion<S> act_inverse(const Motion<S>& v) const {
+    return Motion<S>(Vector3<S>(R_.transpose() * (v.linear() - p_.cross(v.angular()))),
+                     Vector3<S>(R_.transpose() * v.angular()));
+  }
+  /// _A f = _A X^B _B f.
+  Force<S> act(const Force<S>& f) const {
+    const Vector3<S> fl = R_ * f.linear();
+    return Force<S>(fl, Vector3<S>(R_ * f.angular() + p_.cross(fl)));
+  }
+  /// _B f = _B X^A _A f.
+  Force<S> act_inverse(const Force<S>& f) const {
+    return Force<S>(Vector3<S>(R_.transpose() * f.linear()),
+                    Vector3<S>(R_.transpose() * (f.angular() - p_.cross(f.linear()))));
+  }
+
+  /// Column-wise velocity transform of a 6×k block of motions: out = ^A X_B in. `out` may
+  /// alias `in`.
+  template <class DIn, class DOut>
+  void act_motions(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    for (Eigen::Index k = 0; k < in.cols(); ++k) {
+      const Vector3<S> w = R_ * in.col(k).template tail<3>();
+      const Vector3<S> l = R_ * in.col(k).template head<3>() + p_.cross(w);
+      out.col(k).template head<3>() = l;
+      out.col(k).template tail<3>() = w;
+    }
+  }
+  /// out = ^B X_A in, column-wise; `out` may alias `in`.
+  template <class DIn, class DOut>
+  void act_inverse_motions(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    for (Eigen::Index k = 0; k < in.cols(); ++k) {
+      const Vector3<S> a = in.col(k).template tail<3>();
+      const Vector3<S> l = R_.transpose() * (in.col(k).template head<3>() - p_.cross(a));
+      out.col(k).template head<3>() = l;
+      out.col(k).template tail<3>() = R_.transpose() * a;
+    }
+  }
+  /// out = _A X^B in, column-wise; `out` may alias `in`.
+  template <class DIn, class DOut>
+  void act_forces(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    for (Eigen::Index k = 0; k < in.cols(); ++k) {
+      const Vector3<S> f = R_ * in.col(k).template head<3>();
+      const Vector3<S> n = R_ * in.col(k).template tail<3>() + p_.cross(f);
+      out.col(k).template head<3>() = f;
+      out.col(k).template tail<3>() = n;
+    }
+  }
+  /// out = _B X^A in, column-wise; `out` may alias `in`.
+  template <class DIn, class DOut>
+  void act_inverse_forces(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    for (Eigen::Index k = 0; k < in.cols(); ++k) {
+      const Vector3<S> f = in.col(k).template head<3>();
+      const Vector3<S> n = R_.transpose() * (in.col(k).template tail<3>() - p_.cross(f));
+      out.col(k).template head<3>() = R_.transpose() * f;
+      out.col(k).template tail<3>() = n;
+    }
+  }
+
+  /// ^A X_B = [R, p^ R; 0, R] (the adjoint matrix Ad_H).
+  Matrix6<S> velocity_transform() const {
+    Matrix6<S> X;
+    X << R_, hat(p_) * R_, Matrix3<S>::Zero(), R_;
+    return X;
+  }
+  /// _A X^B = [R, 0; p^ R, R] = (^B X_A)ᵀ.
+  Matrix6<S> wrench_transform() const {
+    Matrix6<S> X;
+    X << R_, Matrix3<S>::Zero(), hat(p_) * R_, R_;
+    return X;
+  }
+
+  /// exp(ξ^) with ξ = [ρ; φ]: R = exp(φ^), p = Jl(φ) ρ.
+  template <class Derived>
+  static SE3 exp(const Eigen::MatrixBase<Derived>& xi) {
+    const Vector3<S> rho = xi.template head<3>();
+    const Vector3<S> phi = xi.template tail<3>();
+    const detail::SO3Coefficients<S> k(phi.squaredNorm());
+    const Matrix3<S> W = hat(phi), W2 = W * W;
+    const Matrix3<S> R = Matrix3<S>::Identity() + k.A * W + k.B * W2;
+    const Matrix3<S> V = Matrix3<S>::Identity() + k.B * W + k.C * W2;
+    return SE3(R, Vector3<S>(V * rho));
+  }
+  /// The ξ = [ρ; φ] with exp(ξ^) = H and |φ| ≤ π.
+  Vector6<S> log() const {
+    const Vector3<S> phi = SO3<S>(R_).log();
+    Vector6<S> xi;
+    xi << SO3<S>::left_jacobian_inverse(phi) * p_, phi;
+    return xi;
+  }
+
+  /// Right Jacobian: exp(ξ + δ) ≈ exp(ξ) exp(Jr(ξ) δ).
+  template <class Derived>
+  static Matrix6<S> right_jacobian(const Eigen::MatrixBase<Derived>& xi) {
+    return left_jacobian(Vector6<S>(-xi));
+  }
+  /// Left Jacobian: exp(ξ + δ) ≈ exp(Jl(ξ) δ) exp(ξ).
+  template <class Derived>
+  static Matrix6<S> left_jacobian(const Eigen::MatrixBase<Derived>& xi) {
+    const Vector3<S> rho = xi.template head<3>();
+    const Vector3<S> phi = xi.template tail<3>();
+    const Matrix3<S> J = SO3<S>::left_jacobian(phi);
+    Matrix6<S> out;
+    out << J, detail::se3_q_block(rho, phi), Matrix3<S>::Zero(), J;
+    return out;
+  }
+  template <class Derived>
+  static Matrix6<S> right_jacobian_inverse(const Eigen::MatrixBase<Derived>& xi) {
+    return left_jacobian_inverse(Vector6<S>(-xi));
+  }
+  template <class Derived>
+  static Matrix6<S> left_jacobian_inverse(const Eigen::MatrixBase<Derived>& xi) {
+    const Vector3<S> rho = xi.template head<3>();
+    const Vector3<S> phi = xi.template tail<3>();
+    const Matrix3<S> Ji = SO3<S>::left_jacobian_inverse(phi);
+    Matrix6<S> out;
+    out << Ji, -(Ji * detail::se3_q_block(rho, phi) * Ji), Matrix3<S>::Zero(), Ji;
+    return out;
+  }
+
+  template <class T>
+  SE3<T> cast() const { return SE3<T>(R_.template cast<T>(), p_.template cast<T>()); }
+  bool isApprox(const SE3& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
+    return R_.isApprox(o.R_, prec) && (p_ - o.p_).norm() <= prec * (S(1) + p_.norm());
+  }
+
+ private:
+  Matrix3<S> R_;
+  Vector3<S> p_;
+};
+
+/// ad_ξ = ξ×, the 6×6 adjoint of the Lie algebra (linear first).
+template <class Derived>
+Matrix6<typename Derived::Scalar> ad(const Eigen::MatrixBase<Derived>& xi) {
+  return Motion<typename Derived::Scalar>(xi).cross_matrix();
+}
+
+}  // namespace liedyn
