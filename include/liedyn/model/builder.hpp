@@ -1,0 +1,394 @@
+// liedyn — model: building and validating a Model from C++.
+//
+// Bodies may be added in any order, by parent name or by id (ids are the builder's: the base is
+// 0, then one per added body in the order of the calls). Each call validates what it can at
+// once (names, axis, inertia, finiteness) and throws ModelError naming the body or joint and
+// the rule; build() resolves parents, rejects unknown parents and cycles, merges fixed joints
+// into their moving parent (inertias combined exactly, the merged body kept as a frame) and
+// numbers the bodies depth-first (see model.hpp).
+#pragma once
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "liedyn/model/model.hpp"
+
+namespace liedyn {
+
+/// A movable joint as the builder takes it. Axis: any non-zero vector in the joint frame (it is
+/// normalized). Placement: ^{parent}H_{joint frame} at s = 0.
+template <class S>
+struct JointSpec {
+  std::string name;
+  JointType type = JointType::Revolute;
+  Vector3<S> axis = Vector3<S>::UnitZ();
+  S pitch = S(0);
+  SE3<S> placement;
+  S armature = S(0);
+  S lower = -std::numeric_limits<S>::infinity();
+  S upper = std::numeric_limits<S>::infinity();
+  S velocity_limit = std::numeric_limits<S>::infinity();
+  S effort_limit = std::numeric_limits<S>::infinity();
+
+  static JointSpec revolute(std::string name, const Vector3<S>& axis, const SE3<S>& placement = SE3<S>()) {
+    return make(std::move(name), JointType::Revolute, axis, S(0), placement);
+  }
+  static JointSpec prismatic(std::string name, const Vector3<S>& axis, const SE3<S>& placement = SE3<S>()) {
+    return make(std::move(name), JointType::Prismatic, axis, S(0), placement);
+  }
+  static JointSpec helical(std::string name, const Vector3<S>& axis, const S& pitch,
+                           const SE3<S>& placement = SE3<S>()) {
+    return make(std::move(name), JointType::Helical, axis, pitch, placement);
+  }
+  JointSpec& with_limits(const S& lo, const S& hi) {
+    lower = lo;
+    upper = hi;
+    return *this;
+  }
+  JointSpec& with_armature(const S& a) {
+    armature = a;
+    return *this;
+  }
+
+ private:
+  static JointSpec make(std::string name, JointType t, const Vector3<S>& axis, const S& pitch, const SE3<S>& X) {
+    JointSpec j;
+    j.name = std::move(name);
+    j.type = t;
+    j.axis = axis;
+    j.pitch = pitch;
+    j.placement = X;
+    return j;
+  }
+};
+
+template <class S>
+class ModelBuilder {
+ public:
+  using BodyRef = std::variant<int, std::string>;
+
+  explicit ModelBuilder(BaseType base = BaseType::Moving, std::string base_name = "base",
+                        const SpatialInertia<S>& base_inertia = SpatialInertia<S>())
+      : base_type_(base) {
+    check_name(base_name, "base body");
+    check_inertia(base_name, base_inertia);
+    Entry e;
+    e.name = std::move(base_name);
+    e.inertia = base_inertia;
+    push(std::move(e));
+  }
+
+  void set_base_inertia(const SpatialInertia<S>& I) {
+    check_inertia(entries_[0].name, I);
+    entries_[0].inertia = I;
+  }
+  void set_gravity(const Vector3<S>& g) {
+    if (!g.allFinite()) throw ModelError("liedyn: gravity must be finite");
+    gravity_ = g;
+  }
+  void set_welded_base_pose(const SE3<S>& H) {
+    check_placement("base", H);
+    welded_pose_ = H;
+  }
+
+  /// Adds body `name` attached to `parent` (a name, or an id returned earlier) by a movable
+  /// joint. Returns the new body's builder id.
+  int add_body(const BodyRef& parent, const std::string& name, const JointSpec<S>& joint,
+               const SpatialInertia<S>& inertia) {
+    const std::string who = "body '" + name + "'";
+    check_new_body(name, parent);
+    check_inertia(name, inertia);
+    if (joint.name.empty()) throw ModelError("liedyn: " + who + ": its joint has no name");
+    if (joint_names_.count(joint.name)) throw ModelError("liedyn: duplicate joint name '" + joint.name + "'");
+    const std::string jwho = "joint '" + joint.name + "' (of body '" + name + "')";
+    if (!joint.axis.allFinite()) throw ModelError("liedyn: " + jwho + ": axis is not finite");
+    const S norm = joint.axis.norm();
+    if (!(norm > S(1e3) * Eigen::NumTraits<S>::epsilon()))
+      throw ModelError("liedyn: " + jwho + ": zero axis");
+    if (!is_finite(joint.pitch)) throw ModelError("liedyn: " + jwho + ": pitch is not finite");
+    if (!is_finite(joint.armature) || joint.armature < S(0))
+      throw ModelError("liedyn: " + jwho + ": armature must be finite and non-negative");
+    if (joint.lower != joint.lower || joint.upper != joint.upper || joint.lower > joint.upper)
+      throw ModelError("liedyn: " + jwho + ": invalid position limits (lower > upper or NaN)");
+    check_placement(jwho, joint.placement);
+    Entry e;
+    e.name = name;
+    e.parent = parent;
+    e.movable = true;
+    e.joint = joint;
+    e.joint.axis = joint.axis / norm;
+    if (joint.type != JointType::Helical) e.joint.pitch = S(0);
+    e.inertia = inertia;
+    joint_names_[joint.name] = static_cast<int>(entries_.size());
+    return push(std::move(e));
+  }
+
+  /// Adds body `name` rigidly attached to `parent` at `placement` (a URDF fixed joint). It is
+  /// merged into its nearest moving ancestor and survives as a frame of that name.
+  int add_fixed_body(const BodyRef& parent, const std::string& name, const SE3<S>& placement,
+                     const SpatialInertia<S>& inertia = SpatialInertia<S>()) {
+    check_new_body(name, parent);
+    check_inertia(name, inertia);
+    check_placement("fixed body '" + name + "'", placement);
+    Entry e;
+    e.name = name;
+    e.parent = parent;
+    e.movable = false;
+    e.joint.placement = placement;
+    e.inertia = inertia;
+    return push(std::move(e));
+  }
+
+  /// A named frame on a body (given by name or id; the body may be a fixed one).
+  void add_frame(const std::string& name, const BodyRef& body, const SE3<S>& placement) {
+    check_name(name, "frame");
+    if (names_.count(name)) throw ModelError("liedyn: duplicate frame name '" + name + "'");
+    check_ref(body, "frame '" + name + "'");
+    check_placement("frame '" + name + "'", placement);
+    names_[name] = -1;
+    user_frames_.push_back(UserFrame{name, body, placement});
+  }
+
+  /// Records q_joint = multiplier q_leader + offset (joints by name).
+  void add_mimic(const std::string& joint, const std::string& leader, double multiplier, double offset) {
+    if (!std::isfinite(multiplier) || !std::isfinite(offset))
+      throw ModelError("liedyn: mimic relation of joint '" + joint + "': non-finite multiplier or offset");
+    mimics_.push_back(PendingMimic{joint, leader, multiplier, offset});
+  }
+
+  Model<S> build() const {
+    const int N = static_cast<int>(entries_.size());
+    std::vector<int> parent(N, -1);
+    for (int e = 1; e < N; ++e) parent[e] = resolve(entries_[e].parent, "body '" + entries_[e].name + "'");
+
+    // Every chain of parents must end at the base; one that doesn't is a cycle.
+    std::vector<int> state(N, 0);  // 0 unvisited, 1 on the current path, 2 reaches the base
+    state[0] = 2;
+    for (int e = 1; e < N; ++e) {
+      std::vector<int> path;
+      int k = e;
+      while (state[k] == 0) {
+        state[k] = 1;
+        path.push_back(k);
+        k = parent[k];
+      }
+      if (state[k] == 1) {
+        std::string names;
+        auto it = std::find(path.begin(), path.end(), k);
+        for (; it != path.end(); ++it) names += "'" + entries_[*it].name + "' -> ";
+        throw ModelError("liedyn: the bodies form a cycle: " + names + "'" + entries_[k].name + "'");
+      }
+      for (int p : path) state[p] = 2;
+    }
+
+    // Fixed bodies collapse onto their nearest movable ancestor (anchor).
+    std::vector<int> anchor(N, -1);
+    std::vector<SE3<S>> anchor_H(N);  // ^{anchor}H_{e}
+    std::function<void(int)> settle = [&](int e) {
+      if (anchor[e] >= 0) return;
+      if (e == 0 || entries_[e].movable) {
+        anchor[e] = e;
+        return;
+      }
+      settle(parent[e]);
+      anchor[e] = anchor[parent[e]];
+      anchor_H[e] = anchor_H[parent[e]] * entries_[e].joint.placement;
+    };
+    for (int e = 0; e < N; ++e) settle(e);
+
+    // Movable children in insertion order, then depth-first numbering.
+    std::vector<std::vector<int>> kids(N);
+    for (int e = 1; e < N; ++e)
+      if (entries_[e].movable) kids[anchor[parent[e]]].push_back(e);
+    std::vector<int> order;  // new index -> entry
+    std::vector<int> index(N, -1);
+    std::function<void(int)> visit = [&](int e) {
+      index[e] = static_cast<int>(order.size());
+      order.push_back(e);
+      for (int c : kids[e]) visit(c);
+    };
+    visit(0);
+
+    Model<S> m;
+    const int nb = static_cast<int>(order.size());
+    m.base_type_ = base_type_;
+    m.gravity_ = gravity_;
+    m.welded_pose_ = welded_pose_;
+    m.parent_.assign(nb, -1);
+    m.subtree_end_.assign(nb, 0);
+    m.depth_.assign(nb, 0);
+    m.children_.assign(nb, {});
+    m.joints_.assign(nb, Joint<S>{});
+    m.inertia_.assign(nb, SpatialInertia<S>{});
+    m.body_names_.assign(nb, "");
+    for (int i = 0; i < nb; ++i) {
+      const Entry& en = entries_[order[i]];
+      m.body_names_[i] = en.name;
+      m.inertia_[i] = en.inertia;
+      if (i == 0) continue;
+      const int p = index[anchor[parent[order[i]]]];
+      m.parent_[i] = p;
+      m.children_[p].push_back(i);
+      m.depth_[i] = m.depth_[p] + 1;
+      m.max_depth_ = std::max(m.max_depth_, m.depth_[i]);
+      Joint<S>& j = m.joints_[i];
+      const JointSpec<S>& js = en.joint;
+      j.name = js.name;
+      j.type = js.type;
+      j.axis = js.axis;
+      j.pitch = js.pitch;
+      j.screw = joint_screw(js.type, js.axis, js.pitch);
+      j.placement = anchor_H[parent[order[i]]] * js.placement;
+      j.alignment = alignment_of(js.axis);
+      j.armature = js.armature;
+      j.lower = js.lower;
+      j.upper = js.upper;
+      j.velocity_limit = js.velocity_limit;
+      j.effort_limit = js.effort_limit;
+    }
+    for (int i = nb - 1; i >= 0; --i) {
+      m.subtree_end_[i] = i + 1;
+      for (int c : m.children_[i]) m.subtree_end_[i] = std::max(m.subtree_end_[i], m.subtree_end_[c]);
+    }
+    // Frames: every movable body, then fixed bodies (inertia merged), then the user's.
+    for (int i = 0; i < nb; ++i) m.frames_.push_back(Frame<S>{m.body_names_[i], i, SE3<S>()});
+    for (int e = 1; e < N; ++e) {
+      if (entries_[e].movable) continue;
+      const int i = index[anchor[e]];
+      m.inertia_[i] += entries_[e].inertia.transformed(anchor_H[e]);
+      m.frames_.push_back(Frame<S>{entries_[e].name, i, anchor_H[e]});
+    }
+    for (const UserFrame& f : user_frames_) {
+      const int e = resolve(f.body, "frame '" + f.name + "'");
+      m.frames_.push_back(Frame<S>{f.name, index[anchor[e]], anchor_H[e] * f.placement});
+    }
+    for (const PendingMimic& pm : mimics_) {
+      const int j = m.joint_id(pm.joint), l = m.joint_id(pm.leader);
+      if (j < 0) throw ModelError("liedyn: mimic relation names an unknown joint '" + pm.joint + "'");
+      if (l < 0)
+        throw ModelError("liedyn: joint '" + pm.joint + "' mimics an unknown joint '" + pm.leader + "'");
+      m.mimic_.push_back(MimicRelation{j, l, pm.multiplier, pm.offset});
+    }
+    m.singular_joints_ = find_singular_joints(m);
+    return m;
+  }
+
+ private:
+  struct Entry {
+    std::string name;
+    BodyRef parent = 0;
+    bool movable = false;
+    JointSpec<S> joint;  // for a fixed body only `placement` is used
+    SpatialInertia<S> inertia;
+  };
+  struct UserFrame {
+    std::string name;
+    BodyRef body;
+    SE3<S> placement;
+  };
+  struct PendingMimic {
+    std::string joint, leader;
+    double multiplier, offset;
+  };
+
+  static bool is_finite(const S& x) { return x == x && x - x == S(0); }
+
+  static AxisAlignment alignment_of(const Vector3<S>& e) {
+    for (int k = 0; k < 3; ++k)
+      if (e(k) == S(1) && e((k + 1) % 3) == S(0) && e((k + 2) % 3) == S(0)) return static_cast<AxisAlignment>(k);
+    return AxisAlignment::General;
+  }
+
+  int push(Entry e) {
+    names_[e.name] = static_cast<int>(entries_.size());
+    entries_.push_back(std::move(e));
+    return static_cast<int>(entries_.size()) - 1;
+  }
+
+  void check_name(const std::string& name, const char* what) const {
+    if (name.empty()) throw ModelError(std::string("liedyn: a ") + what + " has an empty name");
+  }
+  void check_ref(const BodyRef& ref, const std::string& who) const {
+    if (const int* id = std::get_if<int>(&ref)) {
+      if (*id < 0 || *id >= static_cast<int>(entries_.size()))
+        throw ModelError("liedyn: " + who + ": bad parent id " + std::to_string(*id) + " (ids are 0.." +
+                         std::to_string(entries_.size() - 1) + ")");
+    }
+  }
+  void check_new_body(const std::string& name, const BodyRef& parent) const {
+    check_name(name, "body");
+    if (names_.count(name)) throw ModelError("liedyn: duplicate body name '" + name + "'");
+    if (const std::string* p = std::get_if<std::string>(&parent))
+      if (*p == name) throw ModelError("liedyn: body '" + name + "' is its own parent (cycle)");
+    check_ref(parent, "body '" + name + "'");
+  }
+  void check_inertia(const std::string& body, const SpatialInertia<S>& I) const {
+    std::string why;
+    if (!I.is_physically_valid(&why, /*allow_degenerate=*/true))
+      throw ModelError("liedyn: body '" + body + "': " + why);
+  }
+  void check_placement(const std::string& who, const SE3<S>& X) const {
+    if (!X.rotation().allFinite() || !X.translation().allFinite())
+      throw ModelError("liedyn: " + who + ": placement is not finite");
+    const S err = (X.rotation() * X.rotation().transpose() - Matrix3<S>::Identity()).cwiseAbs().maxCoeff();
+    if (err > S(1e-6) || X.rotation().determinant() < S(0))
+      throw ModelError("liedyn: " + who + ": placement rotation is not a rotation matrix");
+  }
+  int resolve(const BodyRef& ref, const std::string& who) const {
+    if (const int* id = std::get_if<int>(&ref)) return *id;
+    const std::string& name = std::get<std::string>(ref);
+    auto it = names_.find(name);
+    if (it == names_.end() || it->second < 0)
+      throw ModelError("liedyn: " + who + ": unknown parent '" + name + "'");
+    return it->second;
+  }
+
+  // A joint is singular when the articulated inertia of its subtree has nothing along its axis
+  // (D_i = Γᵀ I^A_i Γ + armature ≈ 0 at the neutral configuration); for a moving base, also
+  // when the whole robot's articulated inertia is singular (index 0 in the list).
+  static std::vector<int> find_singular_joints(const Model<S>& m) {
+    const int nb = m.num_bodies();
+    std::vector<Matrix6<S>> IA(nb);
+    std::vector<SE3<S>> X(nb);
+    S scale(0);
+    for (int i = 0; i < nb; ++i) {
+      IA[i] = m.inertia(i).matrix();
+      scale = std::max(scale, S(IA[i].cwiseAbs().maxCoeff()));
+      if (i > 0) X[i] = m.joint(i).transform(S(0));
+    }
+    const S tol = S(1e3) * Eigen::NumTraits<S>::epsilon() * (scale > S(0) ? scale : S(1));
+    std::vector<int> singular;
+    for (int i = nb - 1; i >= 1; --i) {
+      const Joint<S>& j = m.joint(i);
+      const Vector6<S> U = IA[i] * j.screw.vector();
+      const S D = j.screw.vector().dot(U) + j.armature;
+      Matrix6<S> Ia = IA[i];
+      if (D > tol) Ia -= U * U.transpose() / D;
+      else singular.insert(singular.begin(), i);
+      const Matrix6<S> Xw = X[i].wrench_transform();
+      IA[m.parent(i)] += Xw * Ia * Xw.transpose();
+    }
+    if (m.has_moving_base()) {
+      const Eigen::LDLT<Matrix6<S>> ldlt(IA[0]);
+      if (ldlt.vectorD().minCoeff() <= tol) singular.insert(singular.begin(), 0);
+    }
+    return singular;
+  }
+
+  BaseType base_type_;
+  std::vector<Entry> entries_;
+  std::map<std::string, int> names_;        // body and frame names (-1 for frames)
+  std::map<std::string, int> joint_names_;  // movable joint names
+  std::vector<UserFrame> user_frames_;
+  std::vector<PendingMimic> mimics_;
+  Vector3<S> gravity_ = Vector3<S>(S(0), S(0), S(-9.81));
+  SE3<S> welded_pose_;
+};
+
+}  // namespace liedyn

@@ -1,0 +1,93 @@
+// liedyn — model: 1-DoF screw joints.
+//
+// Joint i connects parent body λ(i) to body i. It is a constant screw axis Γ in the child
+// frame (conventions.md §2), linear first:
+//   revolute about unit e: Γ = [0; e]   prismatic along e: Γ = [e; 0]   helical: Γ = [p e; e]
+// with p the pitch in metres per radian. With the constant placement ^{λ(i)}H_{λ(i)|i} of the
+// joint frame in the parent frame, the child pose is ^{λ(i)}H_i(s_i) = ^{λ(i)}H_{λ(i)|i} exp((Γ s_i)^).
+#pragma once
+
+#include <limits>
+#include <string>
+
+#include "liedyn/spatial.hpp"
+
+namespace liedyn {
+
+enum class JointType { Revolute, Prismatic, Helical };
+
+inline const char* to_string(JointType t) {
+  switch (t) {
+    case JointType::Revolute: return "revolute";
+    case JointType::Prismatic: return "prismatic";
+    case JointType::Helical: return "helical";
+  }
+  return "unknown";
+}
+
+/// Which coordinate axis a joint's unit axis is, if any: the kernels may take cheaper paths
+/// for axis-aligned joints (most real robots have only these).
+enum class AxisAlignment { X = 0, Y = 1, Z = 2, General = 3 };
+
+template <class S>
+struct Joint {
+  std::string name;
+  JointType type = JointType::Revolute;
+  Vector3<S> axis = Vector3<S>::UnitZ();  ///< unit axis e in the child (= joint) frame
+  S pitch = S(0);                          ///< helical pitch (m/rad); 0 for other types
+  Motion<S> screw;                         ///< Γ, linear first
+  SE3<S> placement;                        ///< ^{λ(i)}H_{λ(i)|i}
+  AxisAlignment alignment = AxisAlignment::General;
+  S armature = S(0);                       ///< rotor inertia reflected to the joint (added to M_ii)
+  S lower = -std::numeric_limits<S>::infinity();  ///< position limits (±inf when unknown)
+  S upper = std::numeric_limits<S>::infinity();
+  S velocity_limit = std::numeric_limits<S>::infinity();
+  S effort_limit = std::numeric_limits<S>::infinity();
+
+  /// exp((Γ q)^): the motion of the joint frame, ^{λ(i)|i}H_i(q).
+  SE3<S> motion_transform(const S& q) const {
+    using std::cos;
+    using std::sin;
+    if (type == JointType::Prismatic) return SE3<S>(Matrix3<S>::Identity(), Vector3<S>(axis * q));
+    // Rotation about a unit axis through the origin; a helical joint also slides along it
+    // (the axis is an eigenvector of the exp's V matrix, so the translation is p e q).
+    const S c = cos(q), s = sin(q);
+    const Matrix3<S> E = hat(axis);
+    Matrix3<S> R = Matrix3<S>::Identity() + s * E + (S(1) - c) * (E * E);
+    Vector3<S> p = (type == JointType::Helical) ? Vector3<S>(axis * (pitch * q)) : Vector3<S>::Zero();
+    return SE3<S>(R, p);
+  }
+  /// ^{λ(i)}H_i(q) = placement · exp((Γ q)^).
+  SE3<S> transform(const S& q) const { return placement * motion_transform(q); }
+
+  template <class T>
+  Joint<T> cast() const {
+    Joint<T> j;
+    j.name = name;
+    j.type = type;
+    j.axis = axis.template cast<T>();
+    j.pitch = T(pitch);
+    j.screw = screw.template cast<T>();
+    j.placement = placement.template cast<T>();
+    j.alignment = alignment;
+    j.armature = T(armature);
+    j.lower = T(lower);
+    j.upper = T(upper);
+    j.velocity_limit = T(velocity_limit);
+    j.effort_limit = T(effort_limit);
+    return j;
+  }
+};
+
+/// Γ for a joint type, unit axis and pitch.
+template <class S>
+Motion<S> joint_screw(JointType type, const Vector3<S>& axis, const S& pitch) {
+  switch (type) {
+    case JointType::Revolute: return Motion<S>(Vector3<S>::Zero(), axis);
+    case JointType::Prismatic: return Motion<S>(axis, Vector3<S>::Zero());
+    case JointType::Helical: return Motion<S>(Vector3<S>(pitch * axis), axis);
+  }
+  return Motion<S>();
+}
+
+}  // namespace liedyn

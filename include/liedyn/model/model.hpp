@@ -1,0 +1,177 @@
+// liedyn — model: the kinematic tree of a moving-base robot.
+//
+// Bodies 0..n, body 0 the base; every body i ≥ 1 has one parent λ(i) < i and is attached by
+// joint i (a 1-DoF screw, see joint.hpp). Bodies are numbered depth-first (children in the
+// order they were added), so the order is regular (parents before children) and every subtree
+// is a contiguous index range [i, subtree_end(i)).
+//
+// The base is either moving (6 DoF: a floating humanoid, or an arm on a ship whose base motion
+// is prescribed) or welded to the inertial frame. Velocity/force vectors and matrices are
+// ordered BASE FIRST (conventions.md §2): index 0..5 the base (moving base only), then joint i
+// at index offset()+i-1, where offset() is 6 for a moving base and 0 for a welded one.
+//
+// A Model is immutable once built (by ModelBuilder or a loader) and can be shared between
+// threads; per-call scratch lives in Data (data.hpp).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "liedyn/model/joint.hpp"
+
+namespace liedyn {
+
+/// Thrown for a malformed model (builder, loaders) and for requests a model can't satisfy
+/// (e.g. forward dynamics with a singular mass matrix). The message names the body or joint.
+class ModelError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+enum class BaseType { Moving, Welded };
+
+/// A named frame rigidly attached to a body: ^{body}H_{frame} = placement.
+template <class S>
+struct Frame {
+  std::string name;
+  int body = 0;
+  SE3<S> placement;
+  template <class T>
+  Frame<T> cast() const { return Frame<T>{name, body, placement.template cast<T>()}; }
+};
+
+/// q_joint = multiplier · q_leader + offset (URDF <mimic>). Recorded, not enforced: the joint
+/// stays an independent degree of freedom, as in Pinocchio.
+struct MimicRelation {
+  int joint = 0;   ///< the mimicking joint (body index)
+  int leader = 0;  ///< the joint it follows (body index)
+  double multiplier = 1.0;
+  double offset = 0.0;
+};
+
+template <class S>
+class ModelBuilder;
+
+template <class S>
+class Model {
+ public:
+  using Scalar = S;
+
+  /// Number of joints n (bodies are 0..n).
+  int num_joints() const { return static_cast<int>(parent_.size()) - 1; }
+  int num_bodies() const { return static_cast<int>(parent_.size()); }
+  BaseType base_type() const { return base_type_; }
+  bool has_moving_base() const { return base_type_ == BaseType::Moving; }
+  /// Index of joint 1 in velocity-sized vectors: 6 for a moving base, 0 when welded.
+  int offset() const { return has_moving_base() ? 6 : 0; }
+  /// Size of velocity-like vectors: 6 + n (moving) or n (welded).
+  int nv() const { return offset() + num_joints(); }
+  /// Index of joint i (body index ≥ 1) in velocity-sized vectors.
+  int v_index(int i) const { return offset() + i - 1; }
+
+  int parent(int i) const { return parent_[i]; }
+  const std::vector<int>& parents() const { return parent_; }
+  /// One past the last body of i's subtree: subtree(i) = [i, subtree_end(i)).
+  int subtree_end(int i) const { return subtree_end_[i]; }
+  /// Number of joints between body i and the base.
+  int depth(int i) const { return depth_[i]; }
+  int max_depth() const { return max_depth_; }
+  const std::vector<int>& children(int i) const { return children_[i]; }
+
+  const Joint<S>& joint(int i) const { return joints_[i]; }
+  const SpatialInertia<S>& inertia(int i) const { return inertia_[i]; }
+  const std::string& body_name(int i) const { return body_names_[i]; }
+  const std::string& joint_name(int i) const { return joints_[i].name; }
+  /// Physical gravity g in the inertial frame, e.g. (0, 0, −9.81). The kernels use it as the
+  /// fictitious base acceleration −[g; 0] (conventions.md §2).
+  const Vector3<S>& gravity() const { return gravity_; }
+  /// The welded base's fixed pose ^A H_0 (identity unless set); unused for a moving base, whose
+  /// pose is part of the state.
+  const SE3<S>& welded_base_pose() const { return welded_pose_; }
+
+  const std::vector<Frame<S>>& frames() const { return frames_; }
+  const Frame<S>& frame(int f) const { return frames_[f]; }
+  const std::vector<MimicRelation>& mimic_relations() const { return mimic_; }
+  /// Joints whose moving subtree has no inertia along their axis (and no armature): the mass
+  /// matrix is singular while they are present. Kinematics and inverse dynamics still work;
+  /// forward dynamics, the inverse mass matrix and the linearization refuse.
+  const std::vector<int>& singular_joints() const { return singular_joints_; }
+  /// Throws ModelError naming the singular joints, if any.
+  void require_invertible_mass_matrix(const char* who) const {
+    if (singular_joints_.empty()) return;
+    std::string names;
+    for (int j : singular_joints_) names += (names.empty() ? "" : ", ") + joints_[j].name;
+    throw ModelError(std::string(who) + ": the mass matrix is singular because these joints move no inertia " +
+                     "along their axis: " + names + " (add armature or inertia to them)");
+  }
+
+  /// Total mass of the robot.
+  S total_mass() const {
+    S m(0);
+    for (const auto& I : inertia_) m += I.mass();
+    return m;
+  }
+
+  /// Index lookups by name; −1 when absent.
+  int body_id(const std::string& name) const { return find(body_names_, name); }
+  int joint_id(const std::string& name) const {
+    for (int i = 1; i < num_bodies(); ++i)
+      if (joints_[i].name == name) return i;
+    return -1;
+  }
+  int frame_id(const std::string& name) const {
+    for (int f = 0; f < static_cast<int>(frames_.size()); ++f)
+      if (frames_[f].name == name) return f;
+    return -1;
+  }
+
+  /// The same model in another scalar type (e.g. long double or an autodiff scalar).
+  template <class T>
+  Model<T> cast() const {
+    Model<T> m;
+    m.base_type_ = base_type_;
+    m.parent_ = parent_;
+    m.subtree_end_ = subtree_end_;
+    m.depth_ = depth_;
+    m.max_depth_ = max_depth_;
+    m.children_ = children_;
+    m.body_names_ = body_names_;
+    m.mimic_ = mimic_;
+    m.singular_joints_ = singular_joints_;
+    m.gravity_ = gravity_.template cast<T>();
+    m.welded_pose_ = welded_pose_.template cast<T>();
+    for (const auto& j : joints_) m.joints_.push_back(j.template cast<T>());
+    for (const auto& I : inertia_) m.inertia_.push_back(I.template cast<T>());
+    for (const auto& f : frames_) m.frames_.push_back(f.template cast<T>());
+    return m;
+  }
+
+ private:
+  template <class>
+  friend class Model;
+  friend class ModelBuilder<S>;
+
+  static int find(const std::vector<std::string>& v, const std::string& name) {
+    for (int i = 0; i < static_cast<int>(v.size()); ++i)
+      if (v[i] == name) return i;
+    return -1;
+  }
+
+  BaseType base_type_ = BaseType::Moving;
+  std::vector<int> parent_{-1};
+  std::vector<int> subtree_end_{1};
+  std::vector<int> depth_{0};
+  int max_depth_ = 0;
+  std::vector<std::vector<int>> children_{{}};
+  std::vector<Joint<S>> joints_{Joint<S>{}};  // joints_[0] unused (the base has no joint)
+  std::vector<SpatialInertia<S>> inertia_{SpatialInertia<S>{}};
+  std::vector<std::string> body_names_{"base"};
+  std::vector<Frame<S>> frames_;
+  std::vector<MimicRelation> mimic_;
+  std::vector<int> singular_joints_;
+  Vector3<S> gravity_ = Vector3<S>(S(0), S(0), S(-9.81));
+  SE3<S> welded_pose_;
+};
+
+}  // namespace liedyn

@@ -1,0 +1,213 @@
+// liedyn — model: the state x = (H, s, ν, r) of a moving-base robot, its three base-twist
+// representations, and integrate/difference on SE(3) × Rⁿ × R⁶ × Rⁿ.
+//
+// H = ^A H_0 is the base pose in the inertial frame A; s the joint positions; ν the base twist
+// in its NATIVE representation, the body twist ν = ^0 v_{A,0} (Ḣ = H ν^, Pinocchio's
+// free-flyer velocity); r = ṡ. The other representations (conventions.md §2):
+//   inertial  w = ^A v_{A,0} = ^A X_0 ν                              (Ḣ = w^ H; the paper's input)
+//   mixed     m = [^A ȯ_0; ^A ω_{A,0}] = blockdiag(R, R) ν, R = ^A R_0  (iDynTree's default)
+// Tangent vectors of the state are δx = (η, δs, δν, δr) ∈ R^{12+2n} (R^{2n} for a welded base),
+// with H ⊕ η = H exp(η^) (right perturbation, η linear first).
+#pragma once
+
+#include <random>
+
+#include "liedyn/model/model.hpp"
+
+namespace liedyn {
+
+enum class TwistRepresentation { Body, Inertial, Mixed };
+
+inline const char* to_string(TwistRepresentation r) {
+  switch (r) {
+    case TwistRepresentation::Body: return "body";
+    case TwistRepresentation::Inertial: return "inertial";
+    case TwistRepresentation::Mixed: return "mixed";
+  }
+  return "unknown";
+}
+
+/// The base twist in representation `rep`, from the body twist ν.
+template <class S>
+Vector6<S> base_twist_from_body(const SE3<S>& H, const Vector6<S>& nu, TwistRepresentation rep) {
+  const Motion<S> v(nu);
+  switch (rep) {
+    case TwistRepresentation::Body: return nu;
+    case TwistRepresentation::Inertial: return H.act(v).vector();
+    case TwistRepresentation::Mixed: {
+      Vector6<S> m;
+      m << H.rotation() * v.linear(), H.rotation() * v.angular();
+      return m;
+    }
+  }
+  return nu;
+}
+
+/// The body twist ν from the base twist `twist` given in representation `rep`.
+template <class S>
+Vector6<S> base_twist_to_body(const SE3<S>& H, const Vector6<S>& twist, TwistRepresentation rep) {
+  const Motion<S> v(twist);
+  switch (rep) {
+    case TwistRepresentation::Body: return twist;
+    case TwistRepresentation::Inertial: return H.act_inverse(v).vector();
+    case TwistRepresentation::Mixed: {
+      Vector6<S> nu;
+      nu << H.rotation().transpose() * v.linear(), H.rotation().transpose() * v.angular();
+      return nu;
+    }
+  }
+  return twist;
+}
+
+/// d/dt of the base twist in representation `rep` (its apparent acceleration), from ν and the
+/// body acceleration ν̇ = ^0 a_{A,0}. For body and inertial it equals the intrinsic acceleration
+/// (ẇ = ^A X_0 ν̇, because ν × ν = 0). For mixed it does not: ṁ = blockdiag(R, R) ν̇ +
+/// [R (ω × v_lin); 0], while the intrinsic mixed acceleration is blockdiag(R, R) ν̇ alone.
+template <class S>
+Vector6<S> base_acceleration_from_body(const SE3<S>& H, const Vector6<S>& nu, const Vector6<S>& nu_dot,
+                                       TwistRepresentation rep) {
+  Vector6<S> a = base_twist_from_body(H, nu_dot, rep);
+  if (rep == TwistRepresentation::Mixed) {
+    const Vector3<S> v = nu.template head<3>(), w = nu.template tail<3>();
+    a.template head<3>() += H.rotation() * w.cross(v);
+  }
+  return a;
+}
+
+/// The body acceleration ν̇ from the time derivative of the base twist in `rep` (inverse of
+/// base_acceleration_from_body); `nu` is the body twist.
+template <class S>
+Vector6<S> base_acceleration_to_body(const SE3<S>& H, const Vector6<S>& nu, const Vector6<S>& acc,
+                                     TwistRepresentation rep) {
+  Vector6<S> a = acc;
+  if (rep == TwistRepresentation::Mixed) {
+    const Vector3<S> v = nu.template head<3>(), w = nu.template tail<3>();
+    a.template head<3>() -= H.rotation() * w.cross(v);
+  }
+  return base_twist_to_body(H, a, rep);
+}
+
+/// The state (H, s, ν, r). For a welded base, H is the welded pose and ν stays zero.
+template <class S>
+struct State {
+  SE3<S> H;          ///< ^A H_0
+  VectorX<S> s;      ///< joint positions, joint i at s[i−1]
+  Vector6<S> nu = Vector6<S>::Zero();  ///< body twist ^0 v_{A,0} (native representation)
+  VectorX<S> r;      ///< joint velocities
+
+  State() = default;
+  explicit State(const Model<S>& model)
+      : H(model.has_moving_base() ? SE3<S>() : model.welded_base_pose()),
+        s(VectorX<S>::Zero(model.num_joints())),
+        r(VectorX<S>::Zero(model.num_joints())) {}
+
+  /// The base twist in `rep`.
+  Vector6<S> base_twist(TwistRepresentation rep) const { return base_twist_from_body(H, nu, rep); }
+  /// Sets the base twist given in `rep` (stored as the body twist).
+  void set_base_twist(const Vector6<S>& twist, TwistRepresentation rep) { nu = base_twist_to_body(H, twist, rep); }
+  /// Generalized velocity [ν; r] (or r for a welded base).
+  VectorX<S> velocity(const Model<S>& model) const {
+    VectorX<S> v(model.nv());
+    if (model.has_moving_base()) v << nu, r;
+    else v = r;
+    return v;
+  }
+
+  template <class T>
+  State<T> cast() const {
+    State<T> x;
+    x.H = H.template cast<T>();
+    x.s = s.template cast<T>();
+    x.nu = nu.template cast<T>();
+    x.r = r.template cast<T>();
+    return x;
+  }
+};
+
+/// Size of the state's tangent space: 12 + 2n (moving base) or 2n.
+template <class S>
+int tangent_size(const Model<S>& model) { return 2 * model.nv(); }
+
+/// The neutral state: H = identity (or the welded pose), s = 0, at rest.
+template <class S>
+State<S> neutral(const Model<S>& model) { return State<S>(model); }
+
+/// A random state: base attitude uniform on SO(3), position in [−1, 1]³, joint positions
+/// uniform within the limits where both are finite (else in [−π, π]), velocities in [−1, 1].
+template <class S, class Rng>
+State<S> random_state(const Model<S>& model, Rng& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::normal_distribution<double> g(0.0, 1.0);
+  State<S> x(model);
+  if (model.has_moving_base()) {
+    x.H = SE3<S>(SO3<S>::from_quaternion(S(g(rng)), S(g(rng)), S(g(rng)), S(g(rng))),
+                 Vector3<S>(S(u(rng)), S(u(rng)), S(u(rng))));
+    for (int k = 0; k < 6; ++k) x.nu(k) = S(u(rng));
+  }
+  for (int i = 1; i <= model.num_joints(); ++i) {
+    const Joint<S>& j = model.joint(i);
+    const double t = 0.5 * (u(rng) + 1.0);
+    const bool limited = std::isfinite(double(j.lower)) && std::isfinite(double(j.upper));
+    x.s(i - 1) = limited ? S(j.lower + (j.upper - j.lower) * S(t)) : S(M_PI * (2.0 * t - 1.0));
+    x.r(i - 1) = S(u(rng));
+  }
+  return x;
+}
+
+/// x ⊕ δx = (H exp(η^), s + δs, ν + δν, r + δr); δx ordered (η, δs, δν, δr) for a moving base,
+/// (δs, δr) for a welded one.
+template <class S, class Derived>
+State<S> integrate(const Model<S>& model, const State<S>& x, const Eigen::MatrixBase<Derived>& dx) {
+  State<S> y = x;
+  const int n = model.num_joints();
+  if (model.has_moving_base()) {
+    y.H = x.H * SE3<S>::exp(dx.template segment<6>(0));
+    y.s += dx.segment(6, n);
+    y.nu += dx.template segment<6>(6 + n);
+    y.r += dx.segment(12 + n, n);
+  } else {
+    y.s += dx.segment(0, n);
+    y.r += dx.segment(n, n);
+  }
+  return y;
+}
+
+/// y ⊖ x: the δx with x ⊕ δx = y (η = log(H_x⁻¹ H_y)).
+template <class S>
+VectorX<S> difference(const Model<S>& model, const State<S>& x, const State<S>& y) {
+  const int n = model.num_joints();
+  VectorX<S> dx(tangent_size(model));
+  if (model.has_moving_base()) dx << x.H.inverse_times(y.H).log(), y.s - x.s, y.nu - x.nu, y.r - x.r;
+  else dx << y.s - x.s, y.r - x.r;
+  return dx;
+}
+
+/// Jacobians of y = x ⊕ δx, both left-trivialized: ∂y/∂x (for fixed δx) and ∂y/∂δx.
+/// Only the base-pose block is not an identity: ∂/∂x = Ad(exp(η)⁻¹), ∂/∂δx = Jr(η).
+template <class S, class Derived>
+void integrate_jacobians(const Model<S>& model, const Eigen::MatrixBase<Derived>& dx, MatrixX<S>& J_x,
+                         MatrixX<S>& J_dx) {
+  const int N = tangent_size(model);
+  J_x.setIdentity(N, N);
+  J_dx.setIdentity(N, N);
+  if (!model.has_moving_base()) return;
+  const Vector6<S> eta = dx.template segment<6>(0);
+  J_x.template topLeftCorner<6, 6>() = SE3<S>::exp(eta).inverse().velocity_transform();
+  J_dx.template topLeftCorner<6, 6>() = SE3<S>::right_jacobian(eta);
+}
+
+/// Jacobians of δx = y ⊖ x with respect to x and y (left-trivialized):
+/// base-pose blocks −Jl⁻¹(η) and Jr⁻¹(η); the others −I and I.
+template <class S>
+void difference_jacobians(const Model<S>& model, const State<S>& x, const State<S>& y, MatrixX<S>& J_x,
+                          MatrixX<S>& J_y) {
+  const int N = tangent_size(model);
+  J_x = -MatrixX<S>::Identity(N, N);
+  J_y.setIdentity(N, N);
+  if (!model.has_moving_base()) return;
+  const Vector6<S> eta = x.H.inverse_times(y.H).log();
+  J_x.template topLeftCorner<6, 6>() = -SE3<S>::left_jacobian_inverse(eta);
+  J_y.template topLeftCorner<6, 6>() = SE3<S>::right_jacobian_inverse(eta);
+}
+
+}  // namespace liedyn
