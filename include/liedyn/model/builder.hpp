@@ -68,6 +68,13 @@ struct JointSpec {
   }
 };
 
+/// How strictly the builder checks inertias. Physical (the default): what a real rigid body can
+/// have — m ≥ 0, I_c positive semi-definite, principal moments meeting the triangle
+/// inequalities. PositiveDefinite: only what the dynamics need to be well posed (I_c symmetric
+/// positive semi-definite); for synthetic test robots such as the paper's Figure-4 case, whose
+/// random inertias violate the triangle inequalities.
+enum class InertiaCheck { Physical, PositiveDefinite };
+
 template <class S>
 class ModelBuilder {
  public:
@@ -88,6 +95,8 @@ class ModelBuilder {
     check_inertia(entries_[0].name, I);
     entries_[0].inertia = I;
   }
+  /// Must be called before adding bodies to take effect on them (each body is checked when added).
+  void set_inertia_check(InertiaCheck check) { inertia_check_ = check; }
   void set_gravity(const Vector3<S>& g) {
     if (!g.allFinite()) throw ModelError("liedyn: gravity must be finite");
     gravity_ = g;
@@ -330,8 +339,10 @@ class ModelBuilder {
   }
   void check_inertia(const std::string& body, const SpatialInertia<S>& I) const {
     std::string why;
-    if (!I.is_physically_valid(&why, /*allow_degenerate=*/true))
-      throw ModelError("liedyn: body '" + body + "': " + why);
+    if (I.is_physically_valid(&why, /*allow_degenerate=*/true)) return;
+    if (inertia_check_ == InertiaCheck::PositiveDefinite && why == "principal moments violate the triangle inequality")
+      return;
+    throw ModelError("liedyn: body '" + body + "': " + why);
   }
   void check_placement(const std::string& who, const SE3<S>& X) const {
     if (!X.rotation().allFinite() || !X.translation().allFinite())
@@ -382,6 +393,7 @@ class ModelBuilder {
   }
 
   BaseType base_type_;
+  InertiaCheck inertia_check_ = InertiaCheck::Physical;
   std::vector<Entry> entries_;
   std::map<std::string, int> names_;        // body and frame names (-1 for frames)
   std::map<std::string, int> joint_names_;  // movable joint names
