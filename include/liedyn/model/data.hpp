@@ -21,6 +21,7 @@ struct Data {
     num_bodies = nb;
     H_parent.assign(nb, SE3<S>());
     H_world.assign(nb, SE3<S>());
+    H_base.assign(nb, SE3<S>());
     v.assign(nb, Motion<S>());
     vJ.assign(nb, Motion<S>());
     a.assign(nb, Motion<S>());
@@ -55,6 +56,7 @@ struct Data {
   // --- kinematics -------------------------------------------------------------------------
   std::vector<SE3<S>> H_parent;  ///< ^{λ(i)}H_i(s_i); its inverse action is the paper's ^iX_{λ(i)}
   std::vector<SE3<S>> H_world;   ///< ^A H_i (forward kinematics)
+  std::vector<SE3<S>> H_base;    ///< ^0 H_i: body i in the base frame (EIDAmb's F block)
   std::vector<Motion<S>> v;      ///< twist of body i, ^i v_{A,i}
   std::vector<Motion<S>> vJ;     ///< joint velocity Γ_i r_i
 

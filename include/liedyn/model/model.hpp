@@ -141,6 +141,9 @@ class Model {
     m.singular_joints_ = singular_joints_;
     m.gravity_ = gravity_.template cast<T>();
     m.welded_pose_ = welded_pose_.template cast<T>();
+    m.joints_.clear();
+    m.inertia_.clear();
+    m.frames_.clear();
     for (const auto& j : joints_) m.joints_.push_back(j.template cast<T>());
     for (const auto& I : inertia_) m.inertia_.push_back(I.template cast<T>());
     for (const auto& f : frames_) m.frames_.push_back(f.template cast<T>());

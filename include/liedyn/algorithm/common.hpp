@@ -1,0 +1,53 @@
+// liedyn — algorithm: what every kernel shares — input checks, the joint transforms pass and
+// the external-wrench type.
+#pragma once
+
+#include <vector>
+
+#include "liedyn/config.hpp"
+#include "liedyn/model/data.hpp"
+#include "liedyn/model/state.hpp"
+
+namespace liedyn {
+
+/// External wrenches, one per body (index 0 = base), each applied to its body and expressed in
+/// that body's frame, linear first: [force; moment about the body origin]. Kernels taking a
+/// pointer to one treat nullptr as "no external wrench".
+template <class S>
+using ExternalWrenches = std::vector<Force<S>>;
+
+namespace detail {
+
+template <class S>
+void check_state(const char* who, const Model<S>& model, const State<S>& x) {
+  LIEDYN_CHECK_SIZE(who, "state.s", x.s, model.num_joints());
+  LIEDYN_CHECK_SIZE(who, "state.r", x.r, model.num_joints());
+  (void)who;
+  (void)model;
+  (void)x;
+}
+
+template <class S>
+void check_wrenches(const char* who, const Model<S>& model, const ExternalWrenches<S>* fext) {
+  LIEDYN_CHECK(fext == nullptr || static_cast<int>(fext->size()) == model.num_bodies(),
+               std::string(who) + ": external wrenches must have one entry per body (" +
+                   std::to_string(model.num_bodies()) + ")");
+  (void)who;
+  (void)model;
+  (void)fext;
+}
+
+/// data.H_parent[i] = ^{λ(i)}H_i(s_i) for every joint.
+template <class S, class Derived>
+void update_joint_transforms(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+  for (int i = 1; i < model.num_bodies(); ++i) data.H_parent[i] = model.joint(i).transform(S(s(i - 1)));
+}
+
+/// The fictitious base acceleration of gravity, ^0X_A (−[g; 0]), in the base frame.
+template <class S>
+Motion<S> gravity_in_base(const Model<S>& model, const SE3<S>& H) {
+  return H.act_inverse(Motion<S>(Vector3<S>(-model.gravity()), Vector3<S>::Zero()));
+}
+
+}  // namespace detail
+}  // namespace liedyn

@@ -1,0 +1,104 @@
+// liedyn — algorithm: the recursive Newton–Euler algorithm (RNEA), in spatial form, for a
+// moving or welded base; and from it the bias h(x), the gravity term and the
+// Coriolis/centrifugal term of M q̈ + V + G = Γ.
+//
+// Frames and order (conventions.md §2): x = (H, s, ν, r) with ν the base BODY twist;
+// accelerations ddq = [ν̇; ṙ] with ν̇ = ^0 a_{A,0} the base's intrinsic acceleration in its own
+// frame (ddq = ṙ for a welded base); output τ̄ = [τ̄_b; τ] with τ̄_b the base wrench in the
+// base frame (τ̄ = τ for a welded base). Gravity enters as the base acceleration −[g; 0].
+// Joint armature adds armature_i ṙ_i to τ_i. External wrenches (one per body, body frame, see
+// ExternalWrenches) act on the bodies: τ̄ = M ddq + h − Σ J_iᵀ f_i.
+//
+// This is the textbook algorithm, kept as an independent route to EIDAmb's τ̄ (eidamb.hpp).
+// Cost O(n). No allocation. Writes data.v, data.a, data.f, data.H_parent and the output.
+#pragma once
+
+#include "liedyn/algorithm/common.hpp"
+
+namespace liedyn {
+
+namespace detail {
+
+// One RNEA pass into data.tau. `with_velocity`/`with_gravity` switch the velocity products and
+// gravity off for the split of h into V and G; `ddq` may be null (zero accelerations).
+template <class S, class Derived>
+const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
+                            const Eigen::MatrixBase<Derived>* ddq, bool with_velocity, bool with_gravity,
+                            const ExternalWrenches<S>* fext) {
+  const int nb = model.num_bodies();
+  const bool moving = model.has_moving_base();
+  update_joint_transforms(model, data, x.s);
+
+  Motion<S>& v0 = data.v[0];
+  Motion<S>& a0 = data.a[0];
+  v0 = (moving && with_velocity) ? Motion<S>(x.nu) : Motion<S>::Zero();
+  a0 = with_gravity ? gravity_in_base(model, x.H) : Motion<S>::Zero();
+  if (moving && ddq) a0 += Motion<S>(Vector6<S>(ddq->template head<6>()));
+  const SpatialInertia<S>& I0 = model.inertia(0);
+  data.f[0] = I0 * a0 + v0.cross(I0 * v0);
+  if (fext) data.f[0] -= (*fext)[0];
+
+  const int off = model.offset();
+  for (int i = 1; i < nb; ++i) {
+    const Joint<S>& j = model.joint(i);
+    const SE3<S>& X = data.H_parent[i];
+    const int p = model.parent(i);
+    const S qd = with_velocity ? S(x.r(i - 1)) : S(0);
+    const S qdd = ddq ? S((*ddq)(off + i - 1)) : S(0);
+    data.vJ[i] = j.screw * qd;
+    data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];
+    data.a[i] = X.act_inverse(data.a[p]) + j.screw * qdd + data.v[i].cross(data.vJ[i]);
+    const SpatialInertia<S>& I = model.inertia(i);
+    data.f[i] = I * data.a[i] + data.v[i].cross(I * data.v[i]);
+    if (fext) data.f[i] -= (*fext)[i];
+  }
+  for (int i = nb - 1; i >= 1; --i) {
+    const Joint<S>& j = model.joint(i);
+    S t = dot(j.screw, data.f[i]);
+    if (ddq) t += j.armature * S((*ddq)(off + i - 1));
+    data.tau(off + i - 1) = t;
+    data.f[model.parent(i)] += data.H_parent[i].act(data.f[i]);
+  }
+  if (moving) data.tau.template head<6>() = data.f[0].vector();
+  return data.tau;
+}
+
+}  // namespace detail
+
+/// Inverse dynamics τ̄ = M(s) ddq + h(x) − (external wrenches), by the recursive Newton–Euler
+/// algorithm. Returns data.tau (size model.nv()).
+template <class S, class Derived>
+const VectorX<S>& rnea(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
+                       const ExternalWrenches<S>* fext = nullptr) {
+  detail::check_state("rnea", model, x);
+  LIEDYN_CHECK_SIZE("rnea", "ddq", ddq, model.nv());
+  detail::check_wrenches("rnea", model, fext);
+  return detail::rnea_pass(model, data, x, &ddq, true, true, fext);
+}
+
+/// The bias h(x) = ĪD(x, 0) (velocity products, gravity and external wrenches), into data.h.
+template <class S>
+const VectorX<S>& bias_force(const Model<S>& model, Data<S>& data, const State<S>& x,
+                             const ExternalWrenches<S>* fext = nullptr) {
+  detail::check_state("bias_force", model, x);
+  detail::check_wrenches("bias_force", model, fext);
+  data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, true, fext);
+  return data.h;
+}
+
+/// The gravity term G(H, s) alone (zero velocities and accelerations), into data.tau.
+template <class S>
+const VectorX<S>& gravity_force(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  detail::check_state("gravity_force", model, x);
+  return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, false, true, nullptr);
+}
+
+/// The Coriolis/centrifugal term V(x) = h − G alone (no gravity, no accelerations), into
+/// data.tau.
+template <class S>
+const VectorX<S>& coriolis_force(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  detail::check_state("coriolis_force", model, x);
+  return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false, nullptr);
+}
+
+}  // namespace liedyn
