@@ -47,6 +47,23 @@ struct Data {
     ddq.setZero(nv);
     M.setZero(nv, nv);
     Minv.setZero(nv, nv);
+    const int nbase = model.has_moving_base() ? 6 : 0;
+    ground_axis.assign(nb, Motion<S>());
+    ground_v.assign(nb, Motion<S>());
+    ground_a.assign(nb, Motion<S>());
+    ground_u.assign(nb, Motion<S>());
+    ground_psi.assign(nb, Motion<S>());
+    ground_w.assign(nb, Motion<S>());
+    ground_Ic.assign(nb, SpatialInertia<S>());
+    ground_Bc.assign(nb, SpatialInertia<S>());
+    ground_hc.assign(nb, Force<S>());
+    ground_fc.assign(nb, Force<S>());
+    // D2 and D4 are zero outside the tree's ancestor/descendant pattern; the derivative kernel
+    // writes only the pattern, so the zeros set here stay.
+    D1.setZero(nv, nbase);
+    D2.setZero(nv, n);
+    D3.setZero(nv, nbase);
+    D4.setZero(nv, n);
     tmp_nv.setZero(nv);
     tmp_nv2.setZero(nv);
   }
@@ -79,6 +96,23 @@ struct Data {
   Matrix6X<S> F;               ///< _0F: base–joint block of M (column j−1: joint j), base frame
   std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i (6 × n each)
   std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each)
+
+  // --- EIDAmb derivatives: "ground" quantities, expressed in the base frame 0 frozen at the
+  // current instant (eidamb_derivatives.hpp) ------------------------------------------------
+  std::vector<Motion<S>> ground_axis;   ///< S_i = ^0X_i Γ_i
+  std::vector<Motion<S>> ground_v;      ///< V_i = ^0X_i v_i
+  std::vector<Motion<S>> ground_a;      ///< A_i = ^0X_i a_i (with gravity and base acceleration)
+  std::vector<Motion<S>> ground_u;      ///< u_i = S_i × V_i
+  std::vector<Motion<S>> ground_psi;    ///< ψ_i = S_i × A_i − u_i × V_i
+  std::vector<Motion<S>> ground_w;      ///< W_i = (V_λ(i) + V_i) × S_i
+  std::vector<SpatialInertia<S>> ground_Ic;  ///< composite inertia of subtree(i)
+  std::vector<SpatialInertia<S>> ground_Bc;  ///< composite inertia variation Σ (V_j×̄* I_j − I_j V_j×)
+  std::vector<Force<S>> ground_hc;      ///< composite momentum
+  std::vector<Force<S>> ground_fc;      ///< composite wrench F^c_i (τ_i = S_i · F^c_i)
+  MatrixX<S> D1;  ///< ∂ĪD/∂η (nv × 6), twist of the chosen representation held fixed
+  MatrixX<S> D2;  ///< ∂ĪD/∂s (nv × n)
+  MatrixX<S> D3;  ///< ∂ĪD/∂(base twist) in the chosen representation (nv × 6)
+  MatrixX<S> D4;  ///< ∂ĪD/∂r (nv × n)
 
   // --- outputs ------------------------------------------------------------------------------
   VectorX<S> tau;   ///< generalized force τ̄ = [τ̄_b; τ]

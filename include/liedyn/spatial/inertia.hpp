@@ -81,6 +81,16 @@ class SpatialInertia {
     }
   }
 
+  /// The time derivative of this inertia's matrix when its body moves with twist v (both in
+  /// the same frame): v×̄* M − M v×. It has the rigid structure with zero mass:
+  /// ḣ = ω × h + m v_lin, İ_o = ω^ I_o − I_o ω^ − (v_lin^ h^ + h^ v_lin^). Symmetric.
+  SpatialInertia variation(const Motion<S>& v) const {
+    const Matrix3<S> W = hat(v.angular()), V = hat(v.linear()), Hx = hat(h_);
+    const Matrix3<S> WI = W * Io_, VH = V * Hx;
+    return from_moments(S(0), Vector3<S>(v.angular().cross(h_) + m_ * v.linear()),
+                        Matrix3<S>(WI + WI.transpose() - VH - VH.transpose()));
+  }
+
   SpatialInertia operator+(const SpatialInertia& o) const {
     return from_moments(m_ + o.m_, Vector3<S>(h_ + o.h_), Matrix3<S>(Io_ + o.Io_));
   }
