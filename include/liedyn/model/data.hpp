@@ -8,6 +8,8 @@
 
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "liedyn/model/model.hpp"
 
 namespace liedyn {
@@ -36,6 +38,7 @@ struct Data {
     IA.assign(nb, Matrix6<S>::Zero());
     pA.assign(nb, Force<S>());
     U.assign(nb, Vector6<S>::Zero());
+    c.assign(nb, Motion<S>());
     D.assign(nb, S(0));
     Dinv.assign(nb, S(0));
     u.assign(nb, S(0));
@@ -64,6 +67,17 @@ struct Data {
     D2.setZero(nv, n);
     D3.setZero(nv, nbase);
     D4.setZero(nv, n);
+    const int N = 2 * nv;
+    aza_IA.assign(nb, Matrix6<S>::Zero());
+    aza_U.assign(nb, Vector6<S>::Zero());
+    aza_Dinv.assign(nb, S(0));
+    aza_p.assign(nb, Force<S>());
+    aza_a.assign(nb, Motion<S>());
+    aza_u.assign(nb, S(0));
+    lin_K.setZero(nv, N);
+    lin_MinvK.setZero(nv, N);
+    A.setZero(N, N);
+    B.setZero(N, nv);
     tmp_nv.setZero(nv);
     tmp_nv2.setZero(nv);
   }
@@ -78,7 +92,7 @@ struct Data {
   std::vector<Motion<S>> vJ;     ///< joint velocity Γ_i r_i
 
   // --- inverse dynamics (EIDAmb, Table 4; RNEA) --------------------------------------------
-  std::vector<Motion<S>> a;       ///< RNEA: body acceleration incl. gravity
+  std::vector<Motion<S>> a;       ///< RNEA, ABA: body acceleration incl. gravity
   std::vector<Motion<S>> a_r;     ///< a^r_i: relative to the base acceleration, with gravity
   std::vector<Motion<S>> a_vp;    ///< a^vp_i: velocity-product part only
   std::vector<Motion<S>> a_base;  ///< ^i a_{A,0}: the base acceleration seen in body i
@@ -92,6 +106,7 @@ struct Data {
   std::vector<Matrix6<S>> IA;  ///< articulated inertia M^A_i
   std::vector<Force<S>> pA;    ///< articulated bias wrench
   std::vector<Vector6<S>> U;   ///< U_i = M^A_i Γ_i
+  std::vector<Motion<S>> c;    ///< ABA: velocity-product acceleration c_i = v_i × Γ_i r_i
   std::vector<S> D, Dinv, u;   ///< D_i = Γ_iᵀ U_i (+ armature), its inverse; u_i
   Matrix6X<S> F;               ///< _0F: base–joint block of M (column j−1: joint j), base frame
   std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i (6 × n each)
@@ -113,6 +128,21 @@ struct Data {
   MatrixX<S> D2;  ///< ∂ĪD/∂s (nv × n)
   MatrixX<S> D3;  ///< ∂ĪD/∂(base twist) in the chosen representation (nv × 6)
   MatrixX<S> D4;  ///< ∂ĪD/∂r (nv × n)
+
+  // --- AZA: articulated-body factorization at s for solving M x = y (aza.hpp) --------------
+  std::vector<Matrix6<S>> aza_IA;  ///< articulated inertia (body frame, armature included)
+  std::vector<Vector6<S>> aza_U;   ///< IA_i Γ_i
+  std::vector<S> aza_Dinv;         ///< 1 / (Γ_iᵀ IA_i Γ_i + armature_i)
+  std::vector<Force<S>> aza_p;     ///< per-solve bias wrench
+  std::vector<Motion<S>> aza_a;    ///< per-solve body acceleration
+  std::vector<S> aza_u;            ///< per-solve u_i
+  Eigen::LDLT<Matrix6<S>> aza_base;  ///< factorization of the base's articulated inertia
+
+  // --- linearization (linearization.hpp) ---------------------------------------------------
+  MatrixX<S> lin_K;      ///< [D1 D2 D3 D4] (nv × 2nv)
+  MatrixX<S> lin_MinvK;  ///< M⁻¹ [D1 D2 D3 D4]
+  MatrixX<S> A;          ///< δẋ = A δx + B δτ̄ (2nv × 2nv), or the discrete step's Jacobian
+  MatrixX<S> B;          ///< (2nv × nv), input τ̄ (all generalized forces, base first)
 
   // --- outputs ------------------------------------------------------------------------------
   VectorX<S> tau;   ///< generalized force τ̄ = [τ̄_b; τ]

@@ -1,0 +1,242 @@
+// liedyn — algorithm: the singularity-free linearization of the forward dynamics of a moving-base
+// robot on its Lie group, δẋ = A δx + B δτ̄, continuous and discrete time (conventions.md §4).
+//
+// State perturbation δx = (η, δs, δt, δr) ∈ R^{12+2n}: H = H̄ exp(η^) (η linear first, left-
+// trivialized), t the base twist in the chosen representation (Body ν — native —, Inertial
+// w = ^AX_0 ν, or Mixed m = blockdiag(R, R) ν); for a welded base δx = (δs, δr). Input δτ̄ ∈ R^nv:
+// all generalized forces, base wrench (base frame) first. For a free-floating robot keep
+// B.rightCols(n); for a base driven through an actuation matrix S (τ̄ = S u: rotor thrusts,
+// thrusters) use B S — linearize_actuated does both. No Euler angles anywhere.
+//
+// Continuous time, with a = ν̇ the body acceleration from FD(x, τ̄), K = [D1 D2 D3 D4] of
+// eidamb_derivatives in the same representation (evaluated at the FD accelerations), and
+// ∂ν/∂η|_t = N_η, ∂ν/∂t = N_t, t = T ν:
+//   η̇  = (N_η − ad_ν) η + N_t δt
+//   δṡ = δr
+//   δṫ = T (−M⁻¹K)_base δx + G_η η + G_t δt + T (M⁻¹)_base δτ̄
+//   δṙ = (−M⁻¹K)_joints δx + (M⁻¹)_joints δτ̄
+// Body: N_η = 0, N_t = T = I, G = 0 — the A of conventions §4. Inertial: N_η = ad_ν,
+// N_t = ^0X_A, T = ^AX_0, G_η = −^AX_0 ad_a. Mixed: N_η = [0, v^; 0, ω^], N_t = blockdiag(Rᵀ, Rᵀ),
+// T = blockdiag(R, R), G_η = [0, −R a_lin^; 0, −R a_ang^], G_t = [m_ang^, −m_lin^; 0, 0].
+//
+// M⁻¹ is applied either densely (immamb's M⁻¹ times K: O(nv³), fastest for small robots) or by
+// AZA sweeps (aza.hpp: O(nv²), no large temporaries); MinvMethod::Automatic picks by size.
+// The model must have an invertible mass matrix (else ModelError names the joints).
+#pragma once
+
+#include "liedyn/algorithm/aza.hpp"
+#include "liedyn/algorithm/eidamb_derivatives.hpp"
+#include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/rnea.hpp"
+
+namespace liedyn {
+
+enum class MinvMethod { Automatic, Dense, Sweeps };
+
+template <class S>
+struct LinearizationOptions {
+  TwistRepresentation representation = TwistRepresentation::Body;
+  MinvMethod minv = MinvMethod::Automatic;
+  /// Automatic uses Dense up to this nv, Sweeps above (see BENCHMARKS.md for the measured
+  /// crossover; the dense product's Eigen workspace stays on the stack up to about here).
+  int dense_up_to_nv = 48;
+};
+
+namespace detail {
+
+// The maps between the body twist ν and the twist t of representation `rep` at (H, ν):
+// δν = N_eta η + N_t δt and t = T ν.
+template <class S>
+void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, Matrix6<S>& N_eta, Matrix6<S>& N_t,
+                Matrix6<S>& T) {
+  N_eta.setZero();
+  switch (rep) {
+    case TwistRepresentation::Body:
+      N_t.setIdentity();
+      T.setIdentity();
+      break;
+    case TwistRepresentation::Inertial:
+      N_eta = Motion<S>(nu).cross_matrix();
+      N_t = H.inverse().velocity_transform();
+      T = H.velocity_transform();
+      break;
+    case TwistRepresentation::Mixed:
+      N_eta.template topRightCorner<3, 3>() = hat(Vector3<S>(nu.template head<3>()));
+      N_eta.template bottomRightCorner<3, 3>() = hat(Vector3<S>(nu.template tail<3>()));
+      N_t.setZero();
+      N_t.template topLeftCorner<3, 3>() = H.rotation().transpose();
+      N_t.template bottomRightCorner<3, 3>() = H.rotation().transpose();
+      T.setZero();
+      T.template topLeftCorner<3, 3>() = H.rotation();
+      T.template bottomRightCorner<3, 3>() = H.rotation();
+      break;
+  }
+}
+
+// Forward dynamics accelerations into data.ddq and M⁻¹ [D1 D2 D3 D4] into data.lin_MinvK, and
+// M⁻¹ into data.Minv. Shared by the continuous and discrete linearizations.
+template <class S, class Derived>
+void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                  const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt,
+                                  const ExternalWrenches<S>* fext) {
+  check_state("linearize", model, x);
+  LIEDYN_CHECK_SIZE("linearize", "tau", tau, model.nv());
+  model.require_invertible_mass_matrix("linearize");
+  const int nv = model.nv(), n = model.num_joints(), nb6 = model.offset();
+  aza_factorize(model, data, x.s);
+  bias_force(model, data, x, fext);
+  data.tmp_nv = tau - data.h;
+  aza_solve(model, data, data.tmp_nv, data.ddq);
+  eidamb_derivatives(model, data, x, data.ddq, opt.representation, fext);
+  data.lin_K.leftCols(nb6) = data.D1;
+  data.lin_K.middleCols(nb6, n) = data.D2;
+  data.lin_K.middleCols(nb6 + n, nb6) = data.D3;
+  data.lin_K.rightCols(n) = data.D4;
+  const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
+  if (dense) {
+    immamb(model, data, x.s);
+    data.lin_MinvK.noalias() = data.Minv * data.lin_K;
+  } else {
+    aza_solve(model, data, MatrixX<S>::Identity(nv, nv), data.Minv);
+    aza_solve(model, data, data.lin_K, data.lin_MinvK);
+  }
+}
+
+}  // namespace detail
+
+/// Continuous-time A (2nv × 2nv) and B (2nv × nv) into data.A, data.B at state x and input τ̄
+/// (size nv, base first), external wrenches optional. Also leaves data.ddq = FD(x, τ̄), data.M,
+/// data.Minv and D1..D4 (in opt.representation).
+template <class S, class Derived>
+void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
+               const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext);
+  const int nv = model.nv(), n = model.num_joints(), N = 2 * nv;
+  data.A.setZero();
+  data.B.setZero();
+  if (!model.has_moving_base()) {
+    data.A.topRightCorner(n, n).setIdentity();
+    data.A.bottomRows(n) = -data.lin_MinvK;
+    data.B.bottomRows(n) = data.Minv;
+    return;
+  }
+  Matrix6<S> N_eta, N_t, T;
+  detail::twist_maps(opt.representation, x.H, x.nu, N_eta, N_t, T);
+  const Motion<S> nu(x.nu);
+  // η rows.
+  data.A.template block<6, 6>(0, 0) = N_eta - nu.cross_matrix();
+  data.A.template block<6, 6>(0, 6 + n) = N_t;
+  // s rows.
+  data.A.block(6, 12 + n, n, n).setIdentity();
+  // Twist rows (6 × N products: lazy, no GEMM workspace).
+  data.A.block(6 + n, 0, 6, N).noalias() = -T.lazyProduct(data.lin_MinvK.topRows(6));
+  data.B.block(6 + n, 0, 6, nv).noalias() = T.lazyProduct(data.Minv.topRows(6));
+  const Vector6<S> a = data.ddq.template head<6>();
+  switch (opt.representation) {
+    case TwistRepresentation::Body: break;
+    case TwistRepresentation::Inertial:
+      data.A.template block<6, 6>(6 + n, 0).noalias() -= T * Motion<S>(a).cross_matrix();
+      break;
+    case TwistRepresentation::Mixed: {
+      const Matrix3<S>& R = x.H.rotation();
+      data.A.template block<3, 3>(6 + n, 3) -= R * hat(Vector3<S>(a.template head<3>()));
+      data.A.template block<3, 3>(9 + n, 3) -= R * hat(Vector3<S>(a.template tail<3>()));
+      const Vector6<S> m = T * x.nu;
+      data.A.template block<3, 3>(6 + n, 6 + n) += hat(Vector3<S>(m.template tail<3>()));
+      data.A.template block<3, 3>(6 + n, 9 + n) -= hat(Vector3<S>(m.template head<3>()));
+      break;
+    }
+  }
+  // r rows.
+  data.A.bottomRows(n) = -data.lin_MinvK.bottomRows(n);
+  data.B.bottomRows(n) = data.Minv.bottomRows(n);
+}
+
+/// linearize() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into Bu.
+template <class S, class DS, class Du>
+void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<DS>& actuation,
+                        const Eigen::MatrixBase<Du>& u, MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
+                        const ExternalWrenches<S>* fext = nullptr) {
+  LIEDYN_CHECK(actuation.rows() == model.nv() && actuation.cols() == u.size(),
+               "linearize_actuated: the actuation matrix must be nv × size(u)");
+  data.tmp_nv2.noalias() = actuation * u;
+  linearize(model, data, x, data.tmp_nv2, opt, fext);
+  Bu.resize(data.B.rows(), actuation.cols());  // no allocation once Bu has this size
+  Bu.noalias() = data.B * actuation;
+}
+
+/// One step of the Lie-group semi-implicit Euler scheme:
+///   ν⁺ = ν + Δt ν̇,  r⁺ = r + Δt ṙ,  s⁺ = s + Δt r⁺,  H⁺ = H exp(Δt ν⁺^),
+/// with (ν̇, ṙ) = FD(x, τ̄) (body twist; for a welded base only s and r move).
+template <class S, class Derived>
+State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                  const Eigen::MatrixBase<Derived>& tau, const S& dt,
+                                  const ExternalWrenches<S>* fext = nullptr) {
+  detail::check_state("semi_implicit_euler_step", model, x);
+  LIEDYN_CHECK_SIZE("semi_implicit_euler_step", "tau", tau, model.nv());
+  model.require_invertible_mass_matrix("semi_implicit_euler_step");
+  aza_factorize(model, data, x.s);
+  bias_force(model, data, x, fext);
+  data.tmp_nv = tau - data.h;
+  aza_solve(model, data, data.tmp_nv, data.ddq);
+  State<S> y = x;
+  const int off = model.offset(), n = model.num_joints();
+  y.r += dt * data.ddq.segment(off, n);
+  y.s += dt * y.r;
+  if (model.has_moving_base()) {
+    y.nu += dt * data.ddq.template head<6>();
+    y.H = x.H * SE3<S>::exp(Vector6<S>(dt * y.nu));
+  }
+  return y;
+}
+
+/// Jacobians of semi_implicit_euler_step: δx⁺ = A δx + B δτ̄ into data.A, data.B, with δx in
+/// opt.representation at both ends (δt = T(x) δν − …, see linearize). Exact: they use the SE(3)
+/// right Jacobian and adjoint of the step's exp.
+template <class S, class Derived>
+void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
+                        const S& dt, const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext);
+  const int nv = model.nv(), n = model.num_joints(), N = 2 * nv, off = model.offset();
+  // Rows of δ(ν̇, ṙ): −M⁻¹K δx + M⁻¹ δτ̄, with δx in opt.representation.
+  data.A.setIdentity();
+  data.B.setZero();
+  // Velocity rows: δv⁺ = δv + Δt δacc (body ν for now; converted below).
+  Matrix6<S> N_eta, N_t, T;
+  if (model.has_moving_base()) detail::twist_maps(opt.representation, x.H, x.nu, N_eta, N_t, T);
+  // Body-twist rows at x: δν = N_eta η + N_t δt.
+  if (model.has_moving_base()) {
+    data.A.template block<6, 6>(6 + n, 0) = N_eta;
+    data.A.template block<6, 6>(6 + n, 6 + n) = N_t;
+  }
+  data.A.middleRows(off + n, nv) -= dt * data.lin_MinvK;
+  data.B.middleRows(off + n, nv) = dt * data.Minv;
+  // s⁺ = s + Δt r⁺.
+  data.A.middleRows(off, n) += dt * data.A.bottomRows(n);
+  data.B.middleRows(off, n) += dt * data.B.bottomRows(n);
+  if (!model.has_moving_base()) return;
+  // η⁺ = Ad(exp(Δt ν⁺))⁻¹ η + Jr(Δt ν⁺) Δt δν⁺.
+  const Vector6<S> nu_plus = x.nu + dt * data.ddq.template head<6>();
+  const Vector6<S> step = dt * nu_plus;
+  const Matrix6<S> Adinv = SE3<S>::exp(step).inverse().velocity_transform();
+  const Matrix6<S> Jr = dt * SE3<S>::right_jacobian(step);
+  data.A.topRows(6).noalias() = Jr.lazyProduct(data.A.middleRows(6 + n, 6));  // Δt Jr δν⁺
+  data.A.template block<6, 6>(0, 0) += Adinv;
+  data.B.topRows(6).noalias() = Jr.lazyProduct(data.B.middleRows(6 + n, 6));
+  // Convert the ν⁺ rows to the representation's twist at x⁺: δt⁺ = T⁺ (δν⁺ − N_eta⁺ η⁺).
+  if (opt.representation != TwistRepresentation::Body) {
+    const SE3<S> H_plus = x.H * SE3<S>::exp(step);
+    Matrix6<S> N_eta_p, N_t_p, T_p;
+    detail::twist_maps(opt.representation, H_plus, nu_plus, N_eta_p, N_t_p, T_p);
+    // data.lin_K (nv × N, no longer needed) is the 6-row scratch.
+    auto scratch = data.lin_K.topRows(6);
+    scratch.noalias() = data.A.middleRows(6 + n, 6) - N_eta_p.lazyProduct(data.A.topRows(6));
+    data.A.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch);
+    auto scratch_b = data.lin_K.topLeftCorner(6, nv);
+    scratch_b.noalias() = data.B.middleRows(6 + n, 6) - N_eta_p.lazyProduct(data.B.topRows(6));
+    data.B.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch_b);
+  }
+  (void)N;
+}
+
+}  // namespace liedyn
