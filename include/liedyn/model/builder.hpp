@@ -87,13 +87,13 @@ class ModelBuilder {
     check_inertia(base_name, base_inertia);
     Entry e;
     e.name = std::move(base_name);
-    e.inertia = base_inertia;
+    e.inertia = base_inertia.symmetrized();
     push(std::move(e));
   }
 
   void set_base_inertia(const SpatialInertia<S>& I) {
     check_inertia(entries_[0].name, I);
-    entries_[0].inertia = I;
+    entries_[0].inertia = I.symmetrized();
   }
   /// Must be called before adding bodies to take effect on them (each body is checked when added).
   void set_inertia_check(InertiaCheck check) { inertia_check_ = check; }
@@ -117,7 +117,12 @@ class ModelBuilder {
     if (joint_names_.count(joint.name)) throw ModelError("liedyn: duplicate joint name '" + joint.name + "'");
     const std::string jwho = "joint '" + joint.name + "' (of body '" + name + "')";
     if (!joint.axis.allFinite()) throw ModelError("liedyn: " + jwho + ": axis is not finite");
-    const S norm = joint.axis.norm();
+    Vector3<S> axis = joint.axis;
+    S norm = axis.norm();
+    if (!is_finite(norm)) {  // |axis| overflowed although its components are finite
+      axis /= axis.cwiseAbs().maxCoeff();
+      norm = axis.norm();
+    }
     if (!(norm > S(1e3) * Eigen::NumTraits<S>::epsilon()))
       throw ModelError("liedyn: " + jwho + ": zero axis");
     if (!is_finite(joint.pitch)) throw ModelError("liedyn: " + jwho + ": pitch is not finite");
@@ -131,9 +136,9 @@ class ModelBuilder {
     e.parent = parent;
     e.movable = true;
     e.joint = joint;
-    e.joint.axis = joint.axis / norm;
+    e.joint.axis = axis / norm;
     if (joint.type != JointType::Helical) e.joint.pitch = S(0);
-    e.inertia = inertia;
+    e.inertia = inertia.symmetrized();
     joint_names_[joint.name] = static_cast<int>(entries_.size());
     return push(std::move(e));
   }
@@ -150,7 +155,7 @@ class ModelBuilder {
     e.parent = parent;
     e.movable = false;
     e.joint.placement = placement;
-    e.inertia = inertia;
+    e.inertia = inertia.symmetrized();
     return push(std::move(e));
   }
 
@@ -283,6 +288,15 @@ class ModelBuilder {
       if (l < 0)
         throw ModelError("liedyn: joint '" + pm.joint + "' mimics an unknown joint '" + pm.leader + "'");
       m.mimic_.push_back(MimicRelation{j, l, pm.multiplier, pm.offset});
+    }
+    // Carrying fixed bodies to their anchor can overflow although every input was finite. (A
+    // placement through fixed bodies can only overflow where a fixed body's transformed inertia,
+    // massless or not, already did, so this check covers the joints and frames too.)
+    for (int i = 0; i < nb; ++i) {
+      const SpatialInertia<S>& I = m.inertia_[i];
+      if (!is_finite(I.mass()) || !I.first_moment().allFinite() || !I.inertia_origin().allFinite())
+        throw ModelError("liedyn: body '" + m.body_names_[i] +
+                         "': the inertia merged from its fixed bodies is not finite (overflow)");
     }
     m.singular_joints_ = find_singular_joints(m);
     return m;

@@ -62,6 +62,7 @@ struct RandomModelOptions {
   bool axis_aligned = false;        ///< axes along ±x, ±y, ±z only
   bool revolute_only = false;       ///< else a mix of revolute, prismatic and helical joints
   double armature = 0.0;
+  bool gravity_off = false;         ///< g = 0 (e.g. for momentum-conservation tests)
 };
 
 /// A random tree of `num_joints` joints with valid random inertias (masses in [0.5, 3] kg,
@@ -90,6 +91,7 @@ Model<S> random_model(int num_joints, Rng& rng, const RandomModelOptions& opt = 
     return Vector3<double>(rand3().normalized());
   };
   ModelBuilder<double> b(opt.moving_base ? BaseType::Moving : BaseType::Welded, "base", rand_inertia());
+  if (opt.gravity_off) b.set_gravity(Vector3<double>::Zero());
   for (int i = 1; i <= num_joints; ++i) {
     int parent = i - 1;
     if (opt.branching > 0) {

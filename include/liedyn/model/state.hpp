@@ -148,7 +148,11 @@ State<S> random_state(const Model<S>& model, Rng& rng) {
     const Joint<S>& j = model.joint(i);
     const double t = 0.5 * (u(rng) + 1.0);
     const bool limited = std::isfinite(double(j.lower)) && std::isfinite(double(j.upper));
-    x.s(i - 1) = limited ? S(j.lower + (j.upper - j.lower) * S(t)) : S(M_PI * (2.0 * t - 1.0));
+    // The width upper − lower overflows for limits like ±DBL_MAX (Pinocchio's "no limit").
+    const bool wide = limited && !std::isfinite(double(j.upper - j.lower));
+    x.s(i - 1) = !limited ? S(M_PI * (2.0 * t - 1.0))
+                 : wide   ? S(j.lower * S(1.0 - t) + j.upper * S(t))
+                          : S(j.lower + (j.upper - j.lower) * S(t));
     x.r(i - 1) = S(u(rng));
   }
   return x;
@@ -175,7 +179,6 @@ State<S> integrate(const Model<S>& model, const State<S>& x, const Eigen::Matrix
 /// y ⊖ x: the δx with x ⊕ δx = y (η = log(H_x⁻¹ H_y)).
 template <class S>
 VectorX<S> difference(const Model<S>& model, const State<S>& x, const State<S>& y) {
-  const int n = model.num_joints();
   VectorX<S> dx(tangent_size(model));
   if (model.has_moving_base()) dx << x.H.inverse_times(y.H).log(), y.s - x.s, y.nu - x.nu, y.r - x.r;
   else dx << y.s - x.s, y.r - x.r;

@@ -36,6 +36,10 @@ class SpatialInertia {
     const Matrix3<S> C = hat(c);
     return from_moments(m, Vector3<S>(m * c), Matrix3<S>(I_c - m * C * C));
   }
+  /// The same inertia with its rotational part replaced by the symmetric part (I + Iᵀ)/2. A
+  /// rotated inertia R D Rᵀ (URDF rpy, CAD exports) is symmetric only to round-off; the model
+  /// builder stores this form, after validation, so that mass matrices come out exactly symmetric.
+  SpatialInertia symmetrized() const { return from_moments(m_, h_, Matrix3<S>(S(0.5) * (Io_ + Io_.transpose()))); }
   /// From the 6×6 matrix form (its symmetric rigid-body structure is assumed).
   template <class Derived>
   static SpatialInertia from_matrix(const Eigen::MatrixBase<Derived>& M) {
@@ -108,8 +112,13 @@ class SpatialInertia {
     const Vector3<S>& p = X.translation();
     const Vector3<S> Rh = R * h_;
     const Matrix3<S> P = hat(p), RH = hat(Rh);
-    return from_moments(m_, Vector3<S>(Rh + m_ * p),
-                        Matrix3<S>(R * Io_ * R.transpose() - m_ * P * P - P * RH - RH * P));
+    Matrix3<S> I = R * Io_ * R.transpose() - m_ * P * P - P * RH - RH * P;
+    // Symmetric in exact arithmetic, not in floating point: mirror the upper triangle so that
+    // composite inertias, and the mass matrix built from them, are exactly symmetric.
+    I(1, 0) = I(0, 1);
+    I(2, 0) = I(0, 2);
+    I(2, 1) = I(1, 2);
+    return from_moments(m_, Vector3<S>(Rh + m_ * p), I);
   }
   /// Given this inertia in frame A and X = ^A H_B, the inertia in frame B: _B X^A M ^A X_B.
   SpatialInertia transformed_inverse(const SE3<S>& X) const { return transformed(X.inverse()); }

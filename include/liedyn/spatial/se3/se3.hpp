@@ -17,6 +17,13 @@ namespace detail {
 
 // Q(ρ, φ): the top-right block of the SE(3) left Jacobian [[Jl(φ), Q], [0, Jl(φ)]] (Barfoot's
 // form, linear-first ordering), with a series branch for small |φ|.
+//
+// Its switch is θ_q = ε^(1/16) (θ_q² = √small_angle_threshold_squared), not the ε^(1/8) of the
+// SO(3) coefficients: the closed forms of a1, a2, a3 cancel to O(θ³), O(θ⁴), O(θ⁵) and carry
+// absolute errors ε/θ², ε/θ⁴, ε/θ⁴, which multiply matrices of size θ, θ², θ³ — so Q is off by
+// ~ε/θ², i.e. ε^(3/4) ≈ 2e-12 (double) at θ = ε^(1/8), but only ε^(7/8) ≈ 2e-14 at θ_q. The
+// series (terms to θ⁶) is still far below ε there: its first omitted terms times their matrices
+// are O(θ⁹) ≈ 1e-18 (double, θ_q = 0.105).
 template <class S>
 Matrix3<S> se3_q_block(const Vector3<S>& rho, const Vector3<S>& phi) {
   using std::cos;
@@ -24,7 +31,7 @@ Matrix3<S> se3_q_block(const Vector3<S>& rho, const Vector3<S>& phi) {
   using std::sqrt;
   const S t2 = phi.squaredNorm();
   S a1, a2, a3;
-  if (t2 < small_angle_threshold_squared<S>()) {
+  if (t2 < S(sqrt(small_angle_threshold_squared<S>()))) {
     const S t4 = t2 * t2, t6 = t4 * t2;
     a1 = S(1) / S(6) - t2 / S(120) + t4 / S(5040) - t6 / S(362880);
     a2 = S(1) / S(24) - t2 / S(720) + t4 / S(40320) - t6 / S(3628800);
