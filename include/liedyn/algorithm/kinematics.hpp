@@ -1,0 +1,332 @@
+// liedyn — algorithm: forward kinematics, frame poses, frame Jacobians and the Jacobian's
+// acceleration bias J̇ q̇, for a moving-base (or welded-base) tree.
+//
+// Frames and conventions (shared/design/conventions.md §1–§3):
+//   * A is the inertial frame; body 0 is the base with ^A H_0 = x.H (moving base) or
+//     model.welded_base_pose() (welded base: x.H is then ignored).
+//   * ^{λ(i)}H_i(s_i) = model.joint(i).transform(s_i); ^A H_i = ^A H_{λ(i)} ^{λ(i)}H_i.
+//   * A frame F is rigidly attached to a body b at ^b H_F = model.frame(f).placement. Every body
+//     is also a frame: the builder creates frames 0..num_bodies()−1 for the bodies, with identity
+//     placement (so frame id == body id for those); fixed (merged) URDF links and user frames
+//     follow.
+//   * Twists are linear first, [v_lin; ω]. The generalized velocity is q̇ = [ν; r] (BASE FIRST,
+//     size model.nv()), ν = ^0 v_{A,0} the body twist of the base (Ḣ = H ν^); for a welded base
+//     q̇ = r. Joint i's column is model.v_index(i).
+//   * A frame twist comes in the same three representations as the base twist (state.hpp):
+//       Body      ^F v_{A,F}                       (Ḣ_F = H_F (^F v)^)
+//       Inertial  ^A v_{A,F} = ^A X_F ^F v_{A,F}      (Ḣ_F = (^A v)^ H_F)
+//       Mixed     [^A ȯ_F; ^A ω_{A,F}]  = blockdiag(R_F, R_F) ^F v_{A,F}, R_F = ^A R_F
+//     The frame Jacobian J (6 × nv) maps q̇ to the frame twist in the chosen representation:
+//     v_F^rep = J(x) q̇. Its base columns (0..5) are for the base's body twist ν — whatever
+//     representation the frame twist is asked in.
+//   * The acceleration bias J̇ q̇ is the time derivative of v_F^rep = J q̇ along the motion when
+//     q̈ = [ν̇; ṙ] = 0, so that d/dt v_F^rep = J q̈ + J̇ q̇ (the "apparent" acceleration of the
+//     representation's coordinates). For Body and Inertial this equals the intrinsic
+//     (spatial) acceleration of the frame expressed in F resp. A; for Mixed it is
+//     [R_F (a_lin + ω × v_lin); R_F a_ang] (a = ^F a, v = ^F v), i.e. the ordinary derivative
+//     of the origin velocity ^A ȯ_F and of ^A ω — what operational-space controllers use.
+//
+// Data fields used (data.hpp, "kinematics"): H_parent, H_world, v (^i v_{A,i}, body frame),
+// vJ (Γ_i r_i). forward_kinematics fills them for every body; the frame_* functions that take
+// the state x recompute and overwrite them only for the bodies of the frame's support chain
+// (the path base → frame body), with the same values forward_kinematics would give, so they
+// need no prior call. None of these functions allocates (outputs are fixed-size or
+// preallocated by the caller).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "liedyn/model/data.hpp"
+#include "liedyn/model/state.hpp"
+
+namespace liedyn {
+
+/// ^A H_0 as the kinematics use it: x.H for a moving base, model.welded_base_pose() otherwise.
+template <class S>
+const SE3<S>& base_pose(const Model<S>& model, const State<S>& x) {
+  return model.has_moving_base() ? x.H : model.welded_base_pose();
+}
+
+namespace detail {
+
+template <class S>
+void check_body_index(const Model<S>& model, int body, const char* who) {
+  if (body < 0 || body >= model.num_bodies())
+    throw std::out_of_range(std::string(who) + ": body index " + std::to_string(body) + " out of range [0, " +
+                            std::to_string(model.num_bodies()) + ")");
+}
+
+template <class S>
+void check_frame_index(const Model<S>& model, int frame, const char* who) {
+  if (frame < 0 || frame >= static_cast<int>(model.frames().size()))
+    throw std::out_of_range(std::string(who) + ": frame index " + std::to_string(frame) + " out of range [0, " +
+                            std::to_string(model.frames().size()) + ")");
+}
+
+/// Calls visit(j) for every body j on the path base → body (base first, `body` last), in
+/// O(depth + skipped siblings), without allocating: with depth-first numbering the ancestor of
+/// `body` among the children of j is the child c with c ≤ body < subtree_end(c), and the next
+/// sibling of c is subtree_end(c).
+template <class S, class Visit>
+void for_each_support_body(const Model<S>& model, int body, Visit&& visit) {
+  int j = 0;
+  visit(0);
+  while (j != body) {
+    int c = j + 1;
+    while (model.subtree_end(c) <= body) c = model.subtree_end(c);
+    visit(c);
+    j = c;
+  }
+}
+
+/// Updates H_parent, H_world (and, with `velocities`, vJ and v) of the support chain of `body`.
+template <class S>
+void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<S>& x, int body, bool velocities) {
+  for_each_support_body(model, body, [&](int j) {
+    if (j == 0) {
+      data.H_world[0] = base_pose(model, x);
+      if (velocities) {
+        data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
+        data.vJ[0] = Motion<S>();
+      }
+      return;
+    }
+    const Joint<S>& jt = model.joint(j);
+    data.H_parent[j] = jt.transform(x.s[j - 1]);
+    data.H_world[j] = data.H_world[model.parent(j)] * data.H_parent[j];
+    if (velocities) {
+      data.vJ[j] = jt.screw * x.r[j - 1];
+      data.v[j] = data.H_parent[j].act_inverse(data.v[model.parent(j)]) + data.vJ[j];
+    }
+  });
+}
+
+/// Converts, in place, a 6×k block of inertial twists ^A v to representation `rep` for the
+/// frame with pose H_F = ^A H_F.
+template <class S, class Derived>
+void inertial_twists_to(const SE3<S>& H_F, TwistRepresentation rep, const Eigen::MatrixBase<Derived>& cols_) {
+  auto& cols = const_cast<Eigen::MatrixBase<Derived>&>(cols_);
+  switch (rep) {
+    case TwistRepresentation::Inertial: return;
+    case TwistRepresentation::Body: H_F.act_inverse_motions(cols, cols); return;
+    case TwistRepresentation::Mixed: {
+      // ^{F[A]}X_A = [I, −o^; 0, I]: the linear part becomes the velocity of F's origin.
+      const Vector3<S>& o = H_F.translation();
+      for (Eigen::Index k = 0; k < cols.cols(); ++k) {
+        const Vector3<S> w = cols.col(k).template tail<3>();
+        cols.col(k).template head<3>() -= o.cross(w);
+      }
+      return;
+    }
+  }
+}
+
+/// A frame twist or apparent acceleration in `rep`, from the body-frame twist v_F = ^F v_{A,F}
+/// and body-frame acceleration a_F = d/dt ^F v_{A,F}. `is_acceleration` adds the mixed
+/// representation's [R (ω × v_lin); 0] term.
+template <class S>
+Vector6<S> frame_motion_in(const SE3<S>& H_F, const Motion<S>& v_F, const Motion<S>& m_F, TwistRepresentation rep,
+                           bool is_acceleration) {
+  switch (rep) {
+    case TwistRepresentation::Body: return m_F.vector();
+    case TwistRepresentation::Inertial: return H_F.act(m_F).vector();
+    case TwistRepresentation::Mixed: {
+      const Matrix3<S>& R = H_F.rotation();
+      Vector3<S> lin = m_F.linear();
+      if (is_acceleration) lin += v_F.angular().cross(v_F.linear());
+      Vector6<S> out;
+      out << R * lin, R * m_F.angular();
+      return out;
+    }
+  }
+  return m_F.vector();
+}
+
+}  // namespace detail
+
+// ------------------------------------------------------------------------------------------
+// Forward kinematics
+// ------------------------------------------------------------------------------------------
+
+/// Poses only: data.H_parent[i] = ^{λ(i)}H_i(s_i) (i ≥ 1; H_parent[0] is left as is) and
+/// data.H_world[i] = ^A H_i, with ^A H_0 = base_pose(model, x). O(n).
+template <class S>
+void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  data.H_world[0] = base_pose(model, x);
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    data.H_parent[i] = model.joint(i).transform(x.s[i - 1]);
+    data.H_world[i] = data.H_world[model.parent(i)] * data.H_parent[i];
+  }
+}
+
+/// Body twists, given data.H_parent from forward_poses at the same x: data.vJ[i] = Γ_i r_i and
+/// data.v[i] = ^i v_{A,i} = ^iX_{λ(i)} v_{λ(i)} + Γ_i r_i (body frame), with v[0] = ν (zero for
+/// a welded base). O(n).
+template <class S>
+void forward_velocity(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
+  data.vJ[0] = Motion<S>();
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    data.vJ[i] = model.joint(i).screw * x.r[i - 1];
+    data.v[i] = data.H_parent[i].act_inverse(data.v[model.parent(i)]) + data.vJ[i];
+  }
+}
+
+/// Forward kinematics of positions and velocities: forward_poses then forward_velocity
+/// (fills H_parent, H_world, vJ, v for every body).
+template <class S>
+void forward_kinematics(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  forward_poses(model, data, x);
+  forward_velocity(model, data, x);
+}
+
+// ------------------------------------------------------------------------------------------
+// Frame poses
+// ------------------------------------------------------------------------------------------
+
+/// ^A H_F of the frame attached to `body` at ^{body}H_F = placement, from data.H_world (after
+/// forward_poses / forward_kinematics).
+template <class S>
+SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int body, const SE3<S>& placement) {
+  detail::check_body_index(model, body, "liedyn::frame_pose");
+  return data.H_world[body] * placement;
+}
+
+/// ^A H_F of model frame `frame_id` (after forward_poses / forward_kinematics).
+template <class S>
+SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int frame_id) {
+  detail::check_frame_index(model, frame_id, "liedyn::frame_pose");
+  const Frame<S>& f = model.frame(frame_id);
+  return data.H_world[f.body] * f.placement;
+}
+
+// ------------------------------------------------------------------------------------------
+// Frame Jacobians
+// ------------------------------------------------------------------------------------------
+
+/// Jacobian of the frame attached to `body` at ^{body}H_F = placement, at state x:
+/// v_F^rep = J [ν; r] (see the header for the three representations). J is 6 × model.nv():
+/// a plain matrix is resized if needed (the only case that allocates); an expression (block,
+/// Ref, Map) must have that size. Only the columns of the base (0..5, moving base) and of the
+/// joints on the path base → body are non-zero; the others are set to zero.
+/// Columns, inertial representation: base ^A X_0 (6 columns), joint j on the path ^A X_j Γ_j;
+/// the other representations are these columns left-multiplied by ^F X_A (Body) or
+/// ^{F[A]} X_A = [I, −o_F^; 0, I] (Mixed).
+/// Recomputes the poses of the support chain into data (H_parent, H_world), O(depth); the
+/// output costs O(6 nv) to clear plus O(depth) columns.
+template <class S, class Derived>
+void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int body, const SE3<S>& placement,
+                    TwistRepresentation rep, const Eigen::MatrixBase<Derived>& J_) {
+  auto& J = const_cast<Eigen::MatrixBase<Derived>&>(J_);
+  detail::check_body_index(model, body, "liedyn::frame_jacobian");
+  const int nv = model.nv();
+  J.derived().resize(6, nv);
+  if (J.rows() != 6 || J.cols() != nv)
+    throw std::invalid_argument("liedyn::frame_jacobian: J must be 6 x nv = 6 x " + std::to_string(nv));
+  J.setZero();
+  detail::support_chain_kinematics(model, data, x, body, /*velocities=*/false);
+  const SE3<S> H_F = data.H_world[body] * placement;
+  detail::for_each_support_body(model, body, [&](int j) {
+    if (j == 0) {
+      if (!model.has_moving_base()) return;
+      // ^A X_0 = [R, p^ R; 0, R], column by column.
+      const SE3<S>& H0 = data.H_world[0];
+      const Matrix3<S>& R = H0.rotation();
+      const Matrix3<S> PR = hat(H0.translation()) * R;
+      J.template block<3, 3>(0, 0) = R;
+      J.template block<3, 3>(0, 3) = PR;
+      J.template block<3, 3>(3, 3) = R;
+      detail::inertial_twists_to(H_F, rep, J.template block<6, 6>(0, 0));
+      return;
+    }
+    const int c = model.v_index(j);
+    J.col(c) = data.H_world[j].act(model.joint(j).screw).vector();
+    detail::inertial_twists_to(H_F, rep, J.col(c));
+  });
+}
+
+/// Jacobian of model frame `frame_id` (see the body/placement overload).
+template <class S, class Derived>
+void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id, TwistRepresentation rep,
+                    const Eigen::MatrixBase<Derived>& J) {
+  detail::check_frame_index(model, frame_id, "liedyn::frame_jacobian");
+  const Frame<S>& f = model.frame(frame_id);
+  frame_jacobian(model, data, x, f.body, f.placement, rep, J);
+}
+
+/// Jacobian of body `body`'s own frame (placement identity); the same as frame_jacobian with the
+/// body's frame id, which equals the body id for models from ModelBuilder.
+template <class S, class Derived>
+void body_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int body, TwistRepresentation rep,
+                   const Eigen::MatrixBase<Derived>& J) {
+  frame_jacobian(model, data, x, body, SE3<S>(), rep, J);
+}
+
+// ------------------------------------------------------------------------------------------
+// Frame twist and acceleration bias
+// ------------------------------------------------------------------------------------------
+
+/// The twist of the frame attached to `body` at `placement`, in representation `rep`
+/// (= J q̇ of frame_jacobian, computed in O(depth)). Recomputes the support chain's H_parent,
+/// H_world, vJ, v into data.
+template <class S>
+Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, int body, const SE3<S>& placement,
+                          TwistRepresentation rep) {
+  detail::check_body_index(model, body, "liedyn::frame_velocity");
+  detail::support_chain_kinematics(model, data, x, body, /*velocities=*/true);
+  const Motion<S> v_F = placement.act_inverse(data.v[body]);
+  return detail::frame_motion_in(data.H_world[body] * placement, v_F, v_F, rep, false);
+}
+
+/// The twist of model frame `frame_id` in representation `rep`.
+template <class S>
+Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id,
+                          TwistRepresentation rep) {
+  detail::check_frame_index(model, frame_id, "liedyn::frame_velocity");
+  const Frame<S>& f = model.frame(frame_id);
+  return frame_velocity(model, data, x, f.body, f.placement, rep);
+}
+
+/// J̇ q̇ for the frame attached to `body` at `placement`, in representation `rep`: the time
+/// derivative of the frame twist v_F^rep = J(x) q̇ along the motion through x with q̈ = 0
+/// (ν̇ = 0, ṙ = 0), so that for any motion d/dt v_F^rep = J q̈ + J̇ q̇. Computed in the body
+/// frame by the recursion a_0 = 0, a_i = ^iX_{λ(i)} a_{λ(i)} + v_i × (Γ_i r_i) along the support
+/// chain, then a_F = ^F X_b a_b and converted: Body a_F; Inertial ^A X_F a_F; Mixed
+/// [R_F (a_lin + ω_F × v_lin); R_F a_ang] with ^F v = [v_lin; ω_F] (see the header).
+/// Recomputes the support chain's H_parent, H_world, vJ, v into data. O(depth).
+template <class S>
+Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
+                                   const SE3<S>& placement, TwistRepresentation rep) {
+  detail::check_body_index(model, body, "liedyn::frame_acceleration_bias");
+  Motion<S> a;  // running ^j a (bias part) along the chain; a_0 = ν̇ = 0
+  detail::for_each_support_body(model, body, [&](int j) {
+    if (j == 0) {
+      data.H_world[0] = base_pose(model, x);
+      data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
+      data.vJ[0] = Motion<S>();
+      return;
+    }
+    const Joint<S>& jt = model.joint(j);
+    const int p = model.parent(j);
+    data.H_parent[j] = jt.transform(x.s[j - 1]);
+    data.H_world[j] = data.H_world[p] * data.H_parent[j];
+    data.vJ[j] = jt.screw * x.r[j - 1];
+    data.v[j] = data.H_parent[j].act_inverse(data.v[p]) + data.vJ[j];
+    a = data.H_parent[j].act_inverse(a) + data.v[j].cross(data.vJ[j]);
+  });
+  const Motion<S> v_F = placement.act_inverse(data.v[body]);
+  const Motion<S> a_F = placement.act_inverse(a);
+  return detail::frame_motion_in(data.H_world[body] * placement, v_F, a_F, rep, true);
+}
+
+/// J̇ q̇ of model frame `frame_id` in representation `rep` (see the body/placement overload).
+template <class S>
+Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id,
+                                   TwistRepresentation rep) {
+  detail::check_frame_index(model, frame_id, "liedyn::frame_acceleration_bias");
+  const Frame<S>& f = model.frame(frame_id);
+  return frame_acceleration_bias(model, data, x, f.body, f.placement, rep);
+}
+
+}  // namespace liedyn

@@ -1,0 +1,28 @@
+// liedyn — the umbrella header: the spatial algebra, the model, every kernel, the
+// linearization and the geometric finite differences. The URDF loader is separate
+// (liedyn/model/urdf.hpp, target liedyn::urdf) so that the core needs only Eigen.
+#pragma once
+
+#include "liedyn/config.hpp"
+#include "liedyn/version.hpp"
+
+#include "liedyn/spatial.hpp"
+
+#include "liedyn/model/builder.hpp"
+#include "liedyn/model/data.hpp"
+#include "liedyn/model/joint.hpp"
+#include "liedyn/model/model.hpp"
+#include "liedyn/model/samples.hpp"
+#include "liedyn/model/state.hpp"
+
+#include "liedyn/algorithm/aba.hpp"
+#include "liedyn/algorithm/aza.hpp"
+#include "liedyn/algorithm/crba.hpp"
+#include "liedyn/algorithm/eidamb.hpp"
+#include "liedyn/algorithm/eidamb_derivatives.hpp"
+#include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/kinematics.hpp"
+#include "liedyn/algorithm/linearization.hpp"
+#include "liedyn/algorithm/rnea.hpp"
+
+#include "liedyn/numdiff.hpp"
