@@ -1,0 +1,448 @@
+// liedyn — model: a URDF loader (optional; needs tinyxml2 and the CMake target liedyn::urdf).
+//
+// The core library never includes this header. Link liedyn::urdf (which brings tinyxml2) to use it:
+//   liedyn::Model<double> m = liedyn::load_urdf_file("robot.urdf");
+//
+// What is read, and how it maps onto the model (model.hpp, builder.hpp, conventions.md §2):
+// * The ROOT LINK (the one link that is no joint's child) becomes body 0, the base, named after
+//   the link. By default it is the moving base (6 DoF, pose and body twist in the state); with
+//   UrdfOptions::weld_base it is welded to the inertial frame at UrdfOptions::welded_base_pose.
+// * Frames: every link frame is a body frame (movable links) or a Frame of the model (links
+//   behind fixed joints). The joint frame of a URDF joint is its child link's frame, placed by
+//   <origin xyz rpy> in the parent link's frame at zero joint position: the joint's placement
+//   ^{λ(i)}H_{λ(i)|i}. rpy are fixed-axis roll, pitch, yaw: R = Rz(yaw) Ry(pitch) Rx(roll).
+//   A missing <origin> is the identity; a missing xyz or rpy is zero.
+// * Joints: revolute → revolute (with <limit lower upper effort velocity>, required as in the
+//   URDF specification; lower/upper default to 0), continuous → revolute with infinite position
+//   limits (<limit> optional, effort/velocity kept), prismatic → prismatic (<limit> required),
+//   fixed → the child link is merged into its parent (inertias combined exactly, the link kept
+//   as a frame). <axis xyz> is in the joint frame, (1, 0, 0) when missing, normalized; a zero
+//   axis is an error. floating and planar joints cannot be represented (a joint is one screw)
+//   and are errors, as are unknown joint types.
+// * <mimic joint multiplier offset> (defaults 1 and 0): the joint stays an independent degree of
+//   freedom (as in Pinocchio) and the relation is recorded in Model::mimic_relations().
+// * Inertia: <inertial><origin xyz rpy/><mass value/><inertia ixx ixy ixz iyy iyz izz/></inertial>,
+//   the rotational inertia about the centre of mass in the <inertial> origin frame, which sits at
+//   the centre of mass. The loader builds the spatial inertia in the link frame (linear first,
+//   (m, m c, I_o) about the link origin). A link without <inertial> has no inertia. Zero mass and
+//   point masses are accepted (URDF uses them for frames and sensors); negative mass, a
+//   rotational inertia that is not positive semi-definite or violates the triangle inequalities
+//   are errors. A joint whose subtree then moves no inertia along its axis is reported by
+//   Model::singular_joints().
+// * Ignored: <visual>, <collision>, <material>, <gazebo>, <transmission>, <dynamics damping
+//   friction> (the model has no joint friction), <calibration>, <safety_controller>, and the
+//   <axis> of fixed joints. Armature is not part of URDF: it is 0. Fixed joints' names are not
+//   kept (their child links are the frames).
+// * Units are SI. Numbers are parsed strictly: decimal text only (no nan, inf or hex), the
+//   exact count of numbers per attribute, and each number must be finite. Parsing uses
+//   std::strtod, so it follows the C locale's decimal point ('.' unless the program called
+//   setlocale with a locale that uses ',').
+//
+// Anything the loader cannot represent exactly — a floating or planar joint, several root links,
+// a loop, a link that is the child of two joints, a missing link, malformed numbers or missing
+// attributes — throws liedyn::ModelError with a message that says what and where, e.g.
+//   "liedyn: URDF: line 42: joint 'knee': planar joints are not supported ...".
+// It never approximates silently.
+#pragma once
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <tinyxml2.h>
+
+#include "liedyn/model/builder.hpp"
+
+namespace liedyn {
+
+struct UrdfOptions {
+  /// Weld the root link to the inertial frame (a classic manipulator) instead of making it the
+  /// moving base.
+  bool weld_base = false;
+  /// ^A H_0 of the welded root link (used only with weld_base).
+  SE3<double> welded_base_pose;
+  /// Physical gravity in the inertial frame.
+  Vector3<double> gravity{0.0, 0.0, -9.81};
+};
+
+namespace detail {
+namespace urdf {
+
+using tinyxml2::XMLElement;
+
+/// Error reporting with a common prefix ("liedyn: URDF: " and, for files, the path).
+struct Context {
+  std::string prefix;
+
+  [[noreturn]] void fail(const std::string& msg) const { throw ModelError(prefix + msg); }
+  [[noreturn]] void fail(const XMLElement* el, const std::string& msg) const {
+    throw ModelError(prefix + "line " + std::to_string(el->GetLineNum()) + ": " + msg);
+  }
+};
+
+/// Drops the leading "liedyn: " of a builder message (the loader adds its own prefix).
+inline std::string strip_prefix(const char* what) {
+  std::string s(what);
+  const std::string p = "liedyn: ";
+  return s.compare(0, p.size(), p) == 0 ? s.substr(p.size()) : s;
+}
+
+/// Quotes a piece of input for a message, shortened if long.
+inline std::string quote(const char* text) {
+  std::string s(text);
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return "'" + s + "'";
+}
+
+inline bool is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
+
+/// Parses exactly `n` whitespace-separated finite decimal numbers. On failure returns false and
+/// sets `why`.
+inline bool parse_numbers(const char* text, int n, double* out, std::string& why) {
+  int count = 0;
+  const char* p = text;
+  while (true) {
+    while (*p && is_space(*p)) ++p;
+    if (!*p) break;
+    const char* start = p;
+    while (*p && !is_space(*p)) ++p;
+    const std::string token(start, p);
+    if (count == n) {
+      why = "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + ", got more";
+      return false;
+    }
+    // Decimal text only: rejects nan, inf, hexadecimal and stray characters before strtod sees them.
+    if (token.find_first_not_of("0123456789+-.eE") != std::string::npos) {
+      why = quote(token.c_str()) + " is not a finite decimal number";
+      return false;
+    }
+    char* end = nullptr;
+    const double v = std::strtod(token.c_str(), &end);
+    if (end != token.c_str() + token.size() || end == token.c_str()) {
+      why = quote(token.c_str()) + " is not a number";
+      return false;
+    }
+    if (!std::isfinite(v)) {
+      why = quote(token.c_str()) + " is out of range";
+      return false;
+    }
+    out[count++] = v;
+  }
+  if (count != n) {
+    why = "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + ", got " + std::to_string(count);
+    return false;
+  }
+  return true;
+}
+
+/// Reads attribute `attr` of `el` as `n` numbers into `out`. Returns false (leaving `out`
+/// untouched) when the attribute is absent and not `required`.
+inline bool read_numbers(const Context& c, const XMLElement* el, const char* attr, int n, double* out,
+                         const std::string& who, bool required) {
+  const char* text = el->Attribute(attr);
+  if (!text) {
+    if (required) c.fail(el, who + ": <" + el->Name() + "> has no attribute '" + attr + "'");
+    return false;
+  }
+  std::string why;
+  if (!parse_numbers(text, n, out, why)) c.fail(el, who + ": <" + el->Name() + "> attribute '" + attr + "': " + why);
+  return true;
+}
+
+inline double read_number(const Context& c, const XMLElement* el, const char* attr, const std::string& who,
+                          bool required, double fallback) {
+  double v = fallback;
+  read_numbers(c, el, attr, 1, &v, who, required);
+  return v;
+}
+
+/// The single child element `name` of `el`, or nullptr; two or more is an error.
+inline const XMLElement* unique_child(const Context& c, const XMLElement* el, const char* name,
+                                      const std::string& who) {
+  const XMLElement* first = el->FirstChildElement(name);
+  if (first && first->NextSiblingElement(name))
+    c.fail(first->NextSiblingElement(name), who + ": more than one <" + name + ">");
+  return first;
+}
+
+/// A required, non-empty string attribute.
+inline std::string read_name(const Context& c, const XMLElement* el, const char* attr, const std::string& who) {
+  const char* text = el->Attribute(attr);
+  if (!text) c.fail(el, who + ": <" + el->Name() + "> has no attribute '" + attr + "'");
+  if (!*text) c.fail(el, who + ": <" + el->Name() + "> attribute '" + attr + "' is empty");
+  return text;
+}
+
+/// R = Rz(yaw) Ry(pitch) Rx(roll).
+inline Matrix3<double> rpy_matrix(double roll, double pitch, double yaw) {
+  const double cr = std::cos(roll), sr = std::sin(roll);
+  const double cp = std::cos(pitch), sp = std::sin(pitch);
+  const double cy = std::cos(yaw), sy = std::sin(yaw);
+  Matrix3<double> R;
+  R << cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,  //
+      sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,   //
+      -sp, cp * sr, cp * cr;
+  return R;
+}
+
+/// The transform of an optional <origin xyz rpy> child of `el` (identity when absent).
+inline SE3<double> read_origin(const Context& c, const XMLElement* el, const std::string& who) {
+  const XMLElement* o = unique_child(c, el, "origin", who);
+  if (!o) return SE3<double>();
+  double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
+  read_numbers(c, o, "xyz", 3, xyz, who, false);
+  read_numbers(c, o, "rpy", 3, rpy, who, false);
+  return SE3<double>(rpy_matrix(rpy[0], rpy[1], rpy[2]), Vector3<double>(xyz[0], xyz[1], xyz[2]));
+}
+
+struct Link {
+  std::string name;
+  const XMLElement* el = nullptr;
+  SpatialInertia<double> inertia;
+  int parent_joint = -1;  // index into the joints, -1 for a root
+};
+
+struct Joint {
+  std::string name, type, parent, child;
+  const XMLElement* el = nullptr;
+  SE3<double> origin;
+  Vector3<double> axis = Vector3<double>::UnitX();
+  double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
+  double effort = std::numeric_limits<double>::infinity(), velocity = std::numeric_limits<double>::infinity();
+  const XMLElement* mimic = nullptr;
+  std::string leader;
+  double multiplier = 1.0, offset = 0.0;
+  bool movable() const { return type != "fixed"; }
+};
+
+inline Link read_link(const Context& c, const XMLElement* el) {
+  Link l;
+  l.el = el;
+  l.name = read_name(c, el, "name", "a <link>");
+  const std::string who = "link '" + l.name + "'";
+  const XMLElement* in = unique_child(c, el, "inertial", who);
+  if (!in) return l;
+  const std::string iwho = who + " <inertial>";
+  const SE3<double> X = read_origin(c, in, iwho);
+  const XMLElement* mass = unique_child(c, in, "mass", iwho);
+  if (!mass) c.fail(in, iwho + ": no <mass>");
+  const XMLElement* inertia = unique_child(c, in, "inertia", iwho);
+  if (!inertia) c.fail(in, iwho + ": no <inertia>");
+  const double m = read_number(c, mass, "value", iwho, true, 0.0);
+  static const char* const names[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+  double v[6];
+  for (int k = 0; k < 6; ++k) v[k] = read_number(c, inertia, names[k], iwho, true, 0.0);
+  Matrix3<double> Ic;
+  Ic << v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5];
+  // In the <inertial> frame the centre of mass is the origin; then move to the link frame.
+  l.inertia = SpatialInertia<double>::from_mass_com_inertia(m, Vector3<double>::Zero(), Ic).transformed(X);
+  std::string why;
+  if (!l.inertia.is_physically_valid(&why, /*allow_degenerate=*/true)) c.fail(in, iwho + ": " + why);
+  return l;
+}
+
+inline Joint read_joint(const Context& c, const XMLElement* el) {
+  Joint j;
+  j.el = el;
+  j.name = read_name(c, el, "name", "a <joint>");
+  const std::string who = "joint '" + j.name + "'";
+  j.type = read_name(c, el, "type", who);
+  if (j.type == "floating" || j.type == "planar")
+    c.fail(el, who + ": " + j.type + " joints are not supported (a joint is one screw; only the root link " +
+                   "moves freely, as the moving base)");
+  if (j.type != "revolute" && j.type != "continuous" && j.type != "prismatic" && j.type != "fixed")
+    c.fail(el, who + ": unknown joint type '" + j.type + "'");
+  const XMLElement* parent = unique_child(c, el, "parent", who);
+  if (!parent) c.fail(el, who + ": no <parent>");
+  j.parent = read_name(c, parent, "link", who);
+  const XMLElement* child = unique_child(c, el, "child", who);
+  if (!child) c.fail(el, who + ": no <child>");
+  j.child = read_name(c, child, "link", who);
+  j.origin = read_origin(c, el, who);
+  if (!j.movable()) return j;
+
+  if (const XMLElement* axis = unique_child(c, el, "axis", who)) {
+    double a[3];
+    read_numbers(c, axis, "xyz", 3, a, who, true);
+    j.axis = Vector3<double>(a[0], a[1], a[2]);  // the builder normalizes it and rejects zero
+  }
+  const XMLElement* limit = unique_child(c, el, "limit", who);
+  if (!limit && j.type != "continuous") c.fail(el, who + ": a " + j.type + " joint needs a <limit>");
+  if (limit) {
+    // As in the URDF specification (and urdfdom): effort and velocity are required, lower and
+    // upper default to 0; a continuous joint ignores lower and upper.
+    j.effort = read_number(c, limit, "effort", who, true, 0.0);
+    j.velocity = read_number(c, limit, "velocity", who, true, 0.0);
+    if (j.effort < 0.0) c.fail(limit, who + ": negative effort limit");
+    if (j.velocity < 0.0) c.fail(limit, who + ": negative velocity limit");
+    if (j.type != "continuous") {
+      j.lower = read_number(c, limit, "lower", who, false, 0.0);
+      j.upper = read_number(c, limit, "upper", who, false, 0.0);
+      if (j.lower > j.upper) c.fail(limit, who + ": lower limit above upper limit");
+    }
+  }
+  if (const XMLElement* mimic = unique_child(c, el, "mimic", who)) {
+    j.mimic = mimic;
+    j.leader = read_name(c, mimic, "joint", who);
+    j.multiplier = read_number(c, mimic, "multiplier", who, false, 1.0);
+    j.offset = read_number(c, mimic, "offset", who, false, 0.0);
+  }
+  return j;
+}
+
+inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, const UrdfOptions& opt) {
+  const XMLElement* robot = doc.RootElement();
+  if (!robot) c.fail("the document has no root element");
+  if (std::string(robot->Name()) != "robot")
+    c.fail(robot, "the root element is <" + std::string(robot->Name()) + ">, expected <robot>");
+  if (const XMLElement* other = robot->NextSiblingElement())
+    c.fail(other, "a second top-level element <" + std::string(other->Name()) + "> after <robot>");
+
+  std::vector<Link> links;
+  std::map<std::string, int> link_id;
+  for (const XMLElement* el = robot->FirstChildElement("link"); el; el = el->NextSiblingElement("link")) {
+    Link l = read_link(c, el);
+    if (link_id.count(l.name)) c.fail(el, "duplicate link name '" + l.name + "'");
+    link_id[l.name] = static_cast<int>(links.size());
+    links.push_back(std::move(l));
+  }
+  if (links.empty()) c.fail(robot, "the robot has no <link>");
+
+  std::vector<Joint> joints;
+  std::map<std::string, int> joint_id;
+  for (const XMLElement* el = robot->FirstChildElement("joint"); el; el = el->NextSiblingElement("joint")) {
+    Joint j = read_joint(c, el);
+    if (joint_id.count(j.name)) c.fail(el, "duplicate joint name '" + j.name + "'");
+    const std::string who = "joint '" + j.name + "'";
+    if (!link_id.count(j.parent)) c.fail(el, who + ": its parent link '" + j.parent + "' does not exist");
+    if (!link_id.count(j.child)) c.fail(el, who + ": its child link '" + j.child + "' does not exist");
+    if (j.parent == j.child) c.fail(el, who + ": link '" + j.child + "' is its own parent (a loop)");
+    Link& child = links[link_id[j.child]];
+    if (child.parent_joint >= 0)
+      c.fail(el, who + ": link '" + j.child + "' is already the child of joint '" + joints[child.parent_joint].name +
+                     "' (a link has one parent; closed loops are not supported)");
+    child.parent_joint = static_cast<int>(joints.size());
+    joint_id[j.name] = static_cast<int>(joints.size());
+    joints.push_back(std::move(j));
+  }
+
+  // Exactly one root; every other link must hang from it (else the joints form a loop).
+  std::vector<int> roots;
+  for (int l = 0; l < static_cast<int>(links.size()); ++l)
+    if (links[l].parent_joint < 0) roots.push_back(l);
+  if (roots.empty()) c.fail(robot, "no root link: every link is the child of a joint, so the joints form a loop");
+  if (roots.size() > 1) {
+    std::string names;
+    for (int l : roots) names += (names.empty() ? "'" : ", '") + links[l].name + "'";
+    c.fail(robot, "several root links (links that are no joint's child): " + names +
+                      "; a robot must be one tree");
+  }
+  const Link& root = links[roots[0]];
+  {
+    std::vector<std::vector<int>> kids(links.size());
+    for (const Joint& j : joints) kids[link_id[j.parent]].push_back(link_id[j.child]);
+    std::vector<char> reached(links.size(), 0);
+    std::vector<int> stack{roots[0]};
+    reached[roots[0]] = 1;
+    while (!stack.empty()) {
+      const int l = stack.back();
+      stack.pop_back();
+      for (int k : kids[l])
+        if (!reached[k]) {
+          reached[k] = 1;
+          stack.push_back(k);
+        }
+    }
+    std::string names;
+    const XMLElement* where = nullptr;
+    for (int l = 0; l < static_cast<int>(links.size()); ++l)
+      if (!reached[l]) {
+        names += (names.empty() ? "'" : ", '") + links[l].name + "'";
+        if (!where) where = joints[links[l].parent_joint].el;
+      }
+    if (where)
+      c.fail(where, "the joints form a loop: links " + names + " are not connected to the root link '" + root.name +
+                        "'");
+  }
+
+  // Mimic relations: between movable joints.
+  for (const Joint& j : joints) {
+    if (!j.mimic) continue;
+    const std::string who = "joint '" + j.name + "'";
+    auto it = joint_id.find(j.leader);
+    if (it == joint_id.end()) c.fail(j.mimic, who + ": mimics an unknown joint '" + j.leader + "'");
+    if (!joints[it->second].movable()) c.fail(j.mimic, who + ": mimics the fixed joint '" + j.leader + "'");
+    if (j.leader == j.name) c.fail(j.mimic, who + ": mimics itself");
+  }
+
+  ModelBuilder<double> b(opt.weld_base ? BaseType::Welded : BaseType::Moving, root.name, root.inertia);
+  try {
+    b.set_gravity(opt.gravity);
+    if (opt.weld_base) b.set_welded_base_pose(opt.welded_base_pose);
+  } catch (const ModelError& e) {
+    c.fail("options: " + strip_prefix(e.what()));
+  }
+  // Document order of the joints; parents by name (a parent may come later in the file).
+  for (const Joint& j : joints) {
+    const Link& child = links[link_id[j.child]];
+    try {
+      if (!j.movable()) {
+        b.add_fixed_body(j.parent, j.child, j.origin, child.inertia);
+        continue;
+      }
+      JointSpec<double> spec = j.type == "prismatic" ? JointSpec<double>::prismatic(j.name, j.axis, j.origin)
+                                                     : JointSpec<double>::revolute(j.name, j.axis, j.origin);
+      spec.lower = j.lower;
+      spec.upper = j.upper;
+      spec.effort_limit = j.effort;
+      spec.velocity_limit = j.velocity;
+      b.add_body(j.parent, j.child, spec, child.inertia);
+    } catch (const ModelError& e) {
+      c.fail(j.el, strip_prefix(e.what()));
+    }
+  }
+  try {
+    for (const Joint& j : joints)
+      if (j.mimic) b.add_mimic(j.name, j.leader, j.multiplier, j.offset);
+    return b.build();
+  } catch (const ModelError& e) {
+    c.fail(strip_prefix(e.what()));
+  }
+}
+
+inline Model<double> parse(const std::string& xml, const Context& c, const UrdfOptions& opt) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+    const char* err = doc.ErrorStr();
+    c.fail(std::string("XML parse error: ") + (err ? err : "unknown error"));
+  }
+  return build(doc, c, opt);
+}
+
+}  // namespace urdf
+}  // namespace detail
+
+/// Loads a robot from URDF text. Throws ModelError (what and where) on anything it cannot
+/// represent exactly.
+inline Model<double> load_urdf_string(const std::string& xml, const UrdfOptions& options = {}) {
+  return detail::urdf::parse(xml, detail::urdf::Context{"liedyn: URDF: "}, options);
+}
+
+/// Loads a robot from a URDF file. Throws ModelError if the file can't be read or on anything
+/// the loader cannot represent exactly (the message starts with the path).
+inline Model<double> load_urdf_file(const std::string& path, const UrdfOptions& options = {}) {
+  const detail::urdf::Context c{"liedyn: URDF: " + path + ": "};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) c.fail("cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) c.fail("cannot read the file");
+  return detail::urdf::parse(text.str(), c, options);
+}
+
+}  // namespace liedyn
