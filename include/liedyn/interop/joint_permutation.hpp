@@ -1,0 +1,199 @@
+// liedyn — interop: the order in which another library lists the same joints.
+//
+// Our joints are the bodies 1..n of the model, numbered depth-first with children in the order
+// they were added (for a URDF: document order of the <joint> elements). Another library loading
+// the same robot may list them differently (Pinocchio and RBDL walk the tree depth-first too,
+// but visit a link's children in their own order; Drake numbers mobilizers level by level;
+// MuJoCo follows the MJCF body order). A JointPermutation records the correspondence, built from
+// the joint names, and reorders joint-indexed entries of vectors and matrices in both
+// directions.
+//
+// Generalized vectors and matrices may carry `base` leading entries that are not joints (6 for
+// a moving base, 0 for a welded one, or any other count): those stay where they are and are
+// never permuted. The base block itself (its representation, its frame) is the business of
+// floating_base.hpp, not of this header.
+//
+// Header-only, no dependency on the other libraries. Every function checks its arguments'
+// sizes in every build (this is glue code, where layout mistakes are the usual bug) and throws
+// std::invalid_argument with a message that names the function.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "liedyn/model/model.hpp"
+
+namespace liedyn {
+namespace interop {
+
+/// A bijection between our joint order and another library's order of the same joints.
+/// Indices are 0-based joint positions in each list: our joint k is body k + 1 (velocity index
+/// model.offset() + k); their joint j is the j-th joint after their floating base (if any).
+/// A default-constructed JointPermutation is the identity for any number of joints.
+class JointPermutation {
+ public:
+  /// The identity, valid for any number of joints (the other library orders them as we do).
+  JointPermutation() = default;
+
+  /// From the other library's joint names, in its order (its floating-base joint, e.g.
+  /// Pinocchio's "root_joint" or MuJoCo's free joint, excluded). Every name must be one of the
+  /// model's joint names, each exactly once, and every joint of the model must be named.
+  /// Throws std::invalid_argument naming the first unknown, repeated or missing joint.
+  template <class S>
+  static JointPermutation from_names(const Model<S>& model, const std::vector<std::string>& their_names) {
+    const int n = model.num_joints();
+    if (static_cast<int>(their_names.size()) != n)
+      throw std::invalid_argument("liedyn::interop::JointPermutation::from_names: " +
+                                  std::to_string(their_names.size()) + " names for a model with " + std::to_string(n) +
+                                  " joints");
+    std::vector<int> theirs_of_ours(n, -1);
+    for (int j = 0; j < n; ++j) {
+      const int body = model.joint_id(their_names[j]);
+      if (body < 1)
+        throw std::invalid_argument("liedyn::interop::JointPermutation::from_names: the model has no joint named '" +
+                                    their_names[j] + "'");
+      if (theirs_of_ours[body - 1] >= 0)
+        throw std::invalid_argument("liedyn::interop::JointPermutation::from_names: joint '" + their_names[j] +
+                                    "' is named twice");
+      theirs_of_ours[body - 1] = j;
+    }
+    return from_indices(std::move(theirs_of_ours));
+  }
+
+  /// From an explicit map: theirs_of_ours[k] is the position, in their list, of our joint k
+  /// (0-based). Throws std::invalid_argument if it is not a permutation of 0..size−1.
+  static JointPermutation from_indices(std::vector<int> theirs_of_ours) {
+    JointPermutation p;
+    const int n = static_cast<int>(theirs_of_ours.size());
+    p.ours_of_theirs_.assign(n, -1);
+    for (int k = 0; k < n; ++k) {
+      const int j = theirs_of_ours[k];
+      if (j < 0 || j >= n || p.ours_of_theirs_[j] >= 0)
+        throw std::invalid_argument("liedyn::interop::JointPermutation::from_indices: not a permutation of 0.." +
+                                    std::to_string(n - 1));
+      p.ours_of_theirs_[j] = k;
+    }
+    p.theirs_of_ours_ = std::move(theirs_of_ours);
+    p.sized_ = true;
+    return p;
+  }
+
+  /// True for the default identity and for any permutation that maps every joint to itself.
+  bool is_identity() const {
+    for (int k = 0; k < static_cast<int>(theirs_of_ours_.size()); ++k)
+      if (theirs_of_ours_[k] != k) return false;
+    return true;
+  }
+  /// Number of joints it was built for; −1 for the default identity (fits any size).
+  int size() const { return sized_ ? static_cast<int>(theirs_of_ours_.size()) : -1; }
+  /// Position in their list of our joint k (0-based).
+  int theirs_of_ours(int k) const { return sized_ ? theirs_of_ours_.at(k) : k; }
+  /// Position in our list of their joint j (0-based).
+  int ours_of_theirs(int j) const { return sized_ ? ours_of_theirs_.at(j) : j; }
+
+  /// A vector in their order from one in ours: out[base + theirs(k)] = v[base + k]; the first
+  /// `base` entries are copied unchanged. v.size() must be base + size().
+  template <class Derived>
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_theirs(const Eigen::MatrixBase<Derived>& v,
+                                                                              int base) const {
+    check_length("vector_to_theirs", v.size(), base);
+    Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> out(v.size());
+    out.head(base) = v.head(base);
+    for (Eigen::Index k = 0; k < v.size() - base; ++k) out(base + theirs_of_ours(static_cast<int>(k))) = v(base + k);
+    return out;
+  }
+  /// The inverse of vector_to_theirs: out[base + k] = v[base + theirs(k)].
+  template <class Derived>
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_ours(const Eigen::MatrixBase<Derived>& v,
+                                                                            int base) const {
+    check_length("vector_to_ours", v.size(), base);
+    Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> out(v.size());
+    out.head(base) = v.head(base);
+    for (Eigen::Index k = 0; k < v.size() - base; ++k) out(base + k) = v(base + theirs_of_ours(static_cast<int>(k)));
+    return out;
+  }
+
+  /// Rows reordered to their order (rows 0..base−1 unchanged); the columns are left alone.
+  template <class Derived>
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> rows_to_theirs(
+      const Eigen::MatrixBase<Derived>& m, int base) const {
+    check_length("rows_to_theirs", m.rows(), base);
+    Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
+    out.topRows(base) = m.topRows(base);
+    for (Eigen::Index k = 0; k < m.rows() - base; ++k) out.row(base + theirs_of_ours(static_cast<int>(k))) = m.row(base + k);
+    return out;
+  }
+  /// Rows reordered from their order to ours (the inverse of rows_to_theirs).
+  template <class Derived>
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> rows_to_ours(
+      const Eigen::MatrixBase<Derived>& m, int base) const {
+    check_length("rows_to_ours", m.rows(), base);
+    Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
+    out.topRows(base) = m.topRows(base);
+    for (Eigen::Index k = 0; k < m.rows() - base; ++k) out.row(base + k) = m.row(base + theirs_of_ours(static_cast<int>(k)));
+    return out;
+  }
+  /// Columns reordered to their order (columns 0..base−1 unchanged); the rows are left alone.
+  template <class Derived>
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> cols_to_theirs(
+      const Eigen::MatrixBase<Derived>& m, int base) const {
+    check_length("cols_to_theirs", m.cols(), base);
+    Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
+    out.leftCols(base) = m.leftCols(base);
+    for (Eigen::Index k = 0; k < m.cols() - base; ++k) out.col(base + theirs_of_ours(static_cast<int>(k))) = m.col(base + k);
+    return out;
+  }
+  /// Columns reordered from their order to ours (the inverse of cols_to_theirs).
+  template <class Derived>
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> cols_to_ours(
+      const Eigen::MatrixBase<Derived>& m, int base) const {
+    check_length("cols_to_ours", m.cols(), base);
+    Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
+    out.leftCols(base) = m.leftCols(base);
+    for (Eigen::Index k = 0; k < m.cols() - base; ++k) out.col(base + k) = m.col(base + theirs_of_ours(static_cast<int>(k)));
+    return out;
+  }
+  /// Rows and columns reordered to their order: P m Pᵀ for a generalized (base + n) square
+  /// matrix such as M, M⁻¹ or a derivative ∂τ̄/∂q̇.
+  template <class Derived>
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> matrix_to_theirs(
+      const Eigen::MatrixBase<Derived>& m, int base) const {
+    return cols_to_theirs(rows_to_theirs(m, base), base);
+  }
+  /// Rows and columns reordered from their order to ours: Pᵀ m P.
+  template <class Derived>
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> matrix_to_ours(
+      const Eigen::MatrixBase<Derived>& m, int base) const {
+    return cols_to_ours(rows_to_ours(m, base), base);
+  }
+
+  /// The (base + n) × (base + n) permutation matrix P with theirs = P · ours (identity on the
+  /// base block). `n` is needed for the default identity, which has no size of its own.
+  template <class S = double>
+  Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> matrix(int base, int n) const {
+    check_length("matrix", base + n, base);
+    Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> P = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>::Zero(base + n, base + n);
+    for (int b = 0; b < base; ++b) P(b, b) = S(1);
+    for (int k = 0; k < n; ++k) P(base + theirs_of_ours(k), base + k) = S(1);
+    return P;
+  }
+
+ private:
+  void check_length(const char* who, Eigen::Index length, int base) const {
+    if (base < 0 || length < base || (sized_ && length - base != static_cast<Eigen::Index>(theirs_of_ours_.size())))
+      throw std::invalid_argument(std::string("liedyn::interop::JointPermutation::") + who + ": length " +
+                                  std::to_string(length) + " with " + std::to_string(base) +
+                                  " base entries does not fit a permutation of " +
+                                  std::to_string(theirs_of_ours_.size()) + " joints");
+  }
+
+  bool sized_ = false;
+  std::vector<int> theirs_of_ours_;
+  std::vector<int> ours_of_theirs_;
+};
+
+}  // namespace interop
+}  // namespace liedyn
