@@ -21,6 +21,7 @@ packages=(
   libbenchmark-dev
   gnuplot-nox
   valgrind
+  doxygen
 )
 
 missing=()

@@ -1,0 +1,250 @@
+// Test of the command-line tool: runs `liedyn eval` on a URDF and a STATE.json and compares its
+// JSON output with the library called directly on the same state.
+//
+//   liedyn_cli_compare <liedyn executable> <ROBOT.urdf> <STATE.json> [eval options...]
+//
+// The eval options (--fixed-base, --representation R, --discrete DT, --only K,...) are passed
+// through to the tool and interpreted here too. The state file is read here with plain
+// nlohmann-json (it must be valid: the tool's validation is tested elsewhere), independently of
+// the tool's parser. Every key the tool prints must be expected (and vice versa), with the same
+// shape, and agree to 1e-12 relative to the largest entry. Exit code 0 on success.
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "liedyn/algorithm/aba.hpp"
+#include "liedyn/algorithm/crba.hpp"
+#include "liedyn/algorithm/eidamb.hpp"
+#include "liedyn/algorithm/eidamb_derivatives.hpp"
+#include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/linearization.hpp"
+#include "liedyn/algorithm/rnea.hpp"
+#include "liedyn/model/urdf.hpp"
+
+using json = nlohmann::json;
+using namespace liedyn;
+
+namespace {
+
+int failures = 0;
+
+void fail(const std::string& msg) {
+  std::cerr << "FAIL: " << msg << "\n";
+  ++failures;
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+TwistRepresentation rep_of(const std::string& s) {
+  return s == "inertial" ? TwistRepresentation::Inertial
+         : s == "mixed"  ? TwistRepresentation::Mixed
+                         : TwistRepresentation::Body;
+}
+
+template <int N>
+Eigen::Matrix<double, N, 1> vec(const json& j) {
+  Eigen::Matrix<double, N, 1> v;
+  for (int k = 0; k < N; ++k) v(k) = j.at(static_cast<std::size_t>(k)).get<double>();
+  return v;
+}
+
+/// The tool's value as a matrix (vectors as one column); false if it is not numeric/rectangular.
+bool to_matrix(const json& j, bool vector, MatrixX<double>& m) {
+  if (!j.is_array()) return false;
+  if (vector) {
+    m.resize(static_cast<Eigen::Index>(j.size()), 1);
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (!j[i].is_number()) return false;
+      m(static_cast<Eigen::Index>(i), 0) = j[i].get<double>();
+    }
+    return true;
+  }
+  const std::size_t cols = j.empty() ? 0 : j[0].size();
+  m.resize(static_cast<Eigen::Index>(j.size()), static_cast<Eigen::Index>(cols));
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_array() || j[i].size() != cols) return false;
+    for (std::size_t k = 0; k < cols; ++k) {
+      if (!j[i][k].is_number()) return false;
+      m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) = j[i][k].get<double>();
+    }
+  }
+  return true;
+}
+
+void compare(const json& out, const std::string& key, const MatrixX<double>& expected, bool vector) {
+  MatrixX<double> got;
+  if (!to_matrix(out.at(key), vector, got)) return fail(key + ": not a numeric " + (vector ? "vector" : "matrix"));
+  if (got.rows() != expected.rows() || got.cols() != expected.cols())
+    return fail(key + ": shape " + std::to_string(got.rows()) + "x" + std::to_string(got.cols()) + ", expected " +
+                std::to_string(expected.rows()) + "x" + std::to_string(expected.cols()));
+  const double scale = expected.size() ? expected.cwiseAbs().maxCoeff() : 0.0;
+  const double diff = expected.size() ? (got - expected).cwiseAbs().maxCoeff() : 0.0;
+  const double rel = scale > 0 ? diff / scale : diff;
+  std::printf("  %-18s %3dx%-3d  max rel. difference %.3g\n", key.c_str(), int(got.rows()), int(got.cols()), rel);
+  if (!(rel <= 1e-12)) fail(key + ": differs from the library by " + std::to_string(rel));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::cerr << "usage: liedyn_cli_compare <liedyn> <ROBOT.urdf> <STATE.json> [eval options...]\n";
+    return 2;
+  }
+  const std::string exe = argv[1], urdf = argv[2], state_path = argv[3];
+  std::vector<std::string> extra(argv + 4, argv + argc);
+  bool fixed = false;
+  std::string rep_name = "body";
+  double dt = 0.0;
+  std::vector<std::string> only;
+  for (std::size_t k = 0; k < extra.size(); ++k) {
+    if (extra[k] == "--fixed-base") fixed = true;
+    else if (extra[k] == "--representation" && k + 1 < extra.size()) rep_name = extra[++k];
+    else if (extra[k] == "--discrete" && k + 1 < extra.size()) dt = std::stod(extra[++k]);
+    else if (extra[k] == "--only" && k + 1 < extra.size()) {
+      std::stringstream ss(extra[++k]);
+      for (std::string item; std::getline(ss, item, ',');) only.push_back(item);
+    }
+  }
+  const TwistRepresentation rep = rep_of(rep_name);
+
+  // --- run the tool -------------------------------------------------------------------------
+  std::string cmd = quote(exe) + " eval " + quote(urdf) + " --state " + quote(state_path);
+  for (const std::string& a : extra) cmd += " " + quote(a);
+  std::cout << "$ " << cmd << "\n";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) {
+    std::cerr << "FAIL: cannot run the tool\n";
+    return 1;
+  }
+  std::string text;
+  char buf[65536];
+  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, got);
+  const int status = pclose(pipe);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::cerr << "FAIL: the tool did not exit with 0 (status " << status << ")\n" << text << "\n";
+    return 1;
+  }
+  json out;
+  try {
+    out = json::parse(text);
+  } catch (const std::exception& e) {
+    std::cerr << "FAIL: the output is not JSON: " << e.what() << "\n" << text.substr(0, 2000) << "\n";
+    return 1;
+  }
+
+  // --- the same state, read here --------------------------------------------------------------
+  std::ifstream in(state_path);
+  const json doc = json::parse(in);
+  SE3<double> pose;
+  const bool has_base = doc.contains("base");
+  if (has_base && doc["base"].contains("position"))
+    pose.translation() = vec<3>(doc["base"]["position"]);
+  if (has_base && doc["base"].contains("quaternion"))
+    pose.rotation() = SO3<double>::from_quaternion(vec<4>(doc["base"]["quaternion"])).matrix();
+  UrdfOptions uopt;
+  uopt.weld_base = fixed;
+  uopt.welded_base_pose = pose;
+  const Model<double> model = load_urdf_file(urdf, uopt);
+  const int n = model.num_joints(), nv = model.nv(), off = model.offset();
+  const bool moving = model.has_moving_base();
+
+  State<double> x(model);
+  VectorX<double> acc = VectorX<double>::Zero(nv), tau_in = VectorX<double>::Zero(nv);
+  const bool has_acc = doc["joints"].begin()->contains("acceleration") || (has_base && doc["base"].contains("acceleration"));
+  const bool has_input = doc.contains("input");
+  if (moving) {
+    x.H = pose;
+    const TwistRepresentation trep = rep_of(doc["base"]["twist_representation"].get<std::string>());
+    x.nu = base_twist_to_body(pose, Vector6<double>(vec<6>(doc["base"]["twist"])), trep);
+    if (has_acc)
+      acc.head<6>() = base_acceleration_to_body(pose, x.nu, Vector6<double>(vec<6>(doc["base"]["acceleration"])), trep);
+    if (has_input && doc["input"].contains("base_wrench")) tau_in.head<6>() = vec<6>(doc["input"]["base_wrench"]);
+  }
+  for (int i = 1; i <= n; ++i) {
+    const json& e = doc["joints"][model.joint_name(i)];
+    x.s(i - 1) = e["position"].get<double>();
+    x.r(i - 1) = e["velocity"].get<double>();
+    if (has_acc) acc(off + i - 1) = e["acceleration"].get<double>();
+    if (has_input) tau_in(off + i - 1) = doc["input"]["joint_torques"][model.joint_name(i)].get<double>();
+  }
+
+  // --- expected keys and values ------------------------------------------------------------------
+  const bool invertible = model.singular_joints().empty();
+  Data<double> data(model);
+  std::set<std::string> expected_keys = {"joint_names", "nv", "base_type", "representation", "M", "h",
+                                         "derivatives_ddq", "D2", "D4", "linearization_tau"};
+  if (moving) expected_keys.insert({"D1", "D3"});
+  if (dt > 0) expected_keys.insert("discrete_dt");
+  if (has_acc) expected_keys.insert("tau");
+  if (invertible) expected_keys.insert({"Minv", "A", "B"});
+  if (invertible && has_input) expected_keys.insert("ddq");
+  if (!only.empty()) expected_keys = std::set<std::string>(only.begin(), only.end());
+
+  std::set<std::string> got_keys;
+  for (auto it = out.begin(); it != out.end(); ++it)
+    if (it.key() != "omitted") got_keys.insert(it.key());
+  for (const std::string& k : expected_keys)
+    if (!got_keys.count(k)) fail("key '" + k + "' is missing from the output");
+  for (const std::string& k : got_keys)
+    if (!expected_keys.count(k)) fail("unexpected key '" + k + "' in the output");
+  if (!only.empty() && out.contains("omitted")) fail("'omitted' must not be printed with --only");
+
+  auto has = [&](const char* k) { return out.contains(k) && expected_keys.count(k); };
+  if (has("joint_names")) {
+    std::vector<std::string> names;
+    for (int i = 1; i <= n; ++i) names.push_back(model.joint_name(i));
+    if (out["joint_names"].get<std::vector<std::string>>() != names) fail("joint_names differ");
+  }
+  if (has("nv") && out["nv"].get<int>() != nv) fail("nv differs");
+  if (has("base_type") && out["base_type"].get<std::string>() != (moving ? "moving" : "welded")) fail("base_type differs");
+  if (has("representation") && out["representation"].get<std::string>() != rep_name) fail("representation differs");
+  if (has("discrete_dt") && out["discrete_dt"].get<double>() != dt) fail("discrete_dt differs");
+
+  VectorX<double> tau_id, ddq_fd;
+  if (has_acc) tau_id = rnea(model, data, x, acc);  // RNEA here; the tool uses EIDAmb
+  const VectorX<double> h = bias_force(model, data, x);
+  if (has("tau")) compare(out, "tau", tau_id, true);
+  if (has("M")) compare(out, "M", crba(model, data, x.s), false);
+  if (has("h")) compare(out, "h", h, true);
+  if (invertible && has("Minv")) compare(out, "Minv", immamb(model, data, x.s), false);
+  if (invertible && has_input) ddq_fd = aba(model, data, x, tau_in);
+  if (has("ddq")) compare(out, "ddq", ddq_fd, true);
+  const VectorX<double> ddq_d = has_acc ? acc : (ddq_fd.size() ? ddq_fd : VectorX<double>(VectorX<double>::Zero(nv)));
+  if (has("derivatives_ddq")) compare(out, "derivatives_ddq", ddq_d, true);
+  eidamb_derivatives(model, data, x, ddq_d, rep);
+  if (has("D1")) compare(out, "D1", data.D1, false);
+  if (has("D2")) compare(out, "D2", data.D2, false);
+  if (has("D3")) compare(out, "D3", data.D3, false);
+  if (has("D4")) compare(out, "D4", data.D4, false);
+  const VectorX<double> tau_lin = has_input ? tau_in : has_acc ? tau_id : h;
+  if (has("linearization_tau")) compare(out, "linearization_tau", tau_lin, true);
+  if (invertible && (has("A") || has("B"))) {
+    LinearizationOptions<double> lopt;
+    lopt.representation = rep;
+    if (dt > 0) linearize_discrete(model, data, x, tau_lin, dt, lopt);
+    else linearize(model, data, x, tau_lin, lopt);
+    if (has("A")) compare(out, "A", data.A, false);
+    if (has("B")) compare(out, "B", data.B, false);
+  }
+
+  if (failures) {
+    std::cerr << failures << " difference(s) between `liedyn eval` and the library\n";
+    return 1;
+  }
+  std::cout << "OK: `liedyn eval` agrees with the library (" << got_keys.size() << " keys)\n";
+  return 0;
+}

@@ -1,0 +1,210 @@
+// liedyn eval: the dynamics and the linearization at the state of a STATE.json, as JSON.
+//
+// Quantities (README.md, "Command-line tool"): every one in liedyn's native coordinates (base
+// first; body twist ν; base wrench in the base frame) except D1, D3, A and B, whose base-twist
+// variable is --representation.
+//   tau               ĪD(x, ddq) (EIDAmb) at the file's accelerations          [needs accelerations]
+//   M, h              crba, bias_force (RNEA with zero accelerations)
+//   Minv              immamb                                                   [M invertible]
+//   ddq               aba(x, τ̄) at the file's input                            [needs input; M invertible]
+//   derivatives_ddq   the accelerations D1..D4 are evaluated at: the file's accelerations if
+//                     given, else FD(x, τ̄) of the input if given, else zero
+//   D1..D4            eidamb_derivatives at (x, derivatives_ddq)              [D1, D3: moving base]
+//   linearization_tau the τ̄ of A and B: the input if given, else ĪD(x, accelerations) if given,
+//                     else h (zero accelerations)
+//   A, B              linearize / linearize_discrete at (x, linearization_tau) [M invertible]
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "liedyn/algorithm/aba.hpp"
+#include "liedyn/algorithm/crba.hpp"
+#include "liedyn/algorithm/eidamb.hpp"
+#include "liedyn/algorithm/eidamb_derivatives.hpp"
+#include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/linearization.hpp"
+#include "liedyn/algorithm/rnea.hpp"
+#include "model_io.hpp"
+#include "state_json.hpp"
+
+namespace liedyn_cli {
+
+using json = nlohmann::ordered_json;
+
+const std::vector<std::string>& eval_keys() {
+  static const std::vector<std::string> keys = {
+      "joint_names", "nv", "base_type", "representation", "discrete_dt", "tau", "M", "Minv", "h", "ddq",
+      "derivatives_ddq", "D1", "D2", "D3", "D4", "linearization_tau", "A", "B"};
+  return keys;
+}
+
+namespace {
+
+// Vectors (compile-time one column) as arrays, matrices as arrays of rows (even n × 1 ones).
+template <class Derived>
+json to_json(const Eigen::MatrixBase<Derived>& m) {
+  if (Derived::ColsAtCompileTime == 1) {
+    json v = json::array();
+    for (Eigen::Index i = 0; i < m.rows(); ++i) v.push_back(double(m(i, 0)));
+    return v;
+  }
+  json rows = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(double(m(i, j)));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+liedyn::TwistRepresentation to_representation(const std::string& s) {
+  if (s == "inertial") return liedyn::TwistRepresentation::Inertial;
+  if (s == "mixed") return liedyn::TwistRepresentation::Mixed;
+  if (s == "body") return liedyn::TwistRepresentation::Body;
+  throw Error("--representation: '" + s + "' is not one of body, inertial, mixed");
+}
+
+std::string singular_reason(const liedyn::Model<double>& model) {
+  std::string names;
+  for (int j : model.singular_joints())
+    names += (names.empty() ? "" : ", ") + (j == 0 ? std::string("the floating base") : model.joint_name(j));
+  return "the mass matrix is singular (no inertia along: " + names + ")";
+}
+
+}  // namespace
+
+int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
+  using namespace liedyn;
+  const TwistRepresentation rep = to_representation(opt.representation);
+  const nlohmann::json doc = read_json_file(opt.state);
+  // With --fixed-base the file's base pose (if any) is where the base is welded.
+  const SE3<double> pose = opt.fixed_base ? state_base_pose(doc, opt.state) : SE3<double>();
+  const Model<double> model = load_model(opt.urdf, opt.fixed_base, pose);
+  const StateInput in = parse_state(doc, model, opt.state);
+  const State<double>& x = in.x;
+  const bool moving = model.has_moving_base();
+  const bool invertible = model.singular_joints().empty();
+  const bool discrete = opt.discrete_dt > 0.0;
+
+  std::map<std::string, json> value;
+  std::map<std::string, std::string> missing;  // key -> why it is not available
+  auto wanted = [&](const char* key) {
+    if (opt.only.empty()) return true;
+    for (const std::string& k : opt.only)
+      if (k == key) return true;
+    return false;
+  };
+  auto need_any = [&](std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+      if (wanted(k)) return true;
+    return false;
+  };
+
+  json names = json::array();
+  for (int i = 1; i <= model.num_joints(); ++i) names.push_back(model.joint_name(i));
+  value["joint_names"] = std::move(names);
+  value["nv"] = model.nv();
+  value["base_type"] = moving ? "moving" : "welded";
+  value["representation"] = to_string(rep);
+  if (discrete) value["discrete_dt"] = opt.discrete_dt;
+  else missing["discrete_dt"] = "continuous-time A and B (no --discrete)";
+
+  // Huge inputs can overflow, and JSON has no inf/NaN (nlohmann would print null): refuse.
+  auto put = [&](const char* key, const auto& m) {
+    if (!m.allFinite())
+      throw Error("eval: '" + std::string(key) + "' is not finite (overflow?): check the magnitudes in " + opt.state);
+    value[key] = to_json(m);
+  };
+
+  Data<double> data(model);
+  if (need_any({"M"})) put("M", crba(model, data, x.s));
+  if (need_any({"h"})) put("h", bias_force(model, data, x));
+  VectorX<double> tau_id;
+  if (in.has_accelerations) {
+    tau_id = eidamb(model, data, x, in.ddq);
+    put("tau", tau_id);
+  } else {
+    missing["tau"] = "STATE.json gives no accelerations";
+  }
+  if (invertible) {
+    if (need_any({"Minv"})) put("Minv", immamb(model, data, x.s));
+  } else {
+    missing["Minv"] = singular_reason(model);
+  }
+  VectorX<double> ddq_fd;
+  if (!in.has_input) missing["ddq"] = "STATE.json gives no input";
+  else if (!invertible) missing["ddq"] = singular_reason(model);
+  else put("ddq", ddq_fd = aba(model, data, x, in.tau));
+
+  // D1..D4 at the file's accelerations, else at FD(x, τ̄), else at rest.
+  VectorX<double> ddq_d = VectorX<double>::Zero(model.nv());
+  if (in.has_accelerations) ddq_d = in.ddq;
+  else if (ddq_fd.size() == model.nv()) ddq_d = ddq_fd;
+  if (need_any({"derivatives_ddq", "D1", "D2", "D3", "D4"})) {
+    put("derivatives_ddq", ddq_d);
+    eidamb_derivatives(model, data, x, ddq_d, rep);
+    if (moving) {
+      put("D1", data.D1);
+      put("D3", data.D3);
+    } else {
+      missing["D1"] = missing["D3"] = "a welded base has no base columns";
+    }
+    put("D2", data.D2);
+    put("D4", data.D4);
+  }
+
+  // A and B at the input, else at ĪD(x, accelerations), else at h (zero accelerations).
+  if (need_any({"linearization_tau", "A", "B"})) {
+    const VectorX<double> tau_lin = in.has_input ? in.tau : in.has_accelerations ? tau_id : bias_force(model, data, x);
+    put("linearization_tau", tau_lin);
+    if (invertible) {
+      LinearizationOptions<double> lopt;
+      lopt.representation = rep;
+      if (discrete) linearize_discrete(model, data, x, tau_lin, opt.discrete_dt, lopt);
+      else linearize(model, data, x, tau_lin, lopt);
+      put("A", data.A);
+      put("B", data.B);
+    } else {
+      missing["A"] = missing["B"] = singular_reason(model);
+    }
+  }
+
+  // Assemble in the documented key order.
+  json result = json::object();
+  json omitted = json::object();
+  for (const std::string& key : eval_keys()) {
+    if (!wanted(key.c_str())) continue;
+    auto v = value.find(key);
+    if (v != value.end()) {
+      result[key] = std::move(v->second);
+      continue;
+    }
+    auto why = missing.find(key);
+    const std::string reason = why != missing.end() ? why->second : "not computed";
+    if (!opt.only.empty()) throw Error("eval: '" + key + "' is not available: " + reason);
+    omitted[key] = reason;
+  }
+  if (!omitted.empty()) {
+    result["omitted"] = omitted;
+    if (!invertible)
+      err << "liedyn: note: " << singular_reason(model) << ": Minv, ddq, A and B are omitted\n";
+  }
+
+  // One key per line, each value in nlohmann's compact form (doubles round-trip exactly).
+  std::ostringstream text;
+  text << "{\n";
+  bool first = true;
+  for (auto it = result.begin(); it != result.end(); ++it) {
+    text << (first ? "" : ",\n") << "  " << json(it.key()).dump() << ": " << it.value().dump();
+    first = false;
+  }
+  text << "\n}\n";
+  out << text.str();
+  return kExitOk;
+}
+
+}  // namespace liedyn_cli
