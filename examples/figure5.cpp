@@ -241,8 +241,9 @@ int main(int argc, char** argv) {
        << "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n"
        << "set xlabel 'finite-difference step {/Symbol d}'\n"
        << "set ylabel 'absolute error of [D_1 D_2 D_3 D_4]'\n"
-       << "set title 'Geometric finite differences vs analytic derivatives (Figure-4-like robot, " << to_string(rep)
-       << " twist)\\nsolid: double, dashed: long double'\n"
+       // Double quotes: gnuplot expands \n only there.
+       << "set title \"Geometric finite differences vs analytic derivatives (Figure-4-like robot, " << to_string(rep)
+       << " twist)\\nsolid: double, dashed: long double\"\n"
        << "set key outside right top box\n"
        << "plot " << data << " using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '#1f77b4' title 'central, max (double)', \\\n"
        << "  '' using 1:3 with linespoints lw 2 pt 6 ps 0.8 lc rgb '#6baed6' title 'central, mean (double)', \\\n"
