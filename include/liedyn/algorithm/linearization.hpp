@@ -31,8 +31,12 @@
 
 namespace liedyn {
 
+/// How the linearization applies M⁻¹: Dense (immamb's M⁻¹ times [D1 D2 D3 D4], O(nv³)), Sweeps
+/// (AZA solves, O(nv²)), or Automatic (Dense up to LinearizationOptions::dense_up_to_nv).
 enum class MinvMethod { Automatic, Dense, Sweeps };
 
+/// Options of linearize, linearize_actuated and linearize_discrete: the base-twist representation
+/// of δx (and of D1..D4), and how M⁻¹ is applied.
 template <class S>
 struct LinearizationOptions {
   TwistRepresentation representation = TwistRepresentation::Body;

@@ -36,21 +36,28 @@ struct JointSpec {
   S velocity_limit = std::numeric_limits<S>::infinity();
   S effort_limit = std::numeric_limits<S>::infinity();
 
+  /// A revolute joint about `axis` (Γ = [0; e], e = axis normalized by add_body), placed at
+  /// ^{parent}H_{joint frame} = placement.
   static JointSpec revolute(std::string name, const Vector3<S>& axis, const SE3<S>& placement = SE3<S>()) {
     return make(std::move(name), JointType::Revolute, axis, S(0), placement);
   }
+  /// A prismatic joint along `axis` (Γ = [e; 0], e = axis normalized), placed at `placement`.
   static JointSpec prismatic(std::string name, const Vector3<S>& axis, const SE3<S>& placement = SE3<S>()) {
     return make(std::move(name), JointType::Prismatic, axis, S(0), placement);
   }
+  /// A helical joint about `axis` with `pitch` in metres per radian (Γ = [p e; e]), placed at
+  /// `placement`.
   static JointSpec helical(std::string name, const Vector3<S>& axis, const S& pitch,
                            const SE3<S>& placement = SE3<S>()) {
     return make(std::move(name), JointType::Helical, axis, pitch, placement);
   }
+  /// Sets the position limits [lo, hi] (add_body rejects lo > hi); returns *this for chaining.
   JointSpec& with_limits(const S& lo, const S& hi) {
     lower = lo;
     upper = hi;
     return *this;
   }
+  /// Sets the armature a ≥ 0 (reflected rotor inertia, added to M_ii); returns *this.
   JointSpec& with_armature(const S& a) {
     armature = a;
     return *this;
@@ -75,11 +82,15 @@ struct JointSpec {
 /// random inertias violate the triangle inequalities.
 enum class InertiaCheck { Physical, PositiveDefinite };
 
+/// Builds and validates a Model: bodies, fixed bodies, frames and mimic relations in any
+/// order (by parent name or builder id), then build().
 template <class S>
 class ModelBuilder {
  public:
   using BodyRef = std::variant<int, std::string>;
 
+  /// Starts with the base body alone (moving or welded), named `base_name`, with `base_inertia`
+  /// (massless by default). Throws ModelError on an empty name or invalid inertia.
   explicit ModelBuilder(BaseType base = BaseType::Moving, std::string base_name = "base",
                         const SpatialInertia<S>& base_inertia = SpatialInertia<S>())
       : base_type_(base) {
@@ -91,16 +102,19 @@ class ModelBuilder {
     push(std::move(e));
   }
 
+  /// Replaces the base body's inertia (validated, then symmetrized). Throws ModelError if invalid.
   void set_base_inertia(const SpatialInertia<S>& I) {
     check_inertia(entries_[0].name, I);
     entries_[0].inertia = I.symmetrized();
   }
   /// Must be called before adding bodies to take effect on them (each body is checked when added).
   void set_inertia_check(InertiaCheck check) { inertia_check_ = check; }
+  /// Physical gravity g in the inertial frame (default (0, 0, −9.81)); must be finite.
   void set_gravity(const Vector3<S>& g) {
     if (!g.allFinite()) throw ModelError("liedyn: gravity must be finite");
     gravity_ = g;
   }
+  /// ^A H_0 of a welded base (unused for a moving base); its rotation must be a rotation matrix.
   void set_welded_base_pose(const SE3<S>& H) {
     check_placement("base", H);
     welded_pose_ = H;
@@ -176,6 +190,9 @@ class ModelBuilder {
     mimics_.push_back(PendingMimic{joint, leader, multiplier, offset});
   }
 
+  /// Resolves parents, rejects cycles, merges fixed bodies, numbers bodies depth-first and
+  /// returns the Model. Throws ModelError on an unknown parent, a cycle, an unknown mimic joint or
+  /// a merged inertia that overflows.
   Model<S> build() const {
     const int N = static_cast<int>(entries_.size());
     std::vector<int> parent(N, -1);

@@ -14,10 +14,14 @@
 
 namespace liedyn {
 
+/// Per-thread workspace of the kernels for one Model: intermediates and outputs, sized once so
+/// that no kernel allocates. Per-body entries are indexed by body; generalized ones are base first.
 template <class S>
 struct Data {
+  /// Allocates every buffer for `model` (see resize).
   explicit Data(const Model<S>& model) { resize(model); }
 
+  /// (Re)sizes every buffer for `model`, zero-filled (this allocates).
   void resize(const Model<S>& model) {
     const int nb = model.num_bodies(), n = model.num_joints(), nv = model.nv();
     num_bodies = nb;

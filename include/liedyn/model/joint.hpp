@@ -14,8 +14,11 @@
 
 namespace liedyn {
 
+/// The kind of 1-DoF screw joint, with unit axis e and pitch p: revolute Γ = [0; e], prismatic
+/// Γ = [e; 0], helical Γ = [p e; e].
 enum class JointType { Revolute, Prismatic, Helical };
 
+/// "revolute", "prismatic" or "helical" ("unknown" for an out-of-range value).
 inline const char* to_string(JointType t) {
   switch (t) {
     case JointType::Revolute: return "revolute";
@@ -29,6 +32,8 @@ inline const char* to_string(JointType t) {
 /// for axis-aligned joints (most real robots have only these).
 enum class AxisAlignment { X = 0, Y = 1, Z = 2, General = 3 };
 
+/// Joint i of a model: a 1-DoF screw with constant axis Γ in the child frame, placed at
+/// ^{λ(i)}H_{λ(i)|i} in the parent frame; ^{λ(i)}H_i(s_i) = placement · exp((Γ s_i)^).
 template <class S>
 struct Joint {
   std::string name;
@@ -60,6 +65,7 @@ struct Joint {
   /// ^{λ(i)}H_i(q) = placement · exp((Γ q)^).
   SE3<S> transform(const S& q) const { return placement * motion_transform(q); }
 
+  /// The same joint in scalar type T.
   template <class T>
   Joint<T> cast() const {
     Joint<T> j;

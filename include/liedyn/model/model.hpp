@@ -29,6 +29,9 @@ class ModelError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// Moving: the base is a free 6-DoF body (pose and body twist in the state, its 6 coordinates
+/// first in velocity-sized vectors). Welded: fixed to the inertial frame at
+/// Model::welded_base_pose().
 enum class BaseType { Moving, Welded };
 
 /// A named frame rigidly attached to a body: ^{body}H_{frame} = placement.
@@ -37,6 +40,7 @@ struct Frame {
   std::string name;
   int body = 0;
   SE3<S> placement;
+  /// The same frame in scalar type T.
   template <class T>
   Frame<T> cast() const { return Frame<T>{name, body, placement.template cast<T>()}; }
 };
@@ -53,6 +57,9 @@ struct MimicRelation {
 template <class S>
 class ModelBuilder;
 
+/// The kinematic tree of a moving-base (or welded-base) robot: bodies 0..n, body 0 the base,
+/// regular numbering λ(i) < i, base-first generalized order. Immutable once built (by
+/// ModelBuilder or a loader).
 template <class S>
 class Model {
  public:
@@ -60,8 +67,11 @@ class Model {
 
   /// Number of joints n (bodies are 0..n).
   int num_joints() const { return static_cast<int>(parent_.size()) - 1; }
+  /// Number of bodies n + 1, the base included.
   int num_bodies() const { return static_cast<int>(parent_.size()); }
+  /// Whether the base is moving (6 DoF) or welded to the inertial frame.
   BaseType base_type() const { return base_type_; }
+  /// True for a moving base: velocity-sized vectors then start with its 6 coordinates.
   bool has_moving_base() const { return base_type_ == BaseType::Moving; }
   /// Index of joint 1 in velocity-sized vectors: 6 for a moving base, 0 when welded.
   int offset() const { return has_moving_base() ? 6 : 0; }
@@ -70,18 +80,26 @@ class Model {
   /// Index of joint i (body index ≥ 1) in velocity-sized vectors.
   int v_index(int i) const { return offset() + i - 1; }
 
+  /// The parent λ(i) < i of body i; −1 for the base (i = 0).
   int parent(int i) const { return parent_[i]; }
+  /// λ(i) for every body i (entry 0, the base, is −1).
   const std::vector<int>& parents() const { return parent_; }
   /// One past the last body of i's subtree: subtree(i) = [i, subtree_end(i)).
   int subtree_end(int i) const { return subtree_end_[i]; }
   /// Number of joints between body i and the base.
   int depth(int i) const { return depth_[i]; }
+  /// The largest depth(i) over all bodies (0 for a base alone).
   int max_depth() const { return max_depth_; }
+  /// The bodies whose parent is i, in increasing index order.
   const std::vector<int>& children(int i) const { return children_[i]; }
 
+  /// Joint i, attaching body i to λ(i) (i ≥ 1; joint(0) is an unused placeholder).
   const Joint<S>& joint(int i) const { return joints_[i]; }
+  /// The spatial inertia of body i in its own frame (fixed bodies merged in).
   const SpatialInertia<S>& inertia(int i) const { return inertia_[i]; }
+  /// The name of body i (0: the base).
   const std::string& body_name(int i) const { return body_names_[i]; }
+  /// The name of joint i (i ≥ 1; empty for i = 0).
   const std::string& joint_name(int i) const { return joints_[i].name; }
   /// Physical gravity g in the inertial frame, e.g. (0, 0, −9.81). The kernels use it as the
   /// fictitious base acceleration −[g; 0] (conventions.md §2).
@@ -90,8 +108,12 @@ class Model {
   /// pose is part of the state.
   const SE3<S>& welded_base_pose() const { return welded_pose_; }
 
+  /// Every named frame: one per body (identity placement, in body order), then the merged
+  /// fixed bodies, then the frames added with ModelBuilder::add_frame.
   const std::vector<Frame<S>>& frames() const { return frames_; }
+  /// Frame f, an index into frames().
   const Frame<S>& frame(int f) const { return frames_[f]; }
+  /// The mimic relations recorded by the builder or URDF loader (not enforced).
   const std::vector<MimicRelation>& mimic_relations() const { return mimic_; }
   /// Joints whose moving subtree has no inertia along their axis (and no armature): the mass
   /// matrix is singular while they are present. Kinematics and inverse dynamics still work;
@@ -115,11 +137,13 @@ class Model {
 
   /// Index lookups by name; −1 when absent.
   int body_id(const std::string& name) const { return find(body_names_, name); }
+  /// Body index i (≥ 1) of the joint named `name`; −1 when absent.
   int joint_id(const std::string& name) const {
     for (int i = 1; i < num_bodies(); ++i)
       if (joints_[i].name == name) return i;
     return -1;
   }
+  /// Index into frames() of the first frame named `name`; −1 when absent.
   int frame_id(const std::string& name) const {
     for (int f = 0; f < static_cast<int>(frames_.size()); ++f)
       if (frames_[f].name == name) return f;

@@ -16,8 +16,11 @@
 
 namespace liedyn {
 
+/// How the base twist is given: Body ν = ^0 v_{A,0} (native), Inertial w = ^A X_0 ν, or Mixed
+/// m = [^A ȯ_0; ^A ω_{A,0}] = blockdiag(R, R) ν, R = ^A R_0.
 enum class TwistRepresentation { Body, Inertial, Mixed };
 
+/// "body", "inertial" or "mixed" ("unknown" for an out-of-range value).
 inline const char* to_string(TwistRepresentation r) {
   switch (r) {
     case TwistRepresentation::Body: return "body";
@@ -96,6 +99,8 @@ struct State {
   VectorX<S> r;      ///< joint velocities
 
   State() = default;
+  /// The neutral state of `model`: H = identity (moving base) or the welded pose, s = 0, ν = 0,
+  /// r = 0.
   explicit State(const Model<S>& model)
       : H(model.has_moving_base() ? SE3<S>() : model.welded_base_pose()),
         s(VectorX<S>::Zero(model.num_joints())),
@@ -113,6 +118,7 @@ struct State {
     return v;
   }
 
+  /// The same state in scalar type T.
   template <class T>
   State<T> cast() const {
     State<T> x;

@@ -60,6 +60,8 @@
 
 namespace liedyn {
 
+/// Options of load_urdf_string and load_urdf_file: moving or welded root link, its welded pose,
+/// gravity.
 struct UrdfOptions {
   /// Weld the root link to the inertial frame (a classic manipulator) instead of making it the
   /// moving base.

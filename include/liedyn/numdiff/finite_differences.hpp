@@ -45,12 +45,17 @@
 namespace liedyn {
 namespace numdiff {
 
+/// Central: [f(x ⊕ δ e_k) − f(x ⊕ −δ e_k)] / (2δ), error O(δ²). Forward:
+/// [f(x ⊕ δ e_k) − f(x)] / δ, error O(δ), one evaluation per column plus one at x.
 enum class DifferenceScheme { Central, Forward };
 
+/// "central" or "forward".
 inline const char* to_string(DifferenceScheme s) {
   return s == DifferenceScheme::Central ? "central" : "forward";
 }
 
+/// Options of the numdiff Jacobians: difference scheme, step δ, relative step scaling, and the
+/// base-twist representation the pose and twist columns refer to.
 template <class S>
 struct NumDiffOptions {
   DifferenceScheme scheme = DifferenceScheme::Central;

@@ -15,12 +15,15 @@
 
 namespace liedyn {
 
+/// A rigid body's spatial inertia about a frame's origin, stored as (m, h = m c, I_o); its 6×6
+/// form is [m 1, −h^; h^, I_o], linear first (conventions.md §1).
 template <class S>
 class SpatialInertia {
  public:
   using Scalar = S;
 
   SpatialInertia() : m_(S(0)), h_(Vector3<S>::Zero()), Io_(Matrix3<S>::Zero()) {}
+  /// The zero inertia (m = 0, h = 0, I_o = 0): a massless body.
   static SpatialInertia Zero() { return SpatialInertia(); }
   /// The raw (m, h = m c, I_o) form; no validity check.
   static SpatialInertia from_moments(const S& m, const Vector3<S>& h, const Matrix3<S>& I_origin) {
@@ -47,6 +50,7 @@ class SpatialInertia {
     return from_moments(M(0, 0), vee(Hx), Matrix3<S>(M.template block<3, 3>(3, 3)));
   }
 
+  /// The mass m.
   const S& mass() const { return m_; }
   /// First moment of mass h = m c.
   const Vector3<S>& first_moment() const { return h_; }
@@ -61,6 +65,8 @@ class SpatialInertia {
     return Io_ + C * C / m_;
   }
 
+  /// The 6×6 matrix [m 1, −h^; h^, I_o] (linear first), mapping a twist in this frame to a
+  /// momentum in it.
   Matrix6<S> matrix() const {
     Matrix6<S> M;
     const Matrix3<S> Hx = hat(h_);
@@ -95,9 +101,11 @@ class SpatialInertia {
                         Matrix3<S>(WI + WI.transpose() - VH - VH.transpose()));
   }
 
+  /// The inertia of both bodies rigidly joined; both must be expressed in the same frame.
   SpatialInertia operator+(const SpatialInertia& o) const {
     return from_moments(m_ + o.m_, Vector3<S>(h_ + o.h_), Matrix3<S>(Io_ + o.Io_));
   }
+  /// Adds the inertia `o` (same frame) in place.
   SpatialInertia& operator+=(const SpatialInertia& o) {
     m_ += o.m_;
     h_ += o.h_;
@@ -151,10 +159,12 @@ class SpatialInertia {
     return true;
   }
 
+  /// The same inertia in scalar type T.
   template <class T>
   SpatialInertia<T> cast() const {
     return SpatialInertia<T>::from_moments(T(m_), h_.template cast<T>(), Io_.template cast<T>());
   }
+  /// Eigen's relative test on the 6×6 matrices.
   bool isApprox(const SpatialInertia& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return matrix().isApprox(o.matrix(), prec);
   }

@@ -22,28 +22,45 @@ class Motion {
   using Vector = Vector6<S>;
 
   Motion() : data_(Vector::Zero()) {}
+  /// From a 6-vector [v; ω], linear part first.
   template <class Derived>
   explicit Motion(const Eigen::MatrixBase<Derived>& v) : data_(v) {}
+  /// From the linear part v and the angular part ω: the motion [v; ω].
   template <class D1, class D2>
   Motion(const Eigen::MatrixBase<D1>& linear, const Eigen::MatrixBase<D2>& angular) {
     data_ << linear, angular;
   }
+  /// The zero motion [0; 0].
   static Motion Zero() { return Motion(); }
 
+  /// Writable view of the linear part v (first three coordinates) of the motion [v; ω].
   auto linear() { return data_.template head<3>(); }
+  /// The linear part v (first three coordinates) of the motion [v; ω].
   auto linear() const { return data_.template head<3>(); }
+  /// Writable view of the angular part ω (last three coordinates) of the motion [v; ω].
   auto angular() { return data_.template tail<3>(); }
+  /// The angular part ω (last three coordinates) of the motion [v; ω].
   auto angular() const { return data_.template tail<3>(); }
+  /// Writable 6-vector [v; ω], linear first.
   Vector& vector() { return data_; }
+  /// The 6-vector [v; ω], linear first.
   const Vector& vector() const { return data_; }
+  /// Coordinate k of [v; ω]: 0..2 linear, 3..5 angular.
   S operator[](int k) const { return data_[k]; }
 
+  /// Coordinate-wise sum; both motions must be expressed in the same frame (not checked).
   Motion operator+(const Motion& o) const { return Motion(Vector(data_ + o.data_)); }
+  /// Coordinate-wise difference; both motions must be expressed in the same frame (not checked).
   Motion operator-(const Motion& o) const { return Motion(Vector(data_ - o.data_)); }
+  /// The negated motion −[v; ω].
   Motion operator-() const { return Motion(Vector(-data_)); }
+  /// The motion scaled by a.
   Motion operator*(const S& a) const { return Motion(Vector(data_ * a)); }
+  /// Adds `o` (same frame, not checked) in place.
   Motion& operator+=(const Motion& o) { data_ += o.data_; return *this; }
+  /// Subtracts `o` (same frame, not checked) in place.
   Motion& operator-=(const Motion& o) { data_ -= o.data_; return *this; }
+  /// Eigen's relative test on the 6-vectors: ‖this − o‖ ≤ prec · min(‖this‖, ‖o‖).
   bool isApprox(const Motion& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return data_.isApprox(o.data_, prec);
   }
@@ -72,6 +89,7 @@ class Motion {
     return m;
   }
 
+  /// The same motion with its coordinates converted to scalar type T.
   template <class T>
   Motion<T> cast() const { return Motion<T>(data_.template cast<T>()); }
 
@@ -87,32 +105,52 @@ class Force {
   using Vector = Vector6<S>;
 
   Force() : data_(Vector::Zero()) {}
+  /// From a 6-vector [force; moment], force first.
   template <class Derived>
   explicit Force(const Eigen::MatrixBase<Derived>& f) : data_(f) {}
+  /// From the force (linear part) and the moment (angular part): the wrench [force; moment].
   template <class D1, class D2>
   Force(const Eigen::MatrixBase<D1>& linear, const Eigen::MatrixBase<D2>& angular) {
     data_ << linear, angular;
   }
+  /// The zero force vector [0; 0].
   static Force Zero() { return Force(); }
 
+  /// Writable view of the force part (first three coordinates) of [force; moment].
   auto linear() { return data_.template head<3>(); }
+  /// The force part (first three coordinates) of [force; moment].
   auto linear() const { return data_.template head<3>(); }
+  /// Writable view of the moment part (last three coordinates), about the origin of the frame the
+  /// vector is expressed in.
   auto angular() { return data_.template tail<3>(); }
+  /// The moment part (last three coordinates), about the origin of the frame the vector is
+  /// expressed in.
   auto angular() const { return data_.template tail<3>(); }
+  /// Writable 6-vector [force; moment], force first.
   Vector& vector() { return data_; }
+  /// The 6-vector [force; moment], force first.
   const Vector& vector() const { return data_; }
+  /// Coordinate k of [force; moment]: 0..2 force, 3..5 moment.
   S operator[](int k) const { return data_[k]; }
 
+  /// Coordinate-wise sum; both must be expressed in the same frame (not checked).
   Force operator+(const Force& o) const { return Force(Vector(data_ + o.data_)); }
+  /// Coordinate-wise difference; both must be expressed in the same frame (not checked).
   Force operator-(const Force& o) const { return Force(Vector(data_ - o.data_)); }
+  /// The negated force vector −[force; moment].
   Force operator-() const { return Force(Vector(-data_)); }
+  /// The force vector scaled by a.
   Force operator*(const S& a) const { return Force(Vector(data_ * a)); }
+  /// Adds `o` (same frame, not checked) in place.
   Force& operator+=(const Force& o) { data_ += o.data_; return *this; }
+  /// Subtracts `o` (same frame, not checked) in place.
   Force& operator-=(const Force& o) { data_ -= o.data_; return *this; }
+  /// Eigen's relative test on the 6-vectors: ‖this − o‖ ≤ prec · min(‖this‖, ‖o‖).
   bool isApprox(const Force& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return data_.isApprox(o.data_, prec);
   }
 
+  /// The same force vector with its coordinates converted to scalar type T.
   template <class T>
   Force<T> cast() const { return Force<T>(data_.template cast<T>()); }
 
@@ -131,8 +169,10 @@ Force<S> Motion<S>::cross(const Force<S>& f) const {
 template <class S>
 S dot(const Motion<S>& v, const Force<S>& f) { return v.vector().dot(f.vector()); }
 
+/// Scalar times motion: a m = m a.
 template <class S>
 Motion<S> operator*(const S& a, const Motion<S>& m) { return m * a; }
+/// Scalar times force vector: a f = f a.
 template <class S>
 Force<S> operator*(const S& a, const Force<S>& f) { return f * a; }
 

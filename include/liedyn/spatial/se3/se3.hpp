@@ -51,26 +51,37 @@ Matrix3<S> se3_q_block(const Vector3<S>& rho, const Vector3<S>& phi) {
 
 }  // namespace detail
 
+/// A rigid transform ^A H_B = (R, p), R = ^A R_B, p = ^A o_B: x_A = R x_B + p. It acts on
+/// motions by ^A X_B = [R, p^ R; 0, R] and on forces by _A X^B = [R, 0; p^ R, R]; tangent vectors
+/// are [ρ; φ], linear first.
 template <class S>
 class SE3 {
  public:
   using Scalar = S;
 
   SE3() : R_(Matrix3<S>::Identity()), p_(Vector3<S>::Zero()) {}
+  /// From a rotation matrix R = ^A R_B (assumed orthonormal, not checked) and p = ^A o_B.
   template <class DR, class Dp>
   SE3(const Eigen::MatrixBase<DR>& R, const Eigen::MatrixBase<Dp>& p) : R_(R), p_(p) {}
+  /// From the rotation R = ^A R_B and the origin p = ^A o_B of B in A.
   SE3(const SO3<S>& R, const Vector3<S>& p) : R_(R.matrix()), p_(p) {}
   /// From a 4×4 homogeneous matrix.
   template <class Derived>
   static SE3 from_matrix(const Eigen::MatrixBase<Derived>& H) {
     return SE3(Matrix3<S>(H.template topLeftCorner<3, 3>()), Vector3<S>(H.template topRightCorner<3, 1>()));
   }
+  /// The identity transform (R = I, p = 0).
   static SE3 Identity() { return SE3(); }
 
+  /// The rotation R = ^A R_B.
   const Matrix3<S>& rotation() const { return R_; }
+  /// Writable rotation R = ^A R_B (the caller keeps it orthonormal).
   Matrix3<S>& rotation() { return R_; }
+  /// The translation p = ^A o_B: the origin of B in A-coordinates.
   const Vector3<S>& translation() const { return p_; }
+  /// Writable translation p = ^A o_B.
   Vector3<S>& translation() { return p_; }
+  /// The 4×4 homogeneous matrix [R, p; 0, 1].
   Matrix4<S> matrix() const {
     Matrix4<S> H = Matrix4<S>::Identity();
     H.template topLeftCorner<3, 3>() = R_;
@@ -80,6 +91,7 @@ class SE3 {
 
   /// ^A H_B * ^B H_C = ^A H_C.
   SE3 operator*(const SE3& o) const { return SE3(Matrix3<S>(R_ * o.R_), Vector3<S>(R_ * o.p_ + p_)); }
+  /// ^B H_A = (Rᵀ, −Rᵀ p).
   SE3 inverse() const {
     const Matrix3<S> Rt = R_.transpose();
     return SE3(Rt, Vector3<S>(-(Rt * p_)));
@@ -92,6 +104,7 @@ class SE3 {
   /// A point of frame B in frame A: R x + p.
   template <class Derived>
   Vector3<S> act_point(const Eigen::MatrixBase<Derived>& x) const { return R_ * x + p_; }
+  /// A point of frame A in frame B: Rᵀ (x − p).
   template <class Derived>
   Vector3<S> act_inverse_point(const Eigen::MatrixBase<Derived>& x) const { return R_.transpose() * (x - p_); }
 
@@ -209,10 +222,12 @@ class SE3 {
     out << J, detail::se3_q_block(rho, phi), Matrix3<S>::Zero(), J;
     return out;
   }
+  /// Inverse of the right Jacobian: Jr⁻¹(ξ) = Jl⁻¹(−ξ).
   template <class Derived>
   static Matrix6<S> right_jacobian_inverse(const Eigen::MatrixBase<Derived>& xi) {
     return left_jacobian_inverse(Vector6<S>(-xi));
   }
+  /// Inverse of the left Jacobian, ξ = [ρ; φ]: [Jl⁻¹(φ), −Jl⁻¹(φ) Q(ρ, φ) Jl⁻¹(φ); 0, Jl⁻¹(φ)].
   template <class Derived>
   static Matrix6<S> left_jacobian_inverse(const Eigen::MatrixBase<Derived>& xi) {
     const Vector3<S> rho = xi.template head<3>();
@@ -223,8 +238,10 @@ class SE3 {
     return out;
   }
 
+  /// The same transform in scalar type T.
   template <class T>
   SE3<T> cast() const { return SE3<T>(R_.template cast<T>(), p_.template cast<T>()); }
+  /// R: Eigen's relative test; p: ‖p − p_o‖ ≤ prec (1 + ‖p‖).
   bool isApprox(const SE3& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return R_.isApprox(o.R_, prec) && (p_ - o.p_).norm() <= prec * (S(1) + p_.norm());
   }

@@ -59,6 +59,8 @@ S so3_inverse_jacobian_coefficient(const S& theta2) {
 
 }  // namespace detail
 
+/// A rotation ^A R_B, stored as a 3×3 matrix: maps B-coordinates to A-coordinates.
+/// Tangent perturbations are on the right, R exp(ω^).
 template <class S>
 class SO3 {
  public:
@@ -68,16 +70,22 @@ class SO3 {
   /// Wraps a rotation matrix; it is taken as orthonormal (not checked in release builds).
   template <class Derived>
   explicit SO3(const Eigen::MatrixBase<Derived>& R) : R_(R) {}
+  /// The identity rotation.
   static SO3 Identity() { return SO3(); }
 
+  /// The rotation matrix ^A R_B.
   const Matrix3<S>& matrix() const { return R_; }
+  /// Writable rotation matrix ^A R_B (the caller keeps it orthonormal).
   Matrix3<S>& matrix() { return R_; }
 
+  /// ^A R_B * ^B R_C = ^A R_C.
   SO3 operator*(const SO3& o) const { return SO3(Matrix3<S>(R_ * o.R_)); }
+  /// ^B R_A = Rᵀ.
   SO3 inverse() const { return SO3(Matrix3<S>(R_.transpose())); }
   /// R u: a vector of frame B expressed in frame A.
   template <class Derived>
   Vector3<S> act(const Eigen::MatrixBase<Derived>& u) const { return R_ * u; }
+  /// Rᵀ u: a vector of frame A expressed in frame B.
   template <class Derived>
   Vector3<S> act_inverse(const Eigen::MatrixBase<Derived>& u) const { return R_.transpose() * u; }
 
@@ -131,12 +139,15 @@ class SO3 {
     const Matrix3<S> W = hat(omega);
     return Matrix3<S>::Identity() + k.B * W + k.C * (W * W);
   }
+  /// Inverse of the right Jacobian: Jr⁻¹(ω) = I + ω^/2 + D(θ) ω^², θ = |ω|,
+  /// D(θ) = (1 − (θ/2) cot(θ/2)) / θ².
   template <class Derived>
   static Matrix3<S> right_jacobian_inverse(const Eigen::MatrixBase<Derived>& omega) {
     const S D = detail::so3_inverse_jacobian_coefficient(S(omega.squaredNorm()));
     const Matrix3<S> W = hat(omega);
     return Matrix3<S>::Identity() + S(0.5) * W + D * (W * W);
   }
+  /// Inverse of the left Jacobian: Jl⁻¹(ω) = I − ω^/2 + D(θ) ω^² = Jr⁻¹(ω)ᵀ.
   template <class Derived>
   static Matrix3<S> left_jacobian_inverse(const Eigen::MatrixBase<Derived>& omega) {
     const S D = detail::so3_inverse_jacobian_coefficient(S(omega.squaredNorm()));
@@ -155,6 +166,7 @@ class SO3 {
         S(2) * (qx * qz - qy * qw), S(2) * (qy * qz + qx * qw), S(1) - S(2) * (qx * qx + qy * qy);
     return SO3(R);
   }
+  /// From a quaternion stored as a 4-vector (x, y, z, w), w last; it is normalized first.
   template <class Derived>
   static SO3 from_quaternion(const Eigen::MatrixBase<Derived>& xyzw) {
     return from_quaternion(xyzw(0), xyzw(1), xyzw(2), xyzw(3));
@@ -187,6 +199,7 @@ class SO3 {
     return q;
   }
 
+  /// The same rotation in scalar type T.
   template <class T>
   SO3<T> cast() const { return SO3<T>(R_.template cast<T>()); }
 
