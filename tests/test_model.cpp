@@ -463,6 +463,43 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
   }
 }
 
+TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)", "[model][joint]") {
+  // The fast path for ±e_X, ±e_Y, ±e_Z against the general Rodrigues path it replaces, for every
+  // joint type; and the builder recognizes both signs (and nothing else) as aligned.
+  std::mt19937 rng(liedyn::test::default_seed + 50);
+  std::uniform_real_distribution<double> u(-3.0, 3.0);
+  const SE3<double> placement = SE3<double>::exp(Vector6<double>(0.3, -0.2, 0.5, 0.7, -1.1, 0.4));
+  for (int k = 0; k < 3; ++k)
+    for (double sign : {1.0, -1.0})
+      for (liedyn::JointType type : {liedyn::JointType::Revolute, liedyn::JointType::Prismatic,
+                                     liedyn::JointType::Helical}) {
+        const Vector3<double> e = sign * Vector3<double>::Unit(k);
+        JointSpec<double> spec = type == liedyn::JointType::Revolute    ? JointSpec<double>::revolute("j", e, placement)
+                                 : type == liedyn::JointType::Prismatic ? JointSpec<double>::prismatic("j", e, placement)
+                                                                        : JointSpec<double>::helical("j", e, 0.05, placement);
+        ModelBuilder<double> b;
+        b.add_body("base", "a", spec, SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>::Zero(), Matrix3<double>::Identity()));
+        const Model<double> m = b.build();
+        const liedyn::Joint<double>& j = m.joint(1);
+        INFO("axis " << e.transpose() << ", " << liedyn::to_string(type));
+        REQUIRE(j.alignment == static_cast<liedyn::AxisAlignment>(k));
+        for (int t = 0; t < 5; ++t) {
+          const double q = u(rng);
+          const SE3<double> fast = j.transform(q), general = j.placement * j.motion_transform(q);
+          // Same rotation and translation up to the round-off of two evaluation orders.
+          CHECK(relative_error(fast.rotation(), general.rotation()) < 1e-15);
+          CHECK((fast.translation() - general.translation()).norm() < 1e-15);
+        }
+      }
+  ModelBuilder<double> b;
+  const SpatialInertia<double> I = SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>::Zero(), Matrix3<double>::Identity());
+  b.add_body("base", "a", JointSpec<double>::revolute("ja", Vector3<double>(0, -2, 0)), I);
+  b.add_body("a", "b", JointSpec<double>::revolute("jb", Vector3<double>(1e-30, 1, 0)), I);
+  const Model<double> m = b.build();
+  CHECK(m.joint(1).alignment == liedyn::AxisAlignment::Y);  // normalized to −e_Y
+  CHECK(m.joint(2).alignment == liedyn::AxisAlignment::General);
+}
+
 TEST_CASE("State: neutral and random states", "[model][state]") {
   auto rng = liedyn::test::make_rng(14);
   const double big = std::numeric_limits<double>::max();

@@ -341,7 +341,8 @@ class ModelBuilder {
 
   static AxisAlignment alignment_of(const Vector3<S>& e) {
     for (int k = 0; k < 3; ++k)
-      if (e(k) == S(1) && e((k + 1) % 3) == S(0) && e((k + 2) % 3) == S(0)) return static_cast<AxisAlignment>(k);
+      if ((e(k) == S(1) || e(k) == S(-1)) && e((k + 1) % 3) == S(0) && e((k + 2) % 3) == S(0))
+        return static_cast<AxisAlignment>(k);
     return AxisAlignment::General;
   }
 

@@ -28,8 +28,8 @@ inline const char* to_string(JointType t) {
   return "unknown";
 }
 
-/// Which coordinate axis a joint's unit axis is, if any: the kernels may take cheaper paths
-/// for axis-aligned joints (most real robots have only these).
+/// Which coordinate axis (±e_X, ±e_Y, ±e_Z) a joint's unit axis is, if any; the sign is the
+/// axis's own. Joint::transform takes a cheaper path for these (most real robots have only them).
 enum class AxisAlignment { X = 0, Y = 1, Z = 2, General = 3 };
 
 /// Joint i of a model: a 1-DoF screw with constant axis Γ in the child frame, placed at
@@ -63,7 +63,28 @@ struct Joint {
     return SE3<S>(R, p);
   }
   /// ^{λ(i)}H_i(q) = placement · exp((Γ q)^).
-  SE3<S> transform(const S& q) const { return placement * motion_transform(q); }
+  SE3<S> transform(const S& q) const {
+    if (alignment == AxisAlignment::General) return placement * motion_transform(q);
+    // Axis ±e_k (most real robots): turning about a coordinate axis changes two columns of the
+    // placement's rotation, sliding moves its origin along column k — 12 multiplications instead
+    // of a Rodrigues matrix and a 3×3 product. About −e_k by q is about e_k by −q.
+    using std::cos;
+    using std::sin;
+    const int k = static_cast<int>(alignment), a = (k + 1) % 3, b = (k + 2) % 3;
+    const S sign = axis(k);
+    const Matrix3<S>& Rp = placement.rotation();
+    Matrix3<S> R = Rp;
+    Vector3<S> p = placement.translation();
+    if (type == JointType::Prismatic) {
+      p += Rp.col(k) * (sign * q);
+    } else {
+      const S c = cos(q), s = sign * sin(q);
+      R.col(a) = c * Rp.col(a) + s * Rp.col(b);
+      R.col(b) = c * Rp.col(b) - s * Rp.col(a);
+      if (type == JointType::Helical) p += Rp.col(k) * (sign * pitch * q);
+    }
+    return SE3<S>(R, p);
+  }
 
   /// The same joint in scalar type T.
   template <class T>
