@@ -532,6 +532,10 @@ void check_quaternions(std::mt19937& gen) {
     LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(Vector4<S>(q * S(0.01f))).matrix(), R, tol);
     LIEDYN_CHECK_CLOSE(SO3<S>(R).to_quaternion(), q, tol);  // w ≥ 0 already
   }
+  // A zero or non-finite quaternion is no rotation: a clear error, not NaNs.
+  CHECK_THROWS_WITH(SO3<S>::from_quaternion(S(0), S(0), S(0), S(0)), Catch::Contains("zero or not finite"));
+  CHECK_THROWS_WITH(SO3<S>::from_quaternion(std::numeric_limits<S>::quiet_NaN(), S(0), S(0), S(1)),
+                    Catch::Contains("zero or not finite"));
   // R → q → R, including rotations by π about axis-aligned and mixed axes, which exercise each
   // branch of Shepperd's method; the output is a unit quaternion with w ≥ 0.
   std::vector<Matrix3<S>> rotations;

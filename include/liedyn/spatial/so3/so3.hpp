@@ -7,13 +7,36 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 
 #include "liedyn/spatial/fwd.hpp"
 #include "liedyn/spatial/skew.hpp"
 
+namespace Eigen {
+template <typename DerivativeType>
+class AutoDiffScalar;
+}  // namespace Eigen
+
 namespace liedyn {
 
 namespace detail {
+
+// atan2 for any scalar. Eigen's overload for AutoDiffScalar returns dynamic-size derivatives
+// (a heap allocation per call); the chain rule written out here keeps fixed-size derivative
+// vectors on the stack: d atan2(y, x) = (x dy − y dx) / (x² + y²).
+template <class S>
+S atan2(const S& y, const S& x) {
+  using std::atan2;
+  return atan2(y, x);
+}
+template <class D>
+Eigen::AutoDiffScalar<D> atan2(const Eigen::AutoDiffScalar<D>& y, const Eigen::AutoDiffScalar<D>& x) {
+  using std::atan2;
+  const auto yv = y.value(), xv = x.value();
+  const auto r2 = xv * xv + yv * yv;
+  return Eigen::AutoDiffScalar<D>(atan2(yv, xv), D((xv * y.derivatives() - yv * x.derivatives()) / r2));
+}
 
 // Coefficients of the SO(3) series, each with its Taylor branch (terms up to θ⁶) for small
 // θ; see small_angle_threshold_squared for the switch.
@@ -100,7 +123,6 @@ class SO3 {
   /// log: the ω with exp(ω^) = R and |ω| ≤ π. Accurate near 0 (Taylor) and near π, where the
   /// axis is read from the symmetric part of R instead of the vanishing skew part.
   Vector3<S> log() const {
-    using std::atan2;
     using std::sqrt;
     const Vector3<S> skew = vee(R_);  // sin θ · n
     const S sin2 = skew.squaredNorm();
@@ -112,7 +134,7 @@ class SO3 {
       return skew * factor;
     }
     const S sin_t = sqrt(sin2);
-    const S theta = atan2(sin_t, cos_t);
+    const S theta = detail::atan2(sin_t, cos_t);
     if (cos_t > S(-0.5)) return skew * (theta / sin_t);  // θ < 2π/3: well conditioned
     // θ ≥ 2π/3: (R + Rᵀ)/2 − cos θ I = (1 − cos θ) n nᵀ; take the largest diagonal entry.
     const Matrix3<S> B = (R_ + R_.transpose()) * S(0.5) - cos_t * Matrix3<S>::Identity();
@@ -159,6 +181,9 @@ class SO3 {
   static SO3 from_quaternion(const S& x, const S& y, const S& z, const S& w) {
     using std::sqrt;
     const S n = sqrt(x * x + y * y + z * z + w * w);
+    // Not a hot path (input conversion): refuse always, a zero quaternion would give NaNs.
+    if (!(n > S(0)) || !(n < std::numeric_limits<S>::infinity()))
+      throw std::invalid_argument("liedyn: SO3::from_quaternion: the quaternion is zero or not finite");
     const S qx = x / n, qy = y / n, qz = z / n, qw = w / n;
     Matrix3<S> R;
     R << S(1) - S(2) * (qy * qy + qz * qz), S(2) * (qx * qy - qz * qw), S(2) * (qx * qz + qy * qw),
