@@ -49,6 +49,16 @@ Matrix6<S> cross_star_of_force(const Force<S>& h) {
   m << Matrix3<S>::Zero(), -F, -F, -N;
   return m;
 }
+
+// D ← D X in place, a row at a time: `D = D * X` aliases, and Eigen would evaluate the product
+// into a heap temporary (nv × 6) on every call.
+template <class S>
+void right_multiply_in_place(MatrixX<S>& D, const Matrix6<S>& X) {
+  for (Eigen::Index r = 0; r < D.rows(); ++r) {
+    const Eigen::Matrix<S, 1, 6> row = D.row(r);
+    D.row(r).noalias() = row * X;
+  }
+}
 }  // namespace detail
 
 /// D1..D4 and M at (x, ddq), with the base twist in representation `rep` (see above).
@@ -175,7 +185,7 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
     case TwistRepresentation::Inertial:
       // w held: ν = ^0X_A w moves with H, ∂ν/∂η = ad_ν; and ∂ν/∂w = ^0X_A.
       data.D1.noalias() += data.D3 * ad_nu;
-      data.D3 = data.D3 * x.H.inverse().velocity_transform();
+      detail::right_multiply_in_place(data.D3, x.H.inverse().velocity_transform());
       break;
     case TwistRepresentation::Mixed: {
       // m held: ν = blockdiag(Rᵀ, Rᵀ) m, ∂ν/∂η = [0, v^; 0, ω^]; and ∂ν/∂m = blockdiag(Rᵀ, Rᵀ).
@@ -186,7 +196,7 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
       Matrix6<S> Rt = Matrix6<S>::Zero();
       Rt.template topLeftCorner<3, 3>() = x.H.rotation().transpose();
       Rt.template bottomRightCorner<3, 3>() = x.H.rotation().transpose();
-      data.D3 = data.D3 * Rt;
+      detail::right_multiply_in_place(data.D3, Rt);
       break;
     }
   }

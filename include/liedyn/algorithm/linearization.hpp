@@ -24,6 +24,8 @@
 // The model must have an invertible mass matrix (else ModelError names the joints).
 #pragma once
 
+#include <algorithm>
+
 #include "liedyn/algorithm/aza.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/immamb.hpp"
@@ -41,9 +43,10 @@ template <class S>
 struct LinearizationOptions {
   TwistRepresentation representation = TwistRepresentation::Body;
   MinvMethod minv = MinvMethod::Automatic;
-  /// Automatic uses Dense up to this nv, Sweeps above (see BENCHMARKS.md for the measured
-  /// crossover; the dense product's Eigen workspace stays on the stack up to about here).
-  int dense_up_to_nv = 48;
+  /// Automatic uses Dense up to this nv, Sweeps above. Both are allocation-free at any size
+  /// (the dense product is tiled); the dense route stays faster far beyond real robots' sizes
+  /// (BENCHMARKS.md), this bounds its O(nv³) product for very large trees.
+  int dense_up_to_nv = 256;
 };
 
 namespace detail {
@@ -77,6 +80,22 @@ void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, 
   }
 }
 
+// C = A B in tiles of at most 64 × 64: Eigen's GEMM packs its operands into buffers on the stack
+// only below 128 KiB and on the heap above (from nv ≈ 90 for M⁻¹ K); tiles keep every buffer
+// under 32 KiB, so the product is allocation-free at any size, at GEMM speed.
+template <class S>
+void tiled_product(const MatrixX<S>& A, const MatrixX<S>& B, MatrixX<S>& C) {
+  constexpr Eigen::Index T = 64;
+  const Eigen::Index m = A.rows(), k = A.cols(), n = B.cols();
+  C.setZero();
+  for (Eigen::Index j = 0; j < n; j += T)
+    for (Eigen::Index p = 0; p < k; p += T)
+      for (Eigen::Index i = 0; i < m; i += T) {
+        const Eigen::Index mi = std::min(T, m - i), kp = std::min(T, k - p), nj = std::min(T, n - j);
+        C.block(i, j, mi, nj).noalias() += A.block(i, p, mi, kp) * B.block(p, j, kp, nj);
+      }
+}
+
 // Forward dynamics accelerations into data.ddq and M⁻¹ [D1 D2 D3 D4] into data.lin_MinvK, and
 // M⁻¹ into data.Minv. Shared by the continuous and discrete linearizations.
 template <class S, class Derived>
@@ -99,7 +118,7 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
   const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
   if (dense) {
     immamb(model, data, x.s);
-    data.lin_MinvK.noalias() = data.Minv * data.lin_K;
+    tiled_product(data.Minv, data.lin_K, data.lin_MinvK);
   } else {
     aza_solve(model, data, MatrixX<S>::Identity(nv, nv), data.Minv);
     aza_solve(model, data, data.lin_K, data.lin_MinvK);
