@@ -88,6 +88,13 @@ void register_all(const std::string& robot, const Model_& m) {
     linearize(mo, d, x, a);
     benchmark::DoNotOptimize(d.A.data());
   });
+  // The other M⁻¹ route, to show where Automatic's switch (dense_up_to_nv) stands.
+  register_kernel("linearize_sweeps", robot, model, [](auto& mo, auto& d, auto& x, auto& a) {
+    LinearizationOptions<double> opt;
+    opt.minv = MinvMethod::Sweeps;
+    linearize(mo, d, x, a, opt);
+    benchmark::DoNotOptimize(d.A.data());
+  });
 }
 
 }  // namespace
