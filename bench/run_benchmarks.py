@@ -217,7 +217,7 @@ def main():
     md.append("|---|---|---|---|")
     expected = {"rnea": "1 (O(n))", "eidamb": "1 (O(n))", "aba": "1 (O(n))", "crba": "≤ 2 (O(n·d) work, n² output)",
                 "immamb": "2 (n² output)", "derivatives": "≤ 2 (O(n·d); d = n for a chain)",
-                "linearize": "≤ 3 (Automatic: the dense M⁻¹ K product up to nv 256)",
+                "linearize": "≤ 3 (Automatic: the dense M⁻¹ K product up to nv 64, AZA sweeps above)",
                 "linearize_sweeps": "≤ 2 (AZA: one O(n) sweep per column)"}
     for k in KERNELS:
         c = results["exponents"].get((k, "chain"))

@@ -43,10 +43,10 @@ template <class S>
 struct LinearizationOptions {
   TwistRepresentation representation = TwistRepresentation::Body;
   MinvMethod minv = MinvMethod::Automatic;
-  /// Automatic uses Dense up to this nv, Sweeps above. Both are allocation-free at any size
-  /// (the dense product is tiled); the dense route stays faster far beyond real robots' sizes
-  /// (BENCHMARKS.md), this bounds its O(nv³) product for very large trees.
-  int dense_up_to_nv = 256;
+  /// Automatic uses Dense up to this nv, Sweeps above. Dense is faster at every size measured
+  /// (BENCHMARKS.md, up to nv 134), but it is proven allocation-free (debug/ASan test with
+  /// EIGEN_RUNTIME_NO_MALLOC) only up to nv 56; at nv 106 that test still sees an allocation.
+  int dense_up_to_nv = 64;
 };
 
 namespace detail {
