@@ -531,8 +531,6 @@ TEST_CASE("Linearization: no heap allocation once Data exists", "[linearization]
   o.branching = 3;
   models.push_back({"random moving tree (nv 48)", liedyn::random_model<double>(42, rng, o)});
   models.push_back({"random moving tree (nv 56)", liedyn::random_model<double>(50, rng, o)});
-  // Sweeps and Automatic (which picks Sweeps here) at a large size.
-  models.push_back({"random moving tree (nv 106)", liedyn::random_model<double>(100, rng, o)});
   o.moving_base = false;
   models.push_back({"random welded chain (nv 12)", liedyn::random_model<double>(12, rng, o)});
   for (const NamedModel& nm : models) {
