@@ -8,10 +8,15 @@
 // −[g; 0] with g = model.gravity(). Joint armature adds armature_i ṙ_i to τ_i; external wrenches
 // (body frames) enter the bias wrenches b^c and b^vp.
 //
-// Every intermediate stays in Data for the derivative passes: data.v (v_i), data.vJ, data.a_r
-// (a^r_i), data.a_vp (a^vp_i), data.momentum (m_i), data.b_c, data.b_vp, data.Ic (composite
-// inertias, fully accumulated), data.a_base (^i a_{A,0}), data.F (_0F = M[0:6, 6:]),
-// data.H_parent (^{λ(i)}H_i, whose inverse action is ^iX_{λ(i)}) and data.H_base (^0H_i).
+// Two of the table's tracks are dropped because they only feed line 40, which has a cheaper
+// equal: the velocity-product acceleration and wrench a^vp, b^vp (lines 7*, 18*, 22*, 27*) and
+// the base–joint block _0F (lines 32–38**). With b^c_0 − b^vp_0 = Σ_i _0X^i M_i (a^r_i − a^vp_i)
+// = _0F ṙ, line 40 reads τ̄_b = M^c_0 ^0a_{A,0} + b^c_0 — the joint lines' own formula at the
+// base. _0F is crba's data.F (and M[0:6, 6:]); the derivative kernel has its own pass.
+//
+// Intermediates left in Data: data.v (v_i), data.vJ, data.a_r (a^r_i), data.momentum (m_i),
+// data.b_c, data.Ic (composite inertias, frame i, fully accumulated), data.a_base (^i a_{A,0})
+// and data.H_parent (^{λ(i)}H_i, whose inverse action is ^iX_{λ(i)}).
 // For a welded base the base twist and acceleration are zero and only τ is returned.
 // Cost O(n); no allocation.
 #pragma once
@@ -33,71 +38,51 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
 
   // Lines 1–5: v_0 = ^0X_A ^A v_{A,0} is the body twist ν itself.
   data.v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
-  // Line 6: a^r_0 = ^0X_A ^A a_grav; line 7*: a^vp_0 = a^r_0.
+  // Line 6: a^r_0 = ^0X_A ^A a_grav.
   data.a_r[0] = detail::gravity_in_base(model, x.H);
-  data.a_vp[0] = data.a_r[0];
   // Lines 8–11.
   const SpatialInertia<S>& M0 = model.inertia(0);
   data.Ic[0] = M0;
   data.momentum[0] = M0 * data.v[0];
   data.b_c[0] = M0 * data.a_r[0] + data.v[0].cross(data.momentum[0]);
   if (fext) data.b_c[0] -= (*fext)[0];
-  data.b_vp[0] = data.b_c[0];
-  data.H_base[0] = SE3<S>::Identity();
 
   // Lines 12–23: forward pass.
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     const int p = model.parent(i);
-    const S qd = x.r(i - 1);
-    const S qdd = ddq(off + i - 1);
-    data.H_parent[i] = j.transform(S(x.s(i - 1)));             // line 13 (jcalc), 15
-    const SE3<S>& X = data.H_parent[i];                                     // ^iX_{λ(i)} = X⁻¹
-    data.vJ[i] = j.screw * qd;                                              // line 14
-    data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];                      // line 16
-    const Motion<S> vxvJ = data.v[i].cross(data.vJ[i]);
-    data.a_r[i] = X.act_inverse(data.a_r[p]) + j.screw * qdd + vxvJ;       // line 17
-    data.a_vp[i] = X.act_inverse(data.a_vp[p]) + vxvJ;                     // line 18*
+    data.H_parent[i] = j.transform(S(x.s(i - 1)));                     // line 13 (jcalc), 15
+    const SE3<S>& X = data.H_parent[i];                                 // ^iX_{λ(i)} = X⁻¹
+    data.vJ[i] = j.screw * S(x.r(i - 1));                               // line 14
+    data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];                  // line 16
+    data.a_r[i] = X.act_inverse(data.a_r[p]) + j.screw * S(ddq(off + i - 1)) +
+                  data.v[i].cross(data.vJ[i]);                          // line 17
     const SpatialInertia<S>& Mi = model.inertia(i);
-    data.Ic[i] = Mi;                                                        // line 19
-    data.momentum[i] = Mi * data.v[i];                                      // line 20
-    const Force<S> gyro = data.v[i].cross(data.momentum[i]);
-    data.b_c[i] = Mi * data.a_r[i] + gyro;                                  // line 21
-    data.b_vp[i] = Mi * data.a_vp[i] + gyro;                                // line 22*
-    if (fext) {
-      data.b_c[i] -= (*fext)[i];
-      data.b_vp[i] -= (*fext)[i];
-    }
-    data.H_base[i] = data.H_base[p] * X;
+    data.Ic[i] = Mi;                                                    // line 19
+    data.momentum[i] = Mi * data.v[i];                                  // line 20
+    data.b_c[i] = Mi * data.a_r[i] + data.v[i].cross(data.momentum[i]);  // line 21
+    if (fext) data.b_c[i] -= (*fext)[i];
   }
 
   // Lines 24–28: backward pass, composite inertias and bias wrenches.
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
     const SE3<S>& X = data.H_parent[i];
-    data.Ic[p] += data.Ic[i].transformed(X);                               // line 25
-    data.b_c[p] += X.act(data.b_c[i]);                                      // line 26
-    data.b_vp[p] += X.act(data.b_vp[i]);                                    // line 27*
+    data.Ic[p] += data.Ic[i].transformed(X);                            // line 25
+    data.b_c[p] += X.act(data.b_c[i]);                                  // line 26
   }
 
-  // Lines 29–39: joint torques and the base–joint block F.
+  // Lines 29–31: joint torques.
   data.a_base[0] = moving ? Motion<S>(Vector6<S>(ddq.template head<6>())) : Motion<S>::Zero();
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     data.a_base[i] = data.H_parent[i].act_inverse(data.a_base[model.parent(i)]);  // line 30
-    const Force<S> Fi = data.Ic[i] * j.screw;                                     // line 32**
     data.tau(off + i - 1) =
         dot(j.screw, data.Ic[i] * data.a_base[i] + data.b_c[i]) + j.armature * S(ddq(off + i - 1));  // line 31
-    // Lines 33–38**: _0F_i = _0X^i _iF_i. The table walks the chain to the base one transform at
-    // a time (O(depth)); ^0H_i from the forward pass gives the same product in O(1).
-    if (moving) data.F.col(i - 1) = data.H_base[i].act(Fi).vector();
   }
 
-  // Line 40***: τ̄_b = M^c_0 ^0a_{A,0} + _0F ṙ + b^vp_0.
-  if (moving) {
-    data.tau.template head<6>() = (data.Ic[0] * data.a_base[0]).vector() +
-                                  data.F * ddq.segment(6, model.num_joints()) + data.b_vp[0].vector();
-  }
+  // Line 40, in the equal form of the header: τ̄_b = M^c_0 ^0a_{A,0} + b^c_0.
+  if (moving) data.tau.template head<6>() = (data.Ic[0] * data.a_base[0] + data.b_c[0]).vector();
   return data.tau;
 }
 

@@ -19,12 +19,12 @@
 // N_t = ^0X_A, T = ^AX_0, G_η = −^AX_0 ad_a. Mixed: N_η = [0, v^; 0, ω^], N_t = blockdiag(Rᵀ, Rᵀ),
 // T = blockdiag(R, R), G_η = [0, −R a_lin^; 0, −R a_ang^], G_t = [m_ang^, −m_lin^; 0, 0].
 //
-// M⁻¹ is applied either densely (immamb's M⁻¹ times K: O(nv³), fastest for small robots) or by
-// AZA sweeps (aza.hpp: O(nv²), no large temporaries); MinvMethod::Automatic picks by size.
+// M⁻¹ is applied either densely (immamb's M⁻¹ times K, skipping the zeros of D2 and D4 outside
+// the tree's ancestor/subtree pattern and using M⁻¹ D1 in closed form: O(nv · nnz(K)), fastest for
+// robots of every size measured) or by AZA sweeps (aza.hpp: O(nv²), no explicit M⁻¹ product);
+// MinvMethod::Automatic picks by size.
 // The model must have an invertible mass matrix (else ModelError names the joints).
 #pragma once
-
-#include <algorithm>
 
 #include "liedyn/algorithm/aza.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
@@ -33,8 +33,8 @@
 
 namespace liedyn {
 
-/// How the linearization applies M⁻¹: Dense (immamb's M⁻¹ times [D1 D2 D3 D4], O(nv³)), Sweeps
-/// (AZA solves, O(nv²)), or Automatic (Dense up to LinearizationOptions::dense_up_to_nv).
+/// How the linearization applies M⁻¹: Dense (immamb's M⁻¹ times the non-zeros of [D1 D2 D3 D4]),
+/// Sweeps (AZA solves, O(nv²)), or Automatic (Dense up to LinearizationOptions::dense_up_to_nv).
 enum class MinvMethod { Automatic, Dense, Sweeps };
 
 /// Options of linearize, linearize_actuated and linearize_discrete: the base-twist representation
@@ -80,51 +80,76 @@ void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, 
   }
 }
 
-// C = A B in tiles of at most 64 × 64: Eigen's GEMM packs its operands into buffers on the stack
-// only below 128 KiB and on the heap above (from nv ≈ 90 for M⁻¹ K); tiles keep every buffer
-// under 32 KiB, so the product is allocation-free at any size, at GEMM speed.
-template <class S>
-void tiled_product(const MatrixX<S>& A, const MatrixX<S>& B, MatrixX<S>& C) {
-  constexpr Eigen::Index T = 64;
-  const Eigen::Index m = A.rows(), k = A.cols(), n = B.cols();
-  C.setZero();
-  for (Eigen::Index j = 0; j < n; j += T)
-    for (Eigen::Index p = 0; p < k; p += T)
-      for (Eigen::Index i = 0; i < m; i += T) {
-        const Eigen::Index mi = std::min(T, m - i), kp = std::min(T, k - p), nj = std::min(T, n - j);
-        C.block(i, j, mi, nj).noalias() += A.block(i, p, mi, kp) * B.block(p, j, kp, nj);
-      }
+// sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv, a block of A or data.lin_MinvK) from data.Minv and
+// D1..D4 (representation `rep`), using their structure instead of one dense O(nv³) product:
+//  * the columns of D2 and D4 for joint k are zero outside the base rows and the rows of k's
+//    ancestors and subtree, so each column costs (pattern size) × nv, not nv²;
+//  * with ν held, D1ν = M[:, 0:6] ad(a_g0) (eidamb_derivatives), so M⁻¹ D1ν = [ad(a_g0); 0]
+//    exactly; in the other representations D1 = D1ν + D3ν N_η and D3 = D3ν N_t with N_t⁻¹ = T
+//    (twist_maps), hence M⁻¹ D1 = [ad(a_g0); 0] + (M⁻¹ D3) T N_η.
+// Only matrix-vector products (Eigen's GEMM would need a heap workspace for large nv).
+template <class S, class Out>
+void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x, TwistRepresentation rep,
+                            const S& sign, Out out) {
+  const int n = model.num_joints(), off = model.offset(), nv = model.nv();
+  const MatrixX<S>& Minv = data.Minv;  // symmetric: column r is row r, contiguous in memory
+  for (int k = 1; k <= n; ++k) {
+    const int r0 = off + k - 1, len = model.subtree_end(k) - k;
+    for (const bool second : {false, true}) {
+      auto o = out.col(second ? 2 * off + n + k - 1 : off + k - 1);
+      const auto d = second ? data.D4.col(k - 1) : data.D2.col(k - 1);
+      o.noalias() = sign * (Minv.middleCols(r0, len) * d.segment(r0, len));  // the subtree rows
+      if (off) o.noalias() += sign * (Minv.leftCols(off) * d.head(off));     // the base rows
+      for (int a = model.parent(k); a > 0; a = model.parent(a)) o += (sign * d(off + a - 1)) * Minv.col(off + a - 1);
+    }
+  }
+  if (off == 0) return;
+  for (int c = 0; c < 6; ++c) out.col(off + n + c).noalias() = sign * (Minv * data.D3.col(c));
+  Matrix6<S> N_eta, N_t, T;
+  twist_maps(rep, x.H, Vector6<S>(x.nu), N_eta, N_t, T);
+  const Matrix6<S> TN = T * N_eta;
+  const Matrix6<S> ad_g = gravity_in_base(model, x.H).cross_matrix();
+  for (int c = 0; c < 6; ++c) {
+    auto o1 = out.col(c);
+    o1.template head<6>() = sign * ad_g.col(c);
+    o1.tail(nv - 6).setZero();
+    if (rep != TwistRepresentation::Body)
+      for (int m = 0; m < 6; ++m) o1 += out.col(off + n + m) * TN(m, c);
+  }
 }
 
-// Forward dynamics accelerations into data.ddq and M⁻¹ [D1 D2 D3 D4] into data.lin_MinvK, and
-// M⁻¹ into data.Minv. Shared by the continuous and discrete linearizations.
-template <class S, class Derived>
+// Forward dynamics accelerations into data.ddq, sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv)
+// and M⁻¹ into data.Minv. Shared by the continuous and discrete linearizations. The dense route
+// takes the accelerations from M⁻¹ itself (one O(nv²) product) rather than a separate ABA pass.
+template <class S, class Derived, class Out>
 void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
                                   const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt,
-                                  const ExternalWrenches<S>* fext) {
+                                  const ExternalWrenches<S>* fext, const S& sign, Out out) {
   check_state("linearize", model, x);
   LIEDYN_CHECK_SIZE("linearize", "tau", tau, model.nv());
   model.require_invertible_mass_matrix("linearize");
   const int nv = model.nv(), n = model.num_joints(), nb6 = model.offset();
-  aza_factorize(model, data, x.s);
+  const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
   bias_force(model, data, x, fext);
   data.tmp_nv = tau - data.h;
+  if (dense) {
+    immamb(model, data, x.s);
+    data.ddq.noalias() = data.Minv * data.tmp_nv;
+    eidamb_derivatives(model, data, x, data.ddq, opt.representation, fext);
+    minv_times_derivatives(model, data, x, opt.representation, sign, out);
+    return;
+  }
+  aza_factorize(model, data, x.s);
   aza_solve(model, data, data.tmp_nv, data.ddq);
   eidamb_derivatives(model, data, x, data.ddq, opt.representation, fext);
   data.lin_K.leftCols(nb6) = data.D1;
   data.lin_K.middleCols(nb6, n) = data.D2;
   data.lin_K.middleCols(nb6 + n, nb6) = data.D3;
   data.lin_K.rightCols(n) = data.D4;
-  const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
-  if (dense) {
-    immamb(model, data, x.s);
-    tiled_product(data.Minv, data.lin_K, data.lin_MinvK);
-  } else {
-    aza_solve(model, data, MatrixX<S>::Identity(nv, nv), data.Minv);
-    aza_solve(model, data, data.lin_K, data.lin_MinvK);
-  }
+  aza_solve(model, data, MatrixX<S>::Identity(nv, nv), data.Minv);
+  aza_solve(model, data, data.lin_K, data.lin_MinvK);
+  out = sign * data.lin_MinvK;
 }
-
 }  // namespace detail
 
 /// Continuous-time A (2nv × 2nv) and B (2nv × nv) into data.A, data.B at state x and input τ̄
@@ -133,14 +158,14 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
 template <class S, class Derived>
 void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
                const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
-  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext);
   const int nv = model.nv(), n = model.num_joints(), N = 2 * nv;
-  data.A.setZero();
-  data.B.setZero();
+  // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped below).
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv));
+  data.A.topRows(nv).setZero();
+  data.B.topRows(nv).setZero();
+  data.B.bottomRows(nv) = data.Minv;
   if (!model.has_moving_base()) {
     data.A.topRightCorner(n, n).setIdentity();
-    data.A.bottomRows(n) = -data.lin_MinvK;
-    data.B.bottomRows(n) = data.Minv;
     return;
   }
   Matrix6<S> N_eta, N_t, T;
@@ -151,8 +176,11 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Ei
   data.A.template block<6, 6>(0, 6 + n) = N_t;
   // s rows.
   data.A.block(6, 12 + n, n, n).setIdentity();
-  // Twist rows (6 × N products: lazy, no GEMM workspace).
-  data.A.block(6 + n, 0, 6, N).noalias() = -T.lazyProduct(data.lin_MinvK.topRows(6));
+  if (opt.representation == TwistRepresentation::Body) return;  // T = 1, G = 0
+  // Twist rows: T times the body-twist rows (6 × N products: lazy, no GEMM workspace), plus G.
+  auto scratch = data.lin_K.topRows(6);
+  scratch = data.A.block(6 + n, 0, 6, N);
+  data.A.block(6 + n, 0, 6, N).noalias() = T.lazyProduct(scratch);
   data.B.block(6 + n, 0, 6, nv).noalias() = T.lazyProduct(data.Minv.topRows(6));
   const Vector6<S> a = data.ddq.template head<6>();
   switch (opt.representation) {
@@ -170,9 +198,6 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Ei
       break;
     }
   }
-  // r rows.
-  data.A.bottomRows(n) = -data.lin_MinvK.bottomRows(n);
-  data.B.bottomRows(n) = data.Minv.bottomRows(n);
 }
 
 /// linearize() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into Bu.
@@ -219,7 +244,7 @@ State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const St
 template <class S, class Derived>
 void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
                         const S& dt, const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
-  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext);
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(1), data.lin_MinvK.leftCols(2 * model.nv()));
   const int nv = model.nv(), n = model.num_joints(), N = 2 * nv, off = model.offset();
   // Rows of δ(ν̇, ṙ): −M⁻¹K δx + M⁻¹ δτ̄, with δx in opt.representation.
   data.A.setIdentity();

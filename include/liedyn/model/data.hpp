@@ -32,12 +32,10 @@ struct Data {
     vJ.assign(nb, Motion<S>());
     a.assign(nb, Motion<S>());
     a_r.assign(nb, Motion<S>());
-    a_vp.assign(nb, Motion<S>());
     a_base.assign(nb, Motion<S>());
     momentum.assign(nb, Force<S>());
     f.assign(nb, Force<S>());
     b_c.assign(nb, Force<S>());
-    b_vp.assign(nb, Force<S>());
     Ic.assign(nb, SpatialInertia<S>());
     IA.assign(nb, Matrix6<S>::Zero());
     pA.assign(nb, Force<S>());
@@ -91,19 +89,17 @@ struct Data {
   // --- kinematics -------------------------------------------------------------------------
   std::vector<SE3<S>> H_parent;  ///< ^{λ(i)}H_i(s_i); its inverse action is the paper's ^iX_{λ(i)}
   std::vector<SE3<S>> H_world;   ///< ^A H_i (forward kinematics)
-  std::vector<SE3<S>> H_base;    ///< ^0 H_i: body i in the base frame (EIDAmb's F block)
+  std::vector<SE3<S>> H_base;    ///< ^0 H_i: body i in the base frame (crba, derivatives)
   std::vector<Motion<S>> v;      ///< twist of body i, ^i v_{A,i}
   std::vector<Motion<S>> vJ;     ///< joint velocity Γ_i r_i
 
   // --- inverse dynamics (EIDAmb, Table 4; RNEA) --------------------------------------------
   std::vector<Motion<S>> a;       ///< RNEA, ABA: body acceleration incl. gravity
   std::vector<Motion<S>> a_r;     ///< a^r_i: relative to the base acceleration, with gravity
-  std::vector<Motion<S>> a_vp;    ///< a^vp_i: velocity-product part only
   std::vector<Motion<S>> a_base;  ///< ^i a_{A,0}: the base acceleration seen in body i
   std::vector<Force<S>> momentum; ///< m_i = M_i v_i
   std::vector<Force<S>> f;        ///< RNEA: body wrench
   std::vector<Force<S>> b_c;      ///< b^c_i: composite bias wrench
-  std::vector<Force<S>> b_vp;     ///< b^vp_i
   std::vector<SpatialInertia<S>> Ic;  ///< composite rigid-body inertia of subtree(i), in frame i
 
   // --- articulated bodies (ABA, IMMAmb) ---------------------------------------------------
@@ -143,7 +139,7 @@ struct Data {
   Eigen::LDLT<Matrix6<S>> aza_base;  ///< factorization of the base's articulated inertia
 
   // --- linearization (linearization.hpp) ---------------------------------------------------
-  MatrixX<S> lin_K;      ///< [D1 D2 D3 D4] (nv × 2nv)
+  MatrixX<S> lin_K;      ///< [D1 D2 D3 D4] (nv × 2nv; the Sweeps route only, else scratch)
   MatrixX<S> lin_MinvK;  ///< M⁻¹ [D1 D2 D3 D4]
   MatrixX<S> A;          ///< δẋ = A δx + B δτ̄ (2nv × 2nv), or the discrete step's Jacobian
   MatrixX<S> B;          ///< (2nv × nv), input τ̄ (all generalized forces, base first)

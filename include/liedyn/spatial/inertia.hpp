@@ -119,13 +119,22 @@ class SpatialInertia {
     const Matrix3<S>& R = X.rotation();
     const Vector3<S>& p = X.translation();
     const Vector3<S> Rh = R * h_;
-    const Matrix3<S> P = hat(p), RH = hat(Rh);
-    Matrix3<S> I = R * Io_ * R.transpose() - m_ * P * P - P * RH - RH * P;
-    // Symmetric in exact arithmetic, not in floating point: mirror the upper triangle so that
-    // composite inertias, and the mass matrix built from them, are exactly symmetric.
-    I(1, 0) = I(0, 1);
-    I(2, 0) = I(0, 2);
-    I(2, 1) = I(1, 2);
+    // I_A = R I_o Rᵀ − m p^p^ − p^(Rh)^ − (Rh)^p^. With a^b^ = b aᵀ − (a·b) 1 and g = Rh + m p/2
+    // the last three terms are −(g pᵀ + p gᵀ) + 2 (p·g) 1: a third of the multiplications of the
+    // 3×3 products. Only the upper triangle is computed and mirrored, so the result (and every
+    // composite inertia and mass matrix built from it) is exactly symmetric.
+    const Vector3<S> g = Rh + (S(0.5) * m_) * p;
+    const S d = S(2) * p.dot(g);
+    const Matrix3<S> RI = R * Io_;
+    Matrix3<S> I;
+    for (int a = 0; a < 3; ++a)
+      for (int b = a; b < 3; ++b) {
+        I(a, b) = RI.row(a).dot(R.row(b)) - g(a) * p(b) - p(a) * g(b);
+        I(b, a) = I(a, b);
+      }
+    I(0, 0) += d;
+    I(1, 1) += d;
+    I(2, 2) += d;
     return from_moments(m_, Vector3<S>(Rh + m_ * p), I);
   }
   /// Given this inertia in frame A and X = ^A H_B, the inertia in frame B: _B X^A M ^A X_B.
