@@ -22,15 +22,21 @@
 // With S_i the joint axis, V_i, A_i the body twist and acceleration, I_i the inertia, all in that
 // frame, and over subtree(j): composite inertia I^c_j, momentum h^c_j, wrench F^c_j and inertia
 // variation B^c_j = Σ (V ×̄* I − I V×), the derivatives reduce to, for k an ancestor of j
-// (k ≼ j), with u_k = S_k × V_k, ψ_k = S_k × A_k − u_k × V_k, W_k = (V_λ(k) + V_k) × S_k:
+// (k ≼ j), with u_k = S_k × V_k, ψ_k = S_k × A_k − u_k × V_k, W_k = (V_λ(k) + V_k) × S_k
+// (= −2 u_k, as V_k − V_λ(k) is along S_k):
 //   ∂τ_j/∂r_k = (I^c_j S_j)·W_k + (S_j × S_k)·h^c_j + (B^c_j S_j)·S_k
 //   ∂τ_j/∂s_k = −[(I^c_j S_j)·ψ_k + (S_j × u_k)·h^c_j + (B^c_j S_j)·u_k]
 // and for k strictly below j (and for the base rows, j = base, S = I):
 //   ∂τ_j/∂r_k = S_j·(I^c_k W_k + S_k ×̄* h^c_k + B^c_k S_k)
 //   ∂τ_j/∂s_k = S_j·(S_k ×̄* F^c_k − I^c_k ψ_k − u_k ×̄* h^c_k − B^c_k u_k).
-// The base twist is the root joint's velocity (S = I, no parent twist). D1 needs no pass of
-// its own: with ν held, H only rotates gravity's fictitious base acceleration a_g0 = ^0X_A(−[g;0]),
-// so D1ν = M[:, 0:6] ad(a_g0) — Table 5 collapsed; with w held, Table 5's D1 = D1ν + D3ν ad_ν.
+// With (a × b)·f = −b·(a ×̄* f), the first pair is evaluated as, with y = I^c_j S_j and
+// e = B^c_j S_j − S_j ×̄* h^c_j computed once per j, ∂τ_j/∂r_k = W_k·y + S_k·e and
+// ∂τ_j/∂s_k = −(ψ_k·y + u_k·e), M_jk = S_k·y: dot products only, per (j, k) pair.
+// The base twist is the root joint's velocity (S = I, no parent twist, W_m = ν × e_m), so the
+// base columns of joint row j are D3ν[j, :] = (e − ν ×̄* y)ᵀ. D1 needs no pass of its own: with ν
+// held, H only rotates gravity's fictitious base acceleration a_g0 = ^0X_A(−[g;0]), so
+// D1ν = M[:, 0:6] ad(a_g0) (row j: −(a_g0 ×̄* y)ᵀ) — Table 5 collapsed; with w held, Table 5's
+// D1 = D1ν + D3ν ad_ν. The other representations are applied a row at a time, after the pass.
 //
 // Outputs in Data: D1, D2, D3, D4, M (both triangles, armature included) and tau = ĪD(x, ddq).
 // No allocation. D2/D4 entries outside the ancestor/descendant pattern stay zero.
@@ -41,6 +47,54 @@
 namespace liedyn {
 
 namespace detail {
+// _0X^i M ^iX_0 for X = ^0H_i = (R, p): with g = R h + (m/2) p,
+//   I_0 = R I_o Rᵀ + 2 (p·g) 1 − p gᵀ − g pᵀ,
+// the same matrix as SpatialInertia::transformed (which spends about twice the flops on
+// 3×3 products with hat matrices). Only the upper triangle is computed and mirrored, so that
+// the composites, and the mass matrix, are exactly symmetric.
+template <class S>
+SpatialInertia<S> inertia_to_ground(const SpatialInertia<S>& I, const SE3<S>& X) {
+  const Matrix3<S>& R = X.rotation();
+  const Vector3<S>& p = X.translation();
+  const S m = I.mass();
+  const Vector3<S> Rh = R * I.first_moment();
+  const Vector3<S> g = Rh + (S(0.5) * m) * p;
+  const Matrix3<S> RI = R * I.inertia_origin();
+  Matrix3<S> J;
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b) J(a, b) = RI.row(a).dot(R.row(b)) - p(a) * g(b) - g(a) * p(b);
+  const S pg2 = S(2) * p.dot(g);
+  J(0, 0) += pg2;
+  J(1, 1) += pg2;
+  J(2, 2) += pg2;
+  J(1, 0) = J(0, 1);
+  J(2, 0) = J(0, 2);
+  J(2, 1) = J(1, 2);
+  return SpatialInertia<S>::from_moments(m, Vector3<S>(Rh + m * p), J);
+}
+
+// SpatialInertia::variation without 3×3 products of hat matrices: with W = ω^,
+// İ_o = W I_o + (W I_o)ᵀ − (h vᵀ + v hᵀ) + 2 (v·h) 1, since v^ h^ = h vᵀ − (v·h) 1.
+template <class S>
+SpatialInertia<S> inertia_variation(const SpatialInertia<S>& I, const Motion<S>& V) {
+  const Vector3<S> w = V.angular(), v = V.linear();
+  const Vector3<S>& h = I.first_moment();
+  const Matrix3<S>& Io = I.inertia_origin();
+  Matrix3<S> WI;
+  for (int c = 0; c < 3; ++c) WI.col(c) = w.cross(Io.col(c));
+  Matrix3<S> D;
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b) D(a, b) = WI(a, b) + WI(b, a) - h(a) * v(b) - v(a) * h(b);
+  const S vh2 = S(2) * v.dot(h);
+  D(0, 0) += vh2;
+  D(1, 1) += vh2;
+  D(2, 2) += vh2;
+  D(1, 0) = D(0, 1);
+  D(2, 0) = D(0, 2);
+  D(2, 1) = D(1, 2);
+  return SpatialInertia<S>::from_moments(S(0), Vector3<S>(w.cross(h) + I.mass() * v), D);
+}
+
 // The 6×6 matrix of the linear map x ↦ x ×̄* h (h = [f; n]): [0, −f^; −f^, −n^].
 template <class S>
 Matrix6<S> cross_star_of_force(const Force<S>& h) {
@@ -48,16 +102,6 @@ Matrix6<S> cross_star_of_force(const Force<S>& h) {
   const Matrix3<S> F = hat(h.linear()), N = hat(h.angular());
   m << Matrix3<S>::Zero(), -F, -F, -N;
   return m;
-}
-
-// D ← D X in place, a row at a time: `D = D * X` aliases, and Eigen would evaluate the product
-// into a heap temporary (nv × 6) on every call.
-template <class S>
-void right_multiply_in_place(MatrixX<S>& D, const Matrix6<S>& X) {
-  for (Eigen::Index r = 0; r < D.rows(); ++r) {
-    const Eigen::Matrix<S, 1, 6> row = D.row(r);
-    D.row(r).noalias() = row * X;
-  }
 }
 }  // namespace detail
 
@@ -86,7 +130,7 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
     data.ground_hc[0] = I0 * V0;
     data.ground_fc[0] = I0 * data.ground_a[0] + V0.cross(data.ground_hc[0]);
     if (fext) data.ground_fc[0] -= (*fext)[0];
-    data.ground_Bc[0] = I0.variation(V0);
+    data.ground_Bc[0] = detail::inertia_variation(I0, V0);
   }
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
@@ -100,16 +144,18 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
     const Motion<S>& Vp = data.ground_v[p];
     data.ground_v[i] = Vp + Si * qd;
     const Motion<S>& Vi = data.ground_v[i];
-    data.ground_a[i] = data.ground_a[p] + Si * qdd + Vp.cross(Si) * qd;
-    data.ground_u[i] = Si.cross(Vi);
-    data.ground_psi[i] = Si.cross(data.ground_a[i]) - data.ground_u[i].cross(Vi);
-    data.ground_w[i] = (Vp + Vi).cross(Si);
-    const SpatialInertia<S> Ii = model.inertia(i).transformed(X0);
+    // S_i × V_i = S_i × V_λ(i) (S_i × S_i = 0), so V_λ(i) × S_i = −u_i and W_i = −2 u_i.
+    const Motion<S> ui = Si.cross(Vp);
+    data.ground_u[i] = ui;
+    data.ground_a[i] = data.ground_a[p] + Si * qdd - ui * qd;
+    data.ground_psi[i] = Si.cross(data.ground_a[i]) - ui.cross(Vi);
+    data.ground_w[i] = ui * S(-2);
+    const SpatialInertia<S> Ii = detail::inertia_to_ground(model.inertia(i), X0);
     data.ground_Ic[i] = Ii;
     data.ground_hc[i] = Ii * Vi;
     data.ground_fc[i] = Ii * data.ground_a[i] + Vi.cross(data.ground_hc[i]);
     if (fext) data.ground_fc[i] -= X0.act((*fext)[i]);
-    data.ground_Bc[i] = Ii.variation(Vi);
+    data.ground_Bc[i] = detail::inertia_variation(Ii, Vi);
   }
   // Backward pass: composites.
   for (int i = nb - 1; i >= 1; --i) {
@@ -120,83 +166,87 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
     data.ground_Bc[p] += data.ground_Bc[i];
   }
 
-  // Joint rows and columns.
+  // Joint rows and columns (the k ≼ j entries through y and e, see above).
+  const Motion<S> nu = data.ground_v[0];
   for (int j = 1; j < nb; ++j) {
     const int row = off + j - 1;
-    const Motion<S>& Sj = data.ground_axis[j];
-    const Force<S> y = data.ground_Ic[j] * Sj;  // I^c_j S_j (= F's column, M's entries)
-    const Force<S> z = data.ground_Bc[j] * Sj;  // B^c_j S_j
+    const int col = j - 1;
+    const SpatialInertia<S>& Ic = data.ground_Ic[j];
+    const SpatialInertia<S>& Bc = data.ground_Bc[j];
     const Force<S>& hc = data.ground_hc[j];
+    const Motion<S>& Sj = data.ground_axis[j];
+    const Motion<S>& uj = data.ground_u[j];
+    const Motion<S>& psij = data.ground_psi[j];
+    const Force<S> y = Ic * Sj;  // I^c_j S_j (= F's column, M's entries)
+    const Force<S> z = Bc * Sj;  // B^c_j S_j
+    const Force<S> Sxh = Sj.cross(hc);
+    const Force<S> e = z - Sxh;
+    // Column j below the diagonal: subtree sums projected on the ancestors' axes.
+    const Force<S> Q = Ic * data.ground_w[j] + Sxh + z;
+    const Force<S> P = Sj.cross(data.ground_fc[j]) - Ic * psij - uj.cross(hc) - Bc * uj;
     data.tau(row) = dot(Sj, data.ground_fc[j]) + model.joint(j).armature * S(ddq(row));
-    // k ≼ j: ancestors of j (and j itself).
-    for (int k = j; k > 0; k = model.parent(k)) {
-      const int col = k - 1;
+    // k = j (S_j·e = S_j·z exactly: S_j × S_j = 0).
+    data.D4(row, col) = dot(data.ground_w[j], y) + dot(Sj, z);
+    data.D2(row, col) = -(dot(psij, y) + dot(uj, e));
+    data.M(row, row) = dot(Sj, y) + model.joint(j).armature;
+    // k ≺ j: row j's entry at column k and column j's entry at row k, in one walk (W_k = −2 u_k).
+    for (int k = model.parent(j); k > 0; k = model.parent(k)) {
+      const int rk = off + k - 1;
       const Motion<S>& Sk = data.ground_axis[k];
       const Motion<S>& uk = data.ground_u[k];
-      data.D4(row, col) = dot(data.ground_w[k], y) + dot(Sj.cross(Sk), hc) + dot(Sk, z);
-      data.D2(row, col) = -(dot(data.ground_psi[k], y) + dot(Sj.cross(uk), hc) + dot(uk, z));
+      data.D4(row, k - 1) = dot(Sk, e) - S(2) * dot(uk, y);
+      data.D2(row, k - 1) = -(dot(data.ground_psi[k], y) + dot(uk, e));
       const S Mjk = dot(Sk, y);
-      data.M(row, off + col) = Mjk;
-      data.M(off + col, row) = Mjk;
-    }
-    data.M(row, row) += model.joint(j).armature;
-    // k strictly below j: column k's subtree sums, projected on the ancestors' axes.
-    const Motion<S>& Wj = data.ground_w[j];
-    const Motion<S>& uj = data.ground_u[j];
-    const Force<S> Q = data.ground_Ic[j] * Wj + Sj.cross(hc) + z;
-    const Force<S> P = Sj.cross(data.ground_fc[j]) - data.ground_Ic[j] * data.ground_psi[j] - uj.cross(hc) -
-                       data.ground_Bc[j] * uj;
-    const int col = j - 1;
-    for (int a = model.parent(j); a > 0; a = model.parent(a)) {
-      const Motion<S>& Sa = data.ground_axis[a];
-      data.D4(off + a - 1, col) = dot(Sa, Q);
-      data.D2(off + a - 1, col) = dot(Sa, P);
+      data.M(row, rk) = Mjk;
+      data.M(rk, row) = Mjk;
+      data.D4(rk, col) = dot(Sk, Q);
+      data.D2(rk, col) = dot(Sk, P);
     }
     if (moving) {
       data.D4.col(col).template head<6>() = Q.vector();
       data.D2.col(col).template head<6>() = P.vector();
-      data.M.col(off + col).template head<6>() = y.vector();
-      data.M.row(off + col).template head<6>() = y.vector().transpose();
+      data.M.col(row).template head<6>() = y.vector();
+      data.M.row(row).template head<6>() = y.vector().transpose();
+      // Row j of D1ν = M[j, 0:6] ad(a_g0) = −(a_g0 ×̄* y)ᵀ; of D3ν = yᵀ ad_ν + eᵀ (the base as
+      // the root joint: S = I, W = ν × e_m), i.e. (e − ν ×̄* y)ᵀ.
+      data.D1.row(row) = (-a_g0.cross(y)).vector().transpose();
+      data.D3.row(row) = (e - nu.cross(y)).vector().transpose();
     }
   }
   if (!moving) return;
 
-  // Base columns (the root joint: S = I, W = ν × e_m) and base rows.
+  // Base rows: τ̄_b = F^c_0; M, D1ν, D3ν from the whole-tree composites.
   data.tau.template head<6>() = data.ground_fc[0].vector();
-  const Motion<S> nu(x.nu);
-  const Matrix6<S> ad_nu = nu.cross_matrix();
-  data.M.template topLeftCorner<6, 6>() = data.ground_Ic[0].matrix();
-  data.D3.template topRows<6>() = data.ground_Ic[0].matrix() * ad_nu +
-                                  detail::cross_star_of_force(data.ground_hc[0]) + data.ground_Bc[0].matrix();
-  for (int j = 1; j < nb; ++j) {
-    const Motion<S>& Sj = data.ground_axis[j];
-    const Vector6<S> y = (data.ground_Ic[j] * Sj).vector();
-    const Vector6<S> z = (data.ground_Bc[j] * Sj).vector();
-    // Row j: yᵀ ad_ν + Sjᵀ [x ↦ x ×̄* h^c_j] + zᵀ.
-    data.D3.row(off + j - 1) = (ad_nu.transpose() * y + detail::cross_star_of_force(data.ground_hc[j]).transpose() *
-                                                            Sj.vector() + z).transpose();
-  }
+  const Matrix6<S> Ic0 = data.ground_Ic[0].matrix();
+  data.M.template topLeftCorner<6, 6>() = Ic0;
+  data.D1.template topRows<6>() = Ic0 * a_g0.cross_matrix();
+  data.D3.template topRows<6>() =
+      Ic0 * nu.cross_matrix() + detail::cross_star_of_force(data.ground_hc[0]) + data.ground_Bc[0].matrix();
 
-  // D1ν = M[:, 0:6] ad(a_g0): with ν held, moving H only turns gravity in the base frame.
-  data.D1.noalias() = data.M.leftCols(6) * a_g0.cross_matrix();
-
+  // Other representations, a row at a time with fixed-size operations (a D3 = D3 X product
+  // would alias, and Eigen would evaluate it into a heap temporary).
   switch (rep) {
     case TwistRepresentation::Body: break;
-    case TwistRepresentation::Inertial:
-      // w held: ν = ^0X_A w moves with H, ∂ν/∂η = ad_ν; and ∂ν/∂w = ^0X_A.
-      data.D1.noalias() += data.D3 * ad_nu;
-      detail::right_multiply_in_place(data.D3, x.H.inverse().velocity_transform());
+    case TwistRepresentation::Inertial: {
+      // w held: ν = ^0X_A w moves with H, ∂ν/∂η = ad_ν (d3ᵀ ad_ν = −(ν ×̄* d3)ᵀ); ∂ν/∂w = ^0X_A.
+      const Matrix6<S> X0A = x.H.inverse().velocity_transform();
+      for (Eigen::Index r = 0; r < data.D3.rows(); ++r) {
+        const Force<S> d3(data.D3.row(r).transpose());
+        data.D1.row(r) -= nu.cross(d3).vector().transpose();
+        data.D3.row(r) = d3.vector().transpose() * X0A;
+      }
       break;
+    }
     case TwistRepresentation::Mixed: {
-      // m held: ν = blockdiag(Rᵀ, Rᵀ) m, ∂ν/∂η = [0, v^; 0, ω^]; and ∂ν/∂m = blockdiag(Rᵀ, Rᵀ).
-      Matrix6<S> dnu = Matrix6<S>::Zero();
-      dnu.template topRightCorner<3, 3>() = hat(nu.linear());
-      dnu.template bottomRightCorner<3, 3>() = hat(nu.angular());
-      data.D1.noalias() += data.D3 * dnu;
-      Matrix6<S> Rt = Matrix6<S>::Zero();
-      Rt.template topLeftCorner<3, 3>() = x.H.rotation().transpose();
-      Rt.template bottomRightCorner<3, 3>() = x.H.rotation().transpose();
-      detail::right_multiply_in_place(data.D3, Rt);
+      // m held: ν = blockdiag(Rᵀ, Rᵀ) m, ∂ν/∂η = [0, v^; 0, ω^]; ∂ν/∂m = blockdiag(Rᵀ, Rᵀ).
+      const Matrix3<S>& R = x.H.rotation();
+      for (Eigen::Index r = 0; r < data.D3.rows(); ++r) {
+        const Vector3<S> dl = data.D3.row(r).template head<3>().transpose();
+        const Vector3<S> da = data.D3.row(r).template tail<3>().transpose();
+        data.D1.row(r).template tail<3>() += (dl.cross(nu.linear()) + da.cross(nu.angular())).transpose();
+        data.D3.row(r).template head<3>() = (R * dl).transpose();
+        data.D3.row(r).template tail<3>() = (R * da).transpose();
+      }
       break;
     }
   }
