@@ -103,14 +103,14 @@ struct Data {
   std::vector<SpatialInertia<S>> Ic;  ///< composite rigid-body inertia of subtree(i), in frame i
 
   // --- articulated bodies (ABA, IMMAmb) ---------------------------------------------------
-  std::vector<Matrix6<S>> IA;  ///< articulated inertia M^A_i (immamb leaves it in frame 0)
+  std::vector<Matrix6<S>> IA;  ///< articulated inertia M^A_i
   std::vector<Force<S>> pA;    ///< articulated bias wrench
-  std::vector<Vector6<S>> U;   ///< U_i = M^A_i Γ_i (immamb: M^A_i S_i, frame 0)
+  std::vector<Vector6<S>> U;   ///< U_i = M^A_i Γ_i
   std::vector<Motion<S>> c;    ///< ABA: velocity-product acceleration c_i = v_i × Γ_i r_i
   std::vector<S> D, Dinv, u;   ///< D_i = Γ_iᵀ U_i (+ armature), its inverse; u_i
   Matrix6X<S> F;               ///< _0F: base–joint block of M (column j−1: joint j), base frame
-  std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i (6 × n each); immamb uses only Fset[0], shared
-  std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each, frame 0)
+  std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i (6 × n each)
+  std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each)
 
   // --- EIDAmb derivatives: "ground" quantities, expressed in the base frame 0 frozen at the
   // current instant (eidamb_derivatives.hpp) ------------------------------------------------
