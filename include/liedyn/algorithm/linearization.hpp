@@ -43,10 +43,10 @@ template <class S>
 struct LinearizationOptions {
   TwistRepresentation representation = TwistRepresentation::Body;
   MinvMethod minv = MinvMethod::Automatic;
-  /// Automatic uses Dense up to this nv, Sweeps above. Dense is faster at every size measured
-  /// (BENCHMARKS.md, up to nv 134), but it is proven allocation-free (debug/ASan test with
-  /// EIGEN_RUNTIME_NO_MALLOC) only up to nv 56; at nv 106 that test still sees an allocation.
-  int dense_up_to_nv = 64;
+  /// Automatic uses Dense up to this nv, Sweeps above. Dense was faster at every size measured
+  /// (BENCHMARKS.md) even as a full O(nv³) product; it now uses only matrix-vector products and
+  /// is allocation-free at any size (debug/ASan test with EIGEN_RUNTIME_NO_MALLOC).
+  int dense_up_to_nv = 256;
 };
 
 namespace detail {
@@ -119,8 +119,7 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
 }
 
 // Forward dynamics accelerations into data.ddq, sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv)
-// and M⁻¹ into data.Minv. Shared by the continuous and discrete linearizations. The dense route
-// takes the accelerations from M⁻¹ itself (one O(nv²) product) rather than a separate ABA pass.
+// and M⁻¹ into data.Minv. Shared by the continuous and discrete linearizations.
 template <class S, class Derived, class Out>
 void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
                                   const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt,
@@ -132,15 +131,16 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
   const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
   bias_force(model, data, x, fext);
   data.tmp_nv = tau - data.h;
+  // The accelerations by AZA even on the dense route: ddq = M⁻¹(τ̄ − h) with the explicit M⁻¹
+  // has an O(ε κ(M)) larger residual, and D2 (gravity, velocity products) amplifies it.
+  aza_factorize(model, data, x.s);
+  aza_solve(model, data, data.tmp_nv, data.ddq);
   if (dense) {
     immamb(model, data, x.s);
-    data.ddq.noalias() = data.Minv * data.tmp_nv;
     eidamb_derivatives(model, data, x, data.ddq, opt.representation, fext);
     minv_times_derivatives(model, data, x, opt.representation, sign, out);
     return;
   }
-  aza_factorize(model, data, x.s);
-  aza_solve(model, data, data.tmp_nv, data.ddq);
   eidamb_derivatives(model, data, x, data.ddq, opt.representation, fext);
   data.lin_K.leftCols(nb6) = data.D1;
   data.lin_K.middleCols(nb6, n) = data.D2;
@@ -244,7 +244,8 @@ State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const St
 template <class S, class Derived>
 void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
                         const S& dt, const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
-  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(1), data.lin_MinvK.leftCols(2 * model.nv()));
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(1),
+                                       data.lin_MinvK.leftCols(2 * model.nv()));
   const int nv = model.nv(), n = model.num_joints(), N = 2 * nv, off = model.offset();
   // Rows of δ(ν̇, ṙ): −M⁻¹K δx + M⁻¹ δτ̄, with δx in opt.representation.
   data.A.setIdentity();
