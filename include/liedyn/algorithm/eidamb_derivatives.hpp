@@ -47,32 +47,6 @@
 namespace liedyn {
 
 namespace detail {
-// _0X^i M ^iX_0 for X = ^0H_i = (R, p): with g = R h + (m/2) p,
-//   I_0 = R I_o Rᵀ + 2 (p·g) 1 − p gᵀ − g pᵀ,
-// the same matrix as SpatialInertia::transformed (which spends about twice the flops on
-// 3×3 products with hat matrices). Only the upper triangle is computed and mirrored, so that
-// the composites, and the mass matrix, are exactly symmetric.
-template <class S>
-SpatialInertia<S> inertia_to_ground(const SpatialInertia<S>& I, const SE3<S>& X) {
-  const Matrix3<S>& R = X.rotation();
-  const Vector3<S>& p = X.translation();
-  const S m = I.mass();
-  const Vector3<S> Rh = R * I.first_moment();
-  const Vector3<S> g = Rh + (S(0.5) * m) * p;
-  const Matrix3<S> RI = R * I.inertia_origin();
-  Matrix3<S> J;
-  for (int a = 0; a < 3; ++a)
-    for (int b = a; b < 3; ++b) J(a, b) = RI.row(a).dot(R.row(b)) - p(a) * g(b) - g(a) * p(b);
-  const S pg2 = S(2) * p.dot(g);
-  J(0, 0) += pg2;
-  J(1, 1) += pg2;
-  J(2, 2) += pg2;
-  J(1, 0) = J(0, 1);
-  J(2, 0) = J(0, 2);
-  J(2, 1) = J(1, 2);
-  return SpatialInertia<S>::from_moments(m, Vector3<S>(Rh + m * p), J);
-}
-
 // SpatialInertia::variation without 3×3 products of hat matrices: with W = ω^,
 // İ_o = W I_o + (W I_o)ᵀ − (h vᵀ + v hᵀ) + 2 (v·h) 1, since v^ h^ = h vᵀ − (v·h) 1.
 template <class S>
@@ -150,7 +124,7 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
     data.ground_a[i] = data.ground_a[p] + Si * qdd - ui * qd;
     data.ground_psi[i] = Si.cross(data.ground_a[i]) - ui.cross(Vi);
     data.ground_w[i] = ui * S(-2);
-    const SpatialInertia<S> Ii = detail::inertia_to_ground(model.inertia(i), X0);
+    const SpatialInertia<S> Ii = model.inertia(i).transformed(X0);
     data.ground_Ic[i] = Ii;
     data.ground_hc[i] = Ii * Vi;
     data.ground_fc[i] = Ii * data.ground_a[i] + Vi.cross(data.ground_hc[i]);
