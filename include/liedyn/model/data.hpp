@@ -100,7 +100,7 @@ struct Data {
   std::vector<Force<S>> momentum; ///< m_i = M_i v_i
   std::vector<Force<S>> f;        ///< RNEA: body wrench
   std::vector<Force<S>> b_c;      ///< b^c_i: composite bias wrench
-  std::vector<SpatialInertia<S>> Ic;  ///< composite rigid-body inertia of subtree(i), in frame i
+  std::vector<SpatialInertia<S>> Ic;  ///< EIDAmb: composite rigid-body inertia of subtree(i), in frame i
 
   // --- articulated bodies (ABA, IMMAmb) ---------------------------------------------------
   std::vector<Matrix6<S>> IA;  ///< articulated inertia M^A_i
@@ -120,7 +120,7 @@ struct Data {
   std::vector<Motion<S>> ground_u;      ///< u_i = S_i × V_i
   std::vector<Motion<S>> ground_psi;    ///< ψ_i = S_i × A_i − u_i × V_i
   std::vector<Motion<S>> ground_w;      ///< W_i = (V_λ(i) + V_i) × S_i
-  std::vector<SpatialInertia<S>> ground_Ic;  ///< composite inertia of subtree(i)
+  std::vector<SpatialInertia<S>> ground_Ic;  ///< composite inertia of subtree(i) (also crba: [0] is the whole robot)
   std::vector<SpatialInertia<S>> ground_Bc;  ///< composite inertia variation Σ (V_j×̄* I_j − I_j V_j×)
   std::vector<Force<S>> ground_hc;      ///< composite momentum
   std::vector<Force<S>> ground_fc;      ///< composite wrench F^c_i (τ_i = S_i · F^c_i)
