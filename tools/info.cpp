@@ -69,10 +69,10 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
   const bool moving = model.has_moving_base();
   std::ostringstream o;
 
-  // Composite inertia of the whole tree at s = 0, in the base frame (crba leaves it in ground_Ic[0]).
+  // Composite inertia of the whole tree at s = 0, in the base frame (crba leaves it in Ic[0]).
   Data<double> data(model);
   crba(model, data, VectorX<double>::Zero(n));
-  const SpatialInertia<double>& total = data.ground_Ic[0];
+  const SpatialInertia<double>& total = data.Ic[0];
 
   int n_rev = 0, n_cont = 0, n_pri = 0, n_hel = 0;
   for (int i = 1; i < nb; ++i) {

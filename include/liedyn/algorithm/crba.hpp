@@ -4,22 +4,26 @@
 // Frames and order (conventions.md §2): M is (nv × nv), BASE FIRST,
 //   M = [ M^c_0  F ; Fᵀ  M_JJ ]   (moving base)      M = M_JJ   (welded base)
 // with M^c_0 the composite inertia of the whole tree in the base frame (the 6×6 matrix of
-// data.ground_Ic[0]), F = _0F the base–joint block (column j−1: the wrench _0X^j M^c_j Γ_j that
+// data.Ic[0]), F = _0F the base–joint block (column j−1: the wrench _0X^j M^c_j Γ_j that
 // joint j's unit acceleration needs, in the base frame — EIDAmb's lines 32–38**), and M_JJ the
 // classic joint-space block
 //   M_ij = Γ_iᵀ (_iX^j M^c_j Γ_j)  for i an ancestor of j (or i = j),  0 off the branch,
 // plus the armature on the diagonal. M depends on the joint positions s only (base-frame
 // coordinates), never on H, ν or r.
 //
-// Algorithm (Featherstone, RBDA §6.2; seed 001), in the base frame 0: with ^0H_i from one
-// forward kinematics pass, the axes S_i = ^0X_i Γ_i and the bodies' inertias are expressed in
-// frame 0 once (O(n)), so the composite inertias are plain sums up the tree and every entry is
-// one 6-term dot product, M_kj = S_kᵀ (I^c_j S_j) for k an ancestor of j — no transform per
-// (ancestor, joint) pair as in the body-frame version. Both triangles are written; entries
-// between different branches stay zero.
+// Algorithm (Featherstone, RBDA §6.2; seed 001): the composite inertias M^c_i are accumulated
+// in the body frames, as in the textbook, and the diagonal entry Γ_iᵀ M^c_i Γ_i is formed there:
+// about the joint, along its own axis, so a light body far from the base keeps its digits (in
+// the base frame its m·|p|² terms cancel, losing ~|p|²/d² of them: 1e-12 relative on talos'
+// fingers, where Pinocchio's world-frame CRBA lands). Then the wrench M^c_j Γ_j and the axis
+// move to the base frame 0 once (^0H_j from the same pass) and every entry above the diagonal
+// is one 6-term dot product, M_kj = S_kᵀ (^0X_j M^c_j Γ_j) with S_k = ^0X_k Γ_k, for k an ancestor
+// of j — no transform per (ancestor, joint) pair as in the body-frame version. Both triangles
+// are written; entries between different branches stay zero.
 //
-// Writes data.H_parent, data.H_base (^0H_i), data.ground_axis (S_i), data.ground_Ic
-// (composite inertias in frame 0), data.F (moving base) and data.M.
+// Writes data.H_parent, data.H_base (^0H_i), data.ground_axis (S_i), data.Ic (composite
+// inertias, body frames; Ic[0], in the base frame, is the whole robot's), data.F (moving base)
+// and data.M.
 // Cost O(n·d) (d = tree depth) plus the O(nv²) zeroing of M. No allocation.
 #pragma once
 
@@ -36,26 +40,27 @@ const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::Matrix
   const bool moving = model.has_moving_base();
   MatrixX<S>& M = data.M;
 
-  // Forward: body poses, axes and inertias in the base frame.
+  // Forward: body poses and axes in the base frame.
   data.H_base[0] = SE3<S>::Identity();
-  data.ground_Ic[0] = model.inertia(0);
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     data.H_parent[i] = j.transform(S(s(i - 1)));
     data.H_base[i] = data.H_base[model.parent(i)] * data.H_parent[i];
     data.ground_axis[i] = data.H_base[i].act(j.screw);
-    data.ground_Ic[i] = model.inertia(i).transformed(data.H_base[i]);
   }
-  // Backward: composite inertias (same frame: plain sums).
-  for (int i = nb - 1; i >= 1; --i) data.ground_Ic[model.parent(i)] += data.ground_Ic[i];
+  // Backward: composite inertias in the body frames.
+  for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
+  for (int i = nb - 1; i >= 1; --i) data.Ic[model.parent(i)] += data.Ic[i].transformed(data.H_parent[i]);
 
   M.setZero();
-  if (moving) M.template topLeftCorner<6, 6>() = data.ground_Ic[0].matrix();
+  if (moving) M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
 
   for (int j = 1; j < nb; ++j) {
     const int vj = off + j - 1;
-    const Force<S> F = data.ground_Ic[j] * data.ground_axis[j];  // I^c_j S_j
-    M(vj, vj) = dot(data.ground_axis[j], F) + model.joint(j).armature;
+    const Joint<S>& joint = model.joint(j);
+    const Force<S> Fj = data.Ic[j] * joint.screw;  // M^c_j Γ_j, frame j
+    M(vj, vj) = dot(joint.screw, Fj) + joint.armature;
+    const Force<S> F = data.H_base[j].act(Fj);
     for (int k = model.parent(j); k > 0; k = model.parent(k)) {
       const S Mkj = dot(data.ground_axis[k], F);
       M(off + k - 1, vj) = Mkj;

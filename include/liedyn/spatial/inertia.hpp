@@ -115,27 +115,39 @@ class SpatialInertia {
 
   /// Given this inertia in frame B and X = ^A H_B, the same body's inertia in frame A:
   /// _A X^B M ^B X_A.
-  SpatialInertia transformed(const SE3<S>& X) const {
-    const Matrix3<S>& R = X.rotation();
-    const Vector3<S>& p = X.translation();
-    const Vector3<S> Rh = R * h_;
-    // I_A = R I_o Rᵀ − m p^p^ − p^(Rh)^ − (Rh)^p^. With a^b^ = b aᵀ − (a·b) 1 and g = Rh + m p/2
-    // the last three terms are −(g pᵀ + p gᵀ) + 2 (p·g) 1: a third of the multiplications of the
-    // 3×3 products. Only the upper triangle is computed and mirrored, so the result (and every
-    // composite inertia and mass matrix built from it) is exactly symmetric.
-    const Vector3<S> g = Rh + (S(0.5) * m_) * p;
-    const S d = S(2) * p.dot(g);
+  SpatialInertia transformed(const SE3<S>& X) const { return rotated(X.rotation()).translated(X.translation()); }
+  /// transformed(X) for a pure rotation X = (R, 0): frame A shares B's origin, R = ^A R_B.
+  SpatialInertia rotated(const Matrix3<S>& R) const {
     const Matrix3<S> RI = R * Io_;
     Matrix3<S> I;
+    // Upper triangle computed and mirrored: the result (and every composite inertia and mass
+    // matrix built from it) is exactly symmetric.
     for (int a = 0; a < 3; ++a)
       for (int b = a; b < 3; ++b) {
-        I(a, b) = RI.row(a).dot(R.row(b)) - g(a) * p(b) - p(a) * g(b);
+        I(a, b) = RI.row(a).dot(R.row(b));
         I(b, a) = I(a, b);
       }
-    I(0, 0) += d;
-    I(1, 1) += d;
-    I(2, 2) += d;
-    return from_moments(m_, Vector3<S>(Rh + m_ * p), I);
+    return from_moments(m_, Vector3<S>(R * h_), I);
+  }
+  /// transformed(X) for a pure translation X = (1, p): frame A is frame B with its origin moved
+  /// to −p, i.e. p is B's origin in A.
+  SpatialInertia translated(const Vector3<S>& p) const {
+    // I_A = I_o − m p^p^ − p^h^ − h^p^. With a^b^ = b aᵀ − (a·b) 1 and g = h + m p/2 the last
+    // three terms are −(g pᵀ + p gᵀ) + 2 (p·g) 1: a third of the multiplications of the 3×3
+    // products. On the diagonal the g_a p_a terms cancel exactly, so they are left out rather
+    // than added and subtracted (which cost a light body far away ten digits' worth of ulps).
+    const Vector3<S> g = h_ + (S(0.5) * m_) * p;
+    const Vector3<S> gp = g.cwiseProduct(p);
+    Matrix3<S> I;
+    I(0, 0) = Io_(0, 0) + S(2) * (gp(1) + gp(2));
+    I(1, 1) = Io_(1, 1) + S(2) * (gp(0) + gp(2));
+    I(2, 2) = Io_(2, 2) + S(2) * (gp(0) + gp(1));
+    for (int a = 0; a < 2; ++a)
+      for (int b = a + 1; b < 3; ++b) {
+        I(a, b) = Io_(a, b) - g(a) * p(b) - p(a) * g(b);
+        I(b, a) = I(a, b);
+      }
+    return from_moments(m_, Vector3<S>(h_ + m_ * p), I);
   }
   /// Given this inertia in frame A and X = ^A H_B, the inertia in frame B: _B X^A M ^A X_B.
   SpatialInertia transformed_inverse(const SE3<S>& X) const { return transformed(X.inverse()); }
