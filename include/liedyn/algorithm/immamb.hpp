@@ -9,30 +9,90 @@
 //
 // Frames and order (conventions.md §2): Minv = M(s)⁻¹, (nv × nv), BASE FIRST — the table's
 // index i+6 (1-based, base in 1..6) is our row model.v_index(i) = offset() + i − 1, and the
-// table's base block 1:6 is our 0..5. Both triangles are written. M^A_i, U_i, D_i live in body
-// frame i; 𝓕_i (data.Fset[i]) and 𝓟_i (data.Pset[i]) are 6 × n, column j − 1 for joint j:
-// 𝓕_i[:, j] is the wrench on body i from a unit generalized force at joint j in i's subtree,
-// 𝓟_i[:, j] the acceleration of body i produced by a unit generalized force at joint j.
-// Joint armature adds to D_i (so this inverts crba's M, armature included).
+// table's base block 1:6 is our 0..5. Both triangles are written. 𝓕_i and 𝓟_i are 6 × n,
+// column j − 1 for joint j: 𝓕_i[:, j] is the wrench on body i from a unit generalized force at
+// joint j in i's subtree, 𝓟_i[:, j] the acceleration of body i produced by a unit generalized
+// force at joint j. Joint armature adds to D_i (so this inverts crba's M, armature included).
+//
+// Table 9 restructured around the base frame 0 (the "ground" frame of IDSVA; Pinocchio's
+// computeMinverse works in the world frame). The table works in body frames, so lines 11, 13,
+// 17 and 18 transform every column of 𝓕_i, 𝓟_λ(i) and M^A_i between frames i and λ(i): O(n²)
+// spatial transforms. Here the column quantities (S_i = ^0X_i Γ_i in data.ground_axis, U_i,
+// 𝓕_i, 𝓟_i) are expressed in frame 0 once, from ^0H_i (data.H_base), and the table's ^iX_λ(i)
+// become the identity. The articulated inertias are not: in frame 0 a light body far from the
+// base has m·|p|² terms that cancel in D_i = S_iᵀ M^A_i S_i, and talos' fingers lost three to
+// four digits of Minv that way. M^A_i is kept in the "mixed" frame [i] (frame 0's orientation,
+// origin at body i's): D_i and M^a_i are formed about the joint as in the table, and the move
+// to the parent (line 13) is a translation by the joint offset only — cross products, no
+// rotation. U_i is formed in [i] and then moved to frame 0 (one cross product). D_i is
+// frame-independent, so every entry of Minv is the table's. Line by line:
+//   1–5    H_parent, H_base, S_i rotated into [i], M^A_i = M_i rotated into [i], for i = 0 too
+//          (defect 1; [0] is frame 0);
+//   7–9    U_i = M^A_i S_i, D_i = S_iᵀ U_i + armature (in [i]), Minv[i, i] = D_i⁻¹; then S_i
+//          and U_i move to frame 0;
+//   10     Minv[i, k] = −D_i⁻¹ S_iᵀ 𝓕_i[:, k] for k in subtree(i) \ {i};
+//   11     𝓕_λ[:, k] = 𝓕_i[:, k] + U_i Minv[i, k] (k in subtree(i)). The children of λ own
+//          disjoint column ranges and no transform is left, so this is an in-place update of
+//          one 6 × n buffer (data.Fset[0]): its column k holds 𝓕 of the body on k's support
+//          chain being processed; column i starts as U_i D_i⁻¹ (𝓕_i[:, i] = 0);
+//   12–13  M^A_λ += ^[i]X_[λ]ᵀ (M^A_i − U_i D_i⁻¹ U_iᵀ) ^[i]X_[λ] (in [i]; a translation);
+//   15, 26 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0 (data.Pset[0]) and Minv[base, base] = (M^A_0)⁻¹;
+//   17     Minv[i, k] −= D_i⁻¹ U_iᵀ 𝓟_λ[:, k];
+//   18     𝓟_i[:, k] = 𝓟_λ[:, k] + S_i Minv[i, k] (defect 2) — only for k > i and only if i has
+//          children: nothing else reads 𝓟_i;
+//   20     Minv[base, joints] = 𝓟_0 and its transpose (defect 3); 21–25 the mirror.
 //
 // Column sets: in our depth-first numbering the table's subtree(i)+6 is the contiguous range
 // of joints [i, model.subtree_end(i)); lines 10–11 touch only those columns. Lines 17–18 run
 // over joints [i, n] for a moving base (every pair couples through the base); for a welded
 // base only over the subtree of i's top-most ancestor below the base (M is block diagonal
-// across those subtrees). Minv is column-major, so each table row Minv[i+6, ·] of the upper
+// across those subtrees, and the rest of the column is written as zeros instead of clearing
+// all of Minv first). Minv is column-major, so each table row Minv[i+6, ·] of the upper
 // triangle is built in column v_index(i) (the lower triangle) and mirrored at the end
 // (lines 21–25): same numbers, contiguous memory.
 //
 // Refuses a model with singular joints (ModelError naming them). Writes data.H_parent,
-// data.IA (M^A_i; M^a_i is a local), data.U, data.D, data.Dinv, data.Fset, data.Pset and
-// data.Minv. Cost O(n²) (O(n·d) for the recursion plus the dense output). No allocation.
+// data.H_base, data.ground_axis, data.IA (M^A_i in the mixed frame [i], NOT the body frame
+// that aba leaves there), data.U (frame 0), data.D, data.Dinv, data.Fset[0] (the shared 𝓕 buffer), data.Pset
+// (𝓟_0 and the 𝓟_i of bodies with children) and data.Minv. Cost O(n²) (O(n·d) for the
+// recursion plus the dense output), no 6D transform inside the column loops. No allocation.
 #pragma once
 
 #include "liedyn/algorithm/aba.hpp"
 
 namespace liedyn {
+namespace detail {
 
-/// The inverse mass matrix M(s)⁻¹ (both triangles) by IMMAmb (Table 9), into data.Minv.
+/// out += Tᵀ Ia T for T = [1 −d^; 0 1]: a symmetric 6×6 inertia about point p moved to point
+/// p − d without rotating (motion at p is v + ω × d from motion at p − d). With blocks
+/// [A B; Bᵀ C] (linear first): B' = B − A d^, C' = C + (d^ B)ᵀ + d^ B'. Each d^ product is three
+/// cross products, a quarter of add_articulated_to_parent's multiplications.
+template <class S>
+void add_articulated_translated(const Vector3<S>& d, const Matrix6<S>& Ia, Matrix6<S>& out) {
+  const auto A = Ia.template topLeftCorner<3, 3>();
+  const auto B = Ia.template topRightCorner<3, 3>();
+  const auto C = Ia.template bottomRightCorner<3, 3>();
+  Matrix3<S> Bp, dB;
+  // (A d^) row k = −(d × A_k)ᵀ with A_k row k = column k (A symmetric), so −A d^ has rows d × A_k.
+  for (int k = 0; k < 3; ++k) Bp.row(k) = B.row(k) + d.cross(Vector3<S>(A.col(k))).transpose();
+  for (int c = 0; c < 3; ++c) dB.col(c) = d.cross(Vector3<S>(B.col(c)));
+  Matrix3<S> Cp = C + dB.transpose();
+  for (int c = 0; c < 3; ++c) Cp.col(c) += d.cross(Vector3<S>(Bp.col(c)));
+  out.template topLeftCorner<3, 3>() += A;
+  out.template topRightCorner<3, 3>() += Bp;
+  out.template bottomLeftCorner<3, 3>() += Bp.transpose();
+  // Symmetric in exact arithmetic; the upper triangle is mirrored so M^A stays exactly so.
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b) {
+      out(3 + a, 3 + b) += Cp(a, b);
+      if (b != a) out(3 + b, 3 + a) = out(3 + a, 3 + b);
+    }
+}
+
+}  // namespace detail
+
+/// The inverse mass matrix M(s)⁻¹ (both triangles) by IMMAmb (Table 9, around the base frame),
+/// into data.Minv.
 template <class S, class Derived>
 const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("immamb", "s", s, model.num_joints());
@@ -42,82 +102,108 @@ const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::Matr
   const int off = model.offset();
   const bool moving = model.has_moving_base();
   MatrixX<S>& Minv = data.Minv;
-  Minv.setZero();
+  Matrix6X<S>& F = data.Fset[0];  // every 𝓕_i, see line 11 in the header
 
-  // Lines 1–5: jcalc, ^iX_λ(i) (as ^λ(i)H_i) and M^A_i = M_i — for i = 0 too (defect 1).
-  detail::update_joint_transforms(model, data, s);
-  for (int i = 0; i < nb; ++i) data.IA[i] = model.inertia(i).matrix();
-  // 𝓕_i starts at zero on the columns it accumulates (subtree(i); all joints for the base).
-  if (moving) data.Fset[0].setZero();
-  for (int i = 1; i < nb; ++i) data.Fset[i].middleCols(i - 1, model.subtree_end(i) - i).setZero();
+  // Lines 1–5, in frame 0 (defect 1: the base's own inertia starts M^A_0).
+  data.H_base[0] = SE3<S>::Identity();
+  data.IA[0] = model.inertia(0).matrix();
+  for (int i = 1; i < nb; ++i) {
+    const int p = model.parent(i);
+    data.H_parent[i] = model.joint(i).transform(S(s(i - 1)));
+    data.H_base[i] = p == 0 ? data.H_parent[i] : data.H_base[p] * data.H_parent[i];
+    const Matrix3<S>& R = data.H_base[i].rotation();
+    const Motion<S>& G = model.joint(i).screw;
+    data.ground_axis[i] = Motion<S>(R * G.linear(), R * G.angular());  // in [i] until line 10
+    data.IA[i] = model.inertia(i).rotated(R).matrix();
+  }
 
   // Lines 6–14: backward pass.
   for (int i = nb - 1; i >= 1; --i) {
-    const Joint<S>& j = model.joint(i);
-    const Vector6<S>& G = j.screw.vector();
+    Motion<S>& axis = data.ground_axis[i];
+    const Vector6<S>& Si = axis.vector();
     const int p = model.parent(i);
     const int vi = off + i - 1;
     const int end = model.subtree_end(i);  // joints i..end−1 = subtree(i)
-    Matrix6X<S>& Fi = data.Fset[i];
-    data.U[i] = data.IA[i] * G;                                      // line 7
-    data.D[i] = G.dot(data.U[i]) + j.armature;                       // line 8 (+ armature)
-    data.Dinv[i] = S(1) / data.D[i];
-    Minv(vi, vi) = data.Dinv[i];                                     // line 9
-    // Line 10: Minv[i, subtree(i)] −= D⁻¹ Γᵀ 𝓕_i[:, subtree(i)] (column i of 𝓕_i is zero: only
-    // the children's subtrees were accumulated into it).
-    for (int k = i + 1; k < end; ++k) Minv(off + k - 1, vi) -= data.Dinv[i] * G.dot(Fi.col(k - 1));
-    // Line 11: 𝓕_λ[:, subtree(i)] += _λX^i (𝓕_i + U_i Minv[i, ·])[:, subtree(i)] (𝓕_i is not
-    // needed afterwards, so the bracket is formed in place). Not needed for a welded base's 𝓕_0.
+    const Vector6<S> Um = data.IA[i] * Si;                       // line 7, in [i]
+    data.D[i] = Si.dot(Um) + model.joint(i).armature;            // line 8 (+ armature)
+    // [i] → frame 0: moments and linear velocities about the base origin.
+    const Vector3<S>& pi = data.H_base[i].translation();
+    Vector6<S>& U = data.U[i];
+    U.template head<3>() = Um.template head<3>();
+    U.template tail<3>() = Um.template tail<3>() + pi.cross(Vector3<S>(Um.template head<3>()));
+    axis.linear() += pi.cross(Vector3<S>(axis.angular()));
+    const S Dinv = S(1) / data.D[i];
+    data.Dinv[i] = Dinv;
+    Minv(vi, vi) = Dinv;                                         // line 9
+    // A welded base's 𝓕_0 and M^A_0 are never read: lines 11–13 stop below it.
     if (moving || p > 0) {
-      const SE3<S>& X = data.H_parent[i];
-      Matrix6X<S>& Fp = data.Fset[p];
-      for (int k = i; k < end; ++k) {
-        const Vector6<S> w = Fi.col(k - 1) + data.U[i] * Minv(off + k - 1, vi);
-        Fp.col(k - 1) += X.act(Force<S>(w)).vector();
+      F.col(i - 1) = U * Dinv;                                   // line 11, column i
+      for (int k = i + 1; k < end; ++k) {
+        auto Fk = F.col(k - 1);
+        const S m = -Dinv * Si.dot(Fk);                          // line 10
+        Minv(off + k - 1, vi) = m;
+        Fk += U * m;                                             // line 11
       }
-    }
-    // Lines 12–13: M^a_i = M^A_i − U_i D_i⁻¹ U_iᵀ; M^A_λ += _λX^i M^a_i ^iX_λ.
-    if (moving || p > 0) {
       Matrix6<S> Ma = data.IA[i];
-      Ma.noalias() -= (data.U[i] * data.Dinv[i]) * data.U[i].transpose();
-      detail::add_articulated_to_parent(data.H_parent[i], Ma, data.IA[p]);
+      Ma.noalias() -= (Um * Dinv) * Um.transpose();
+      detail::add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()), Ma, data.IA[p]);
+    } else {
+      for (int k = i + 1; k < end; ++k) Minv(off + k - 1, vi) = -Dinv * Si.dot(F.col(k - 1));  // line 10
     }
   }
 
-  // Line 15: 𝓟_0[:, 7:] = −(M^A_0)⁻¹ 𝓕_0[:, 7:]; line 26: Minv[1:6, 1:6] = (M^A_0)⁻¹.
+  // Line 15: 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0; line 26: Minv[base, base] = (M^A_0)⁻¹.
   if (moving) {
     const Matrix6<S> IA0inv = detail::Cholesky6<S>(data.IA[0]).inverse();
-    Minv.template topLeftCorner<6, 6>() = IA0inv;  // line 26
-    for (int k = 0; k < n; ++k) data.Pset[0].col(k) = -(IA0inv * data.Fset[0].col(k));
+    Minv.template topLeftCorner<6, 6>() = IA0inv;
+    const Matrix6<S> negInv = -IA0inv;
+    Matrix6X<S>& P0 = data.Pset[0];
+    for (int k = 0; k < n; ++k) P0.col(k).noalias() = negInv * F.col(k);
   }
 
-  // Lines 16–19: forward pass. Columns [i, last) of the row of joint i (see the header).
+  // Lines 16–19: forward pass over column v_index(i), rows [i, last); rows [last, n] are zero.
   int last = n + 1;
   for (int i = 1; i < nb; ++i) {
-    const Vector6<S>& G = model.joint(i).screw.vector();
+    const Vector6<S>& Si = data.ground_axis[i].vector();
     const int p = model.parent(i);
     const int vi = off + i - 1;
-    if (!moving && p == 0) last = model.subtree_end(i);
+    const int end = model.subtree_end(i);
     Matrix6X<S>& Pi = data.Pset[i];
     if (!moving && p == 0) {
-      // 𝓟_0 = 0: line 17 adds nothing, line 18 reduces to Γ_i Minv[i, i:].
-      for (int k = i; k < last; ++k) Pi.col(k - 1) = G * Minv(off + k - 1, vi);
-      continue;
+      // 𝓟_0 = 0: line 17 adds nothing, line 18 reduces to S_i Minv[i, k].
+      last = end;
+      for (int k = i + 1; k < end; ++k) Pi.col(k - 1) = Si * Minv(off + k - 1, vi);
+    } else {
+      const Matrix6X<S>& Pp = data.Pset[p];
+      const Vector6<S> UD = data.U[i] * data.Dinv[i];
+      Minv(vi, vi) -= UD.dot(Pp.col(i - 1));                     // line 17, k = i
+      // k in subtree(i) \ {i}: line 10 left a value; such k exist only if i has children.
+      for (int k = i + 1; k < end; ++k) {
+        S& m = Minv(off + k - 1, vi);
+        m -= UD.dot(Pp.col(k - 1));                              // line 17
+        Pi.col(k - 1) = Pp.col(k - 1) + Si * m;                  // line 18 (fixed)
+      }
+      // k past subtree(i): Minv[i, k] starts at zero; 𝓟_i is read only by i's descendants.
+      if (end > i + 1) {
+        for (int k = end; k < last; ++k) {
+          const S m = -UD.dot(Pp.col(k - 1));
+          Minv(off + k - 1, vi) = m;
+          Pi.col(k - 1) = Pp.col(k - 1) + Si * m;
+        }
+      } else {
+        for (int k = end; k < last; ++k) Minv(off + k - 1, vi) = -UD.dot(Pp.col(k - 1));
+      }
     }
-    const SE3<S>& X = data.H_parent[i];
-    const Matrix6X<S>& Pp = data.Pset[p];
-    for (int k = i; k < last; ++k) {
-      const Vector6<S> XP = X.act_inverse(Motion<S>(Pp.col(k - 1))).vector();  // ^iX_λ 𝓟_λ[:, k]
-      S& m = Minv(off + k - 1, vi);
-      m -= data.Dinv[i] * data.U[i].dot(XP);                              // line 17
-      Pi.col(k - 1) = G * m + XP;                                          // line 18 (fixed)
-    }
+    for (int k = last; k <= n; ++k) Minv(off + k - 1, vi) = S(0);
   }
 
   // Line 20 and its transpose (defect 3): the base–joint blocks.
   if (moving) {
-    Minv.block(0, 6, 6, n) = data.Pset[0];
-    Minv.block(6, 0, n, 6) = data.Pset[0].transpose();
+    const Matrix6X<S>& P0 = data.Pset[0];
+    for (int k = 0; k < n; ++k) {
+      Minv.col(6 + k).template head<6>() = P0.col(k);
+      Minv.row(6 + k).template head<6>() = P0.col(k).transpose();
+    }
   }
   // Lines 21–25: the other triangle of the joint block (we built the lower one, see header).
   for (int i = 1; i < nb; ++i) {

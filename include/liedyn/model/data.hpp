@@ -45,7 +45,7 @@ struct Data {
     Dinv.assign(nb, S(0));
     u.assign(nb, S(0));
     F.setZero(6, n);
-    Fset.assign(nb, Matrix6X<S>::Zero(6, n));
+    Fset.assign(1, Matrix6X<S>::Zero(6, n));
     Pset.assign(nb, Matrix6X<S>::Zero(6, n));
     tau.setZero(nv);
     h.setZero(nv);
@@ -100,17 +100,17 @@ struct Data {
   std::vector<Force<S>> momentum; ///< m_i = M_i v_i
   std::vector<Force<S>> f;        ///< RNEA: body wrench
   std::vector<Force<S>> b_c;      ///< b^c_i: composite bias wrench
-  std::vector<SpatialInertia<S>> Ic;  ///< EIDAmb: composite rigid-body inertia of subtree(i), in frame i
+  std::vector<SpatialInertia<S>> Ic;  ///< EIDAmb, crba: composite rigid-body inertia of subtree(i), in frame i
 
   // --- articulated bodies (ABA, IMMAmb) ---------------------------------------------------
-  std::vector<Matrix6<S>> IA;  ///< articulated inertia M^A_i
+  std::vector<Matrix6<S>> IA;  ///< articulated inertia M^A_i (aba: frame i; immamb: mixed frame, see there)
   std::vector<Force<S>> pA;    ///< articulated bias wrench
-  std::vector<Vector6<S>> U;   ///< U_i = M^A_i Γ_i
+  std::vector<Vector6<S>> U;   ///< U_i = M^A_i Γ_i (immamb: in frame 0)
   std::vector<Motion<S>> c;    ///< ABA: velocity-product acceleration c_i = v_i × Γ_i r_i
   std::vector<S> D, Dinv, u;   ///< D_i = Γ_iᵀ U_i (+ armature), its inverse; u_i
   Matrix6X<S> F;               ///< _0F: base–joint block of M (column j−1: joint j), base frame
-  std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i (6 × n each)
-  std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each)
+  std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i: one 6 × n buffer, Fset[0], shared (see immamb)
+  std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each, frame 0)
 
   // --- EIDAmb derivatives: "ground" quantities, expressed in the base frame 0 frozen at the
   // current instant (eidamb_derivatives.hpp) ------------------------------------------------
@@ -120,7 +120,7 @@ struct Data {
   std::vector<Motion<S>> ground_u;      ///< u_i = S_i × V_i
   std::vector<Motion<S>> ground_psi;    ///< ψ_i = S_i × A_i − u_i × V_i
   std::vector<Motion<S>> ground_w;      ///< W_i = (V_λ(i) + V_i) × S_i
-  std::vector<SpatialInertia<S>> ground_Ic;  ///< composite inertia of subtree(i) (also crba: [0] is the whole robot)
+  std::vector<SpatialInertia<S>> ground_Ic;  ///< composite inertia of subtree(i)
   std::vector<SpatialInertia<S>> ground_Bc;  ///< composite inertia variation Σ (V_j×̄* I_j − I_j V_j×)
   std::vector<Force<S>> ground_hc;      ///< composite momentum
   std::vector<Force<S>> ground_fc;      ///< composite wrench F^c_i (τ_i = S_i · F^c_i)
