@@ -209,8 +209,13 @@ void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
                "linearize_actuated: the actuation matrix must be nv × size(u)");
   data.tmp_nv2.noalias() = actuation * u;
   linearize(model, data, x, data.tmp_nv2, opt, fext);
+  const int nv = model.nv();
   Bu.resize(data.B.rows(), actuation.cols());  // no allocation once Bu has this size
-  Bu.noalias() = data.B * actuation;
+  // B's top rows are zero. Column by column (GEMV): a GEMM takes Eigen's heap blocking
+  // workspace once nv passes a few dozen.
+  Bu.topRows(nv).setZero();
+  for (Eigen::Index c = 0; c < actuation.cols(); ++c)
+    Bu.col(c).bottomRows(nv).noalias() = data.B.bottomRows(nv) * actuation.col(c);
 }
 
 /// One step of the Lie-group semi-implicit Euler scheme:
