@@ -5,7 +5,16 @@
 // Order: rows of Y and X follow the model's base-first generalized order (nv). For a moving
 // base the base rows of Y are a base wrench in the base frame and those of X the base
 // acceleration ν̇; joint armature is included (as in M). Cost: factorization O(n), each column
-// O(n); no allocation. Compare with the dense product M⁻¹ Y from immamb, O(nv²) per column.
+// O(n) with no spatial transform; no allocation. Compare with the dense product M⁻¹ Y from
+// immamb, O(nv²) per column.
+//
+// Frames. The factorization keeps the articulated inertia M^A_i in the "mixed" frame [i]:
+// the base frame's orientation, origin at body i's. D_i = S_iᵀ M^A_i S_i is then formed about
+// the joint — in the base frame a light body far from the base has m·|p|² terms that cancel
+// there, and talos' grippers lost three to four digits of M⁻¹ that way — while moving M^A_i to
+// the parent is a translation by the joint offset (cross products, no rotation). The axis S_i
+// and U_i = M^A_i S_i are then stored in the base frame 0 (data.aza_S, data.aza_U), so the
+// solves, and immamb's column passes, are plain 6-vector sums with no transform.
 #pragma once
 
 #include <Eigen/Cholesky>
@@ -13,25 +22,75 @@
 #include "liedyn/algorithm/common.hpp"
 
 namespace liedyn {
+namespace detail {
 
-/// Factors M(s) by articulated-body inertias into data.aza_*. Refuses a singular model.
+/// out += Tᵀ Ia T for T = [1 −d^; 0 1]: a symmetric 6×6 inertia about point p moved to point
+/// p − d without rotating (motion at p is v + ω × d from motion at p − d). With blocks
+/// [A B; Bᵀ C] (linear first): B' = B − A d^, C' = C + (d^ B)ᵀ + d^ B'. Each d^ product is three
+/// cross products, a quarter of a general congruence's multiplications.
+template <class S>
+void add_articulated_translated(const Vector3<S>& d, const Matrix6<S>& Ia, Matrix6<S>& out) {
+  const auto A = Ia.template topLeftCorner<3, 3>();
+  const auto B = Ia.template topRightCorner<3, 3>();
+  const auto C = Ia.template bottomRightCorner<3, 3>();
+  Matrix3<S> Bp, dB;
+  // (A d^) row k = −(d × A_k)ᵀ with A_k row k = column k (A symmetric), so −A d^ has rows d × A_k.
+  for (int k = 0; k < 3; ++k) Bp.row(k) = B.row(k) + d.cross(Vector3<S>(A.col(k))).transpose();
+  for (int c = 0; c < 3; ++c) dB.col(c) = d.cross(Vector3<S>(B.col(c)));
+  Matrix3<S> Cp = C + dB.transpose();
+  for (int c = 0; c < 3; ++c) Cp.col(c) += d.cross(Vector3<S>(Bp.col(c)));
+  out.template topLeftCorner<3, 3>() += A;
+  out.template topRightCorner<3, 3>() += Bp;
+  out.template bottomLeftCorner<3, 3>() += Bp.transpose();
+  // Symmetric in exact arithmetic; the upper triangle is mirrored so M^A stays exactly so.
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b) {
+      out(3 + a, 3 + b) += Cp(a, b);
+      if (b != a) out(3 + b, 3 + a) = out(3 + a, 3 + b);
+    }
+}
+
+}  // namespace detail
+
+/// Factors M(s) by articulated-body inertias into data.aza_* (see the header for the frames).
+/// Also writes data.H_parent and data.H_base (^0H_i). Refuses a singular model.
 template <class S, class Derived>
 void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("aza_factorize", "s", s, model.num_joints());
   model.require_invertible_mass_matrix("aza_factorize");
   const int nb = model.num_bodies();
-  detail::update_joint_transforms(model, data, s);
-  for (int i = 0; i < nb; ++i) data.aza_IA[i] = model.inertia(i).matrix();
-  for (int i = nb - 1; i >= 1; --i) {
+  const bool moving = model.has_moving_base();
+  // Poses; axes and bodies' inertias rotated into the mixed frames ([0] is the base frame).
+  data.H_base[0] = SE3<S>::Identity();
+  data.aza_IA[0] = model.inertia(0).matrix();
+  for (int i = 1; i < nb; ++i) {
+    const int p = model.parent(i);
     const Joint<S>& j = model.joint(i);
-    const Vector6<S>& G = j.screw.vector();
-    data.aza_U[i].noalias() = data.aza_IA[i] * G;
-    data.aza_Dinv[i] = S(1) / (G.dot(data.aza_U[i]) + j.armature);
-    const Matrix6<S> Ia = data.aza_IA[i] - data.aza_Dinv[i] * data.aza_U[i] * data.aza_U[i].transpose();
-    const Matrix6<S> Xf = data.H_parent[i].wrench_transform();  // _λX^i
-    data.aza_IA[model.parent(i)].noalias() += Xf * Ia * Xf.transpose();
+    data.H_parent[i] = j.transform(S(s(i - 1)));
+    data.H_base[i] = p == 0 ? data.H_parent[i] : data.H_base[p] * data.H_parent[i];
+    const Matrix3<S>& R = data.H_base[i].rotation();
+    data.aza_S[i] = Motion<S>(R * j.screw.linear(), R * j.screw.angular());
+    data.aza_IA[i] = model.inertia(i).rotated(R).matrix();
   }
-  if (model.has_moving_base()) data.aza_base.compute(data.aza_IA[0]);
+  for (int i = nb - 1; i >= 1; --i) {
+    const int p = model.parent(i);
+    Motion<S>& Si = data.aza_S[i];
+    const Vector6<S> U = data.aza_IA[i] * Si.vector();  // in [i]
+    const S Dinv = S(1) / (Si.vector().dot(U) + model.joint(i).armature);
+    data.aza_Dinv[i] = Dinv;
+    // [i] → frame 0: moments and linear velocities about the base origin.
+    const Vector3<S>& pi = data.H_base[i].translation();
+    data.aza_U[i].template head<3>() = U.template head<3>();
+    data.aza_U[i].template tail<3>() = U.template tail<3>() + pi.cross(Vector3<S>(U.template head<3>()));
+    Si.linear() += pi.cross(Vector3<S>(Si.angular()));
+    // A welded base's articulated inertia is never used.
+    if (moving || p > 0) {
+      Matrix6<S> Ia = data.aza_IA[i];
+      Ia.noalias() -= (U * Dinv) * U.transpose();
+      detail::add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()), Ia, data.aza_IA[p]);
+    }
+  }
+  if (moving) data.aza_base.compute(data.aza_IA[0]);
 }
 
 /// X = M⁻¹ Y column by column, after aza_factorize. `X` may alias `Y`.
@@ -43,28 +102,28 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
   const int nb = model.num_bodies();
   const int off = model.offset();
   const bool moving = model.has_moving_base();
+  // Everything in frame 0: the sweeps are ABA's with the transforms gone.
   for (Eigen::Index c = 0; c < Y.cols(); ++c) {
-    for (int i = 0; i < nb; ++i) data.aza_p[i] = Force<S>::Zero();
+    for (int i = 0; i < nb; ++i) data.aza_p[i].setZero();
     // Backward sweep: bias wrenches from the inputs alone (no velocity, no gravity).
     for (int i = nb - 1; i >= 1; --i) {
-      const Joint<S>& j = model.joint(i);
-      data.aza_u[i] = S(Y(off + i - 1, c)) - dot(j.screw, data.aza_p[i]);
-      const Force<S> pa(Vector6<S>(data.aza_p[i].vector() + data.aza_U[i] * (data.aza_Dinv[i] * data.aza_u[i])));
-      data.aza_p[model.parent(i)] += data.H_parent[i].act(pa);
+      Vector6<S>& p = data.aza_p[i];
+      const S u = S(Y(off + i - 1, c)) - data.aza_S[i].vector().dot(p);
+      data.aza_u[i] = u;
+      data.aza_p[model.parent(i)] += p + data.aza_U[i] * (data.aza_Dinv[i] * u);
     }
     // Forward sweep.
     if (moving) {
-      const Vector6<S> rhs = Vector6<S>(Y.col(c).template head<6>()) - data.aza_p[0].vector();
-      data.aza_a[0] = Motion<S>(Vector6<S>(data.aza_base.solve(rhs)));
-      X.col(c).template head<6>() = data.aza_a[0].vector();
+      const Vector6<S> rhs = Vector6<S>(Y.col(c).template head<6>()) - data.aza_p[0];
+      data.aza_a[0] = data.aza_base.solve(rhs);
+      X.col(c).template head<6>() = data.aza_a[0];
     } else {
-      data.aza_a[0] = Motion<S>::Zero();
+      data.aza_a[0].setZero();
     }
     for (int i = 1; i < nb; ++i) {
-      const Joint<S>& j = model.joint(i);
-      const Motion<S> ap = data.H_parent[i].act_inverse(data.aza_a[model.parent(i)]);
-      const S qdd = data.aza_Dinv[i] * (data.aza_u[i] - data.aza_U[i].dot(ap.vector()));
-      data.aza_a[i] = ap + j.screw * qdd;
+      const Vector6<S>& ap = data.aza_a[model.parent(i)];
+      const S qdd = data.aza_Dinv[i] * (data.aza_u[i] - data.aza_U[i].dot(ap));
+      data.aza_a[i] = ap + data.aza_S[i].vector() * qdd;
       X(off + i - 1, c) = qdd;
     }
   }

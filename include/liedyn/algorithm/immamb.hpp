@@ -17,25 +17,23 @@
 // Table 9 restructured around the base frame 0 (the "ground" frame of IDSVA; Pinocchio's
 // computeMinverse works in the world frame). The table works in body frames, so lines 11, 13,
 // 17 and 18 transform every column of 𝓕_i, 𝓟_λ(i) and M^A_i between frames i and λ(i): O(n²)
-// spatial transforms. Here the column quantities (S_i = ^0X_i Γ_i in data.ground_axis, U_i,
-// 𝓕_i, 𝓟_i) are expressed in frame 0 once, from ^0H_i (data.H_base), and the table's ^iX_λ(i)
-// become the identity. The articulated inertias are not: in frame 0 a light body far from the
-// base has m·|p|² terms that cancel in D_i = S_iᵀ M^A_i S_i, and talos' fingers lost three to
-// four digits of Minv that way. M^A_i is kept in the "mixed" frame [i] (frame 0's orientation,
-// origin at body i's): D_i and M^a_i are formed about the joint as in the table, and the move
-// to the parent (line 13) is a translation by the joint offset only — cross products, no
-// rotation. U_i is formed in [i] and then moved to frame 0 (one cross product). D_i is
+// spatial transforms. Here the column quantities (S_i, U_i, 𝓕_i, 𝓟_i) are in frame 0, so the
+// table's ^iX_λ(i) become the identity. Lines 1–8 and 12–13 are the articulated-body
+// factorization of aza_factorize (aza.hpp): M^A_i in the mixed frame [i] (frame 0's orientation,
+// origin at body i's), so D_i is formed about the joint — in frame 0 a light body far from the
+// base has m·|p|² terms that cancel there, and talos' grippers lost three to four digits of
+// Minv — and moving M^A_i to the parent is a translation by the joint offset. D_i is
 // frame-independent, so every entry of Minv is the table's. Line by line:
-//   1–5    H_parent, H_base, S_i rotated into [i], M^A_i = M_i rotated into [i], for i = 0 too
-//          (defect 1; [0] is frame 0);
-//   7–9    U_i = M^A_i S_i, D_i = S_iᵀ U_i + armature (in [i]), Minv[i, i] = D_i⁻¹; then S_i
-//          and U_i move to frame 0;
+//   1–8    aza_factorize: H_parent, H_base, S_i (data.aza_S, frame 0), U_i = M^A_i S_i
+//          (data.aza_U, frame 0), D_i⁻¹ = 1 / (S_iᵀ U_i + armature) (data.aza_Dinv), with
+//          M^A_0 = M_0 + … (defect 1);
+//   9      Minv[i, i] = D_i⁻¹;
 //   10     Minv[i, k] = −D_i⁻¹ S_iᵀ 𝓕_i[:, k] for k in subtree(i) \ {i};
 //   11     𝓕_λ[:, k] = 𝓕_i[:, k] + U_i Minv[i, k] (k in subtree(i)). The children of λ own
 //          disjoint column ranges and no transform is left, so this is an in-place update of
 //          one 6 × n buffer (data.Fset[0]): its column k holds 𝓕 of the body on k's support
 //          chain being processed; column i starts as U_i D_i⁻¹ (𝓕_i[:, i] = 0);
-//   12–13  M^A_λ += ^[i]X_[λ]ᵀ (M^A_i − U_i D_i⁻¹ U_iᵀ) ^[i]X_[λ] (in [i]; a translation);
+//   12–13  aza_factorize: M^A_λ += ^[i]X_[λ]ᵀ (M^A_i − U_i D_i⁻¹ U_iᵀ) ^[i]X_[λ] (a translation);
 //   15, 26 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0 (data.Pset[0]) and Minv[base, base] = (M^A_0)⁻¹;
 //   17     Minv[i, k] −= D_i⁻¹ U_iᵀ 𝓟_λ[:, k];
 //   18     𝓟_i[:, k] = 𝓟_λ[:, k] + S_i Minv[i, k] (defect 2) — only for k > i and only if i has
@@ -52,51 +50,24 @@
 // (lines 21–25): same numbers, contiguous memory.
 //
 // Refuses a model with singular joints (ModelError naming them). Writes data.H_parent,
-// data.H_base, data.ground_axis, data.IA (M^A_i in the mixed frame [i], NOT the body frame
-// that aba leaves there), data.U (frame 0), data.D, data.Dinv, data.Fset[0] (the shared 𝓕 buffer), data.Pset
-// (𝓟_0 and the 𝓟_i of bodies with children) and data.Minv. Cost O(n²) (O(n·d) for the
-// recursion plus the dense output), no 6D transform inside the column loops. No allocation.
+// data.H_base, the factors data.aza_* (see aza.hpp), data.Fset[0] (the shared 𝓕 buffer),
+// data.Pset (𝓟_0 and the 𝓟_i of bodies with children, frame 0) and data.Minv. Cost O(n²)
+// (O(n·d) for the recursion plus the dense output), no spatial transform inside the column
+// loops. No allocation.
 #pragma once
 
 #include "liedyn/algorithm/aba.hpp"
+#include "liedyn/algorithm/aza.hpp"
 
 namespace liedyn {
+
 namespace detail {
 
-/// out += Tᵀ Ia T for T = [1 −d^; 0 1]: a symmetric 6×6 inertia about point p moved to point
-/// p − d without rotating (motion at p is v + ω × d from motion at p − d). With blocks
-/// [A B; Bᵀ C] (linear first): B' = B − A d^, C' = C + (d^ B)ᵀ + d^ B'. Each d^ product is three
-/// cross products, a quarter of add_articulated_to_parent's multiplications.
+/// IMMAmb's column passes (lines 9–11, 15–26) on the articulated-body factorization that
+/// aza_factorize left in data.aza_* (lines 1–8, 12–13). Linearization calls it after solving
+/// for the accelerations with the same factors.
 template <class S>
-void add_articulated_translated(const Vector3<S>& d, const Matrix6<S>& Ia, Matrix6<S>& out) {
-  const auto A = Ia.template topLeftCorner<3, 3>();
-  const auto B = Ia.template topRightCorner<3, 3>();
-  const auto C = Ia.template bottomRightCorner<3, 3>();
-  Matrix3<S> Bp, dB;
-  // (A d^) row k = −(d × A_k)ᵀ with A_k row k = column k (A symmetric), so −A d^ has rows d × A_k.
-  for (int k = 0; k < 3; ++k) Bp.row(k) = B.row(k) + d.cross(Vector3<S>(A.col(k))).transpose();
-  for (int c = 0; c < 3; ++c) dB.col(c) = d.cross(Vector3<S>(B.col(c)));
-  Matrix3<S> Cp = C + dB.transpose();
-  for (int c = 0; c < 3; ++c) Cp.col(c) += d.cross(Vector3<S>(Bp.col(c)));
-  out.template topLeftCorner<3, 3>() += A;
-  out.template topRightCorner<3, 3>() += Bp;
-  out.template bottomLeftCorner<3, 3>() += Bp.transpose();
-  // Symmetric in exact arithmetic; the upper triangle is mirrored so M^A stays exactly so.
-  for (int a = 0; a < 3; ++a)
-    for (int b = a; b < 3; ++b) {
-      out(3 + a, 3 + b) += Cp(a, b);
-      if (b != a) out(3 + b, 3 + a) = out(3 + a, 3 + b);
-    }
-}
-
-}  // namespace detail
-
-/// The inverse mass matrix M(s)⁻¹ (both triangles) by IMMAmb (Table 9, around the base frame),
-/// into data.Minv.
-template <class S, class Derived>
-const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
-  LIEDYN_CHECK_SIZE("immamb", "s", s, model.num_joints());
-  model.require_invertible_mass_matrix("immamb");
+const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
   const int nb = model.num_bodies();
   const int n = model.num_joints();
   const int off = model.offset();
@@ -104,38 +75,16 @@ const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::Matr
   MatrixX<S>& Minv = data.Minv;
   Matrix6X<S>& F = data.Fset[0];  // every 𝓕_i, see line 11 in the header
 
-  // Lines 1–5, in frame 0 (defect 1: the base's own inertia starts M^A_0).
-  data.H_base[0] = SE3<S>::Identity();
-  data.IA[0] = model.inertia(0).matrix();
-  for (int i = 1; i < nb; ++i) {
-    const int p = model.parent(i);
-    data.H_parent[i] = model.joint(i).transform(S(s(i - 1)));
-    data.H_base[i] = p == 0 ? data.H_parent[i] : data.H_base[p] * data.H_parent[i];
-    const Matrix3<S>& R = data.H_base[i].rotation();
-    const Motion<S>& G = model.joint(i).screw;
-    data.ground_axis[i] = Motion<S>(R * G.linear(), R * G.angular());  // in [i] until line 10
-    data.IA[i] = model.inertia(i).rotated(R).matrix();
-  }
-
-  // Lines 6–14: backward pass.
+  // Lines 9–11, backward.
   for (int i = nb - 1; i >= 1; --i) {
-    Motion<S>& axis = data.ground_axis[i];
-    const Vector6<S>& Si = axis.vector();
+    const Vector6<S>& Si = data.aza_S[i].vector();
+    const Vector6<S>& U = data.aza_U[i];
+    const S Dinv = data.aza_Dinv[i];
     const int p = model.parent(i);
     const int vi = off + i - 1;
     const int end = model.subtree_end(i);  // joints i..end−1 = subtree(i)
-    const Vector6<S> Um = data.IA[i] * Si;                       // line 7, in [i]
-    data.D[i] = Si.dot(Um) + model.joint(i).armature;            // line 8 (+ armature)
-    // [i] → frame 0: moments and linear velocities about the base origin.
-    const Vector3<S>& pi = data.H_base[i].translation();
-    Vector6<S>& U = data.U[i];
-    U.template head<3>() = Um.template head<3>();
-    U.template tail<3>() = Um.template tail<3>() + pi.cross(Vector3<S>(Um.template head<3>()));
-    axis.linear() += pi.cross(Vector3<S>(axis.angular()));
-    const S Dinv = S(1) / data.D[i];
-    data.Dinv[i] = Dinv;
     Minv(vi, vi) = Dinv;                                         // line 9
-    // A welded base's 𝓕_0 and M^A_0 are never read: lines 11–13 stop below it.
+    // A welded base's 𝓕_0 is never read: line 11 stops below it.
     if (moving || p > 0) {
       F.col(i - 1) = U * Dinv;                                   // line 11, column i
       for (int k = i + 1; k < end; ++k) {
@@ -144,9 +93,6 @@ const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::Matr
         Minv(off + k - 1, vi) = m;
         Fk += U * m;                                             // line 11
       }
-      Matrix6<S> Ma = data.IA[i];
-      Ma.noalias() -= (Um * Dinv) * Um.transpose();
-      detail::add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()), Ma, data.IA[p]);
     } else {
       for (int k = i + 1; k < end; ++k) Minv(off + k - 1, vi) = -Dinv * Si.dot(F.col(k - 1));  // line 10
     }
@@ -154,7 +100,7 @@ const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::Matr
 
   // Line 15: 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0; line 26: Minv[base, base] = (M^A_0)⁻¹.
   if (moving) {
-    const Matrix6<S> IA0inv = detail::Cholesky6<S>(data.IA[0]).inverse();
+    const Matrix6<S> IA0inv = Cholesky6<S>(data.aza_IA[0]).inverse();
     Minv.template topLeftCorner<6, 6>() = IA0inv;
     const Matrix6<S> negInv = -IA0inv;
     Matrix6X<S>& P0 = data.Pset[0];
@@ -164,7 +110,7 @@ const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::Matr
   // Lines 16–19: forward pass over column v_index(i), rows [i, last); rows [last, n] are zero.
   int last = n + 1;
   for (int i = 1; i < nb; ++i) {
-    const Vector6<S>& Si = data.ground_axis[i].vector();
+    const Vector6<S>& Si = data.aza_S[i].vector();
     const int p = model.parent(i);
     const int vi = off + i - 1;
     const int end = model.subtree_end(i);
@@ -175,7 +121,7 @@ const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::Matr
       for (int k = i + 1; k < end; ++k) Pi.col(k - 1) = Si * Minv(off + k - 1, vi);
     } else {
       const Matrix6X<S>& Pp = data.Pset[p];
-      const Vector6<S> UD = data.U[i] * data.Dinv[i];
+      const Vector6<S> UD = data.aza_U[i] * data.aza_Dinv[i];
       Minv(vi, vi) -= UD.dot(Pp.col(i - 1));                     // line 17, k = i
       // k in subtree(i) \ {i}: line 10 left a value; such k exist only if i has children.
       for (int k = i + 1; k < end; ++k) {
@@ -211,6 +157,18 @@ const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::Matr
     for (int k = i + 1; k < nb; ++k) Minv(vi, off + k - 1) = Minv(off + k - 1, vi);
   }
   return Minv;
+}
+
+}  // namespace detail
+
+/// The inverse mass matrix M(s)⁻¹ (both triangles) by IMMAmb (Table 9, around the base frame),
+/// into data.Minv.
+template <class S, class Derived>
+const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+  LIEDYN_CHECK_SIZE("immamb", "s", s, model.num_joints());
+  model.require_invertible_mass_matrix("immamb");
+  aza_factorize(model, data, s);
+  return detail::immamb_from_factors(model, data);
 }
 
 /// The inverse mass matrix at the joint positions of the state x.

@@ -136,7 +136,7 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
   aza_factorize(model, data, x.s);
   aza_solve(model, data, data.tmp_nv, data.ddq);
   if (dense) {
-    immamb(model, data, x.s);
+    immamb_from_factors(model, data);  // M⁻¹ from the same factors
     eidamb_derivatives(model, data, x, data.ddq, opt.representation, fext);
     minv_times_derivatives(model, data, x, opt.representation, sign, out);
     return;

@@ -71,10 +71,11 @@ struct Data {
     D4.setZero(nv, n);
     const int N = 2 * nv;
     aza_IA.assign(nb, Matrix6<S>::Zero());
+    aza_S.assign(nb, Motion<S>());
     aza_U.assign(nb, Vector6<S>::Zero());
     aza_Dinv.assign(nb, S(0));
-    aza_p.assign(nb, Force<S>());
-    aza_a.assign(nb, Motion<S>());
+    aza_p.assign(nb, Vector6<S>::Zero());
+    aza_a.assign(nb, Vector6<S>::Zero());
     aza_u.assign(nb, S(0));
     lin_K.setZero(nv, N);
     lin_MinvK.setZero(nv, N);
@@ -103,9 +104,9 @@ struct Data {
   std::vector<SpatialInertia<S>> Ic;  ///< EIDAmb, crba: composite rigid-body inertia of subtree(i), in frame i
 
   // --- articulated bodies (ABA, IMMAmb) ---------------------------------------------------
-  std::vector<Matrix6<S>> IA;  ///< articulated inertia M^A_i (aba: frame i; immamb: mixed frame, see there)
+  std::vector<Matrix6<S>> IA;  ///< ABA: articulated inertia M^A_i (frame i)
   std::vector<Force<S>> pA;    ///< articulated bias wrench
-  std::vector<Vector6<S>> U;   ///< U_i = M^A_i Γ_i (immamb: in frame 0)
+  std::vector<Vector6<S>> U;   ///< ABA: U_i = M^A_i Γ_i
   std::vector<Motion<S>> c;    ///< ABA: velocity-product acceleration c_i = v_i × Γ_i r_i
   std::vector<S> D, Dinv, u;   ///< D_i = Γ_iᵀ U_i (+ armature), its inverse; u_i
   Matrix6X<S> F;               ///< _0F: base–joint block of M (column j−1: joint j), base frame
@@ -130,11 +131,12 @@ struct Data {
   MatrixX<S> D4;  ///< ∂ĪD/∂r (nv × n)
 
   // --- AZA: articulated-body factorization at s for solving M x = y (aza.hpp) --------------
-  std::vector<Matrix6<S>> aza_IA;  ///< articulated inertia (body frame, armature included)
-  std::vector<Vector6<S>> aza_U;   ///< IA_i Γ_i
-  std::vector<S> aza_Dinv;         ///< 1 / (Γ_iᵀ IA_i Γ_i + armature_i)
-  std::vector<Force<S>> aza_p;     ///< per-solve bias wrench
-  std::vector<Motion<S>> aza_a;    ///< per-solve body acceleration
+  std::vector<Matrix6<S>> aza_IA;  ///< articulated inertia M^A_i, mixed frame [i] (aza.hpp)
+  std::vector<Motion<S>> aza_S;    ///< S_i = ^0X_i Γ_i (frame 0)
+  std::vector<Vector6<S>> aza_U;   ///< U_i = M^A_i S_i (frame 0)
+  std::vector<S> aza_Dinv;         ///< 1 / (S_iᵀ M^A_i S_i + armature_i)
+  std::vector<Vector6<S>> aza_p;   ///< per-solve bias wrench (frame 0)
+  std::vector<Vector6<S>> aza_a;   ///< per-solve body acceleration (frame 0)
   std::vector<S> aza_u;            ///< per-solve u_i
   Eigen::LDLT<Matrix6<S>> aza_base;  ///< factorization of the base's articulated inertia
 
