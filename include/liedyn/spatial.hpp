@@ -2,6 +2,7 @@
 // spatial inertias. Conventions: linear first; see each header.
 #pragma once
 
+#include "liedyn/spatial/cholesky6.hpp"
 #include "liedyn/spatial/fwd.hpp"
 #include "liedyn/spatial/inertia.hpp"
 #include "liedyn/spatial/motion.hpp"

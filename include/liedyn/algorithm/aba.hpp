@@ -29,6 +29,7 @@
 #pragma once
 
 #include "liedyn/algorithm/common.hpp"
+#include "liedyn/spatial/cholesky6.hpp"
 
 namespace liedyn {
 
@@ -51,58 +52,6 @@ void add_articulated_to_parent(const SE3<S>& X, const Matrix6<S>& Ia, Matrix6<S>
   out.template bottomLeftCorner<3, 3>() += TR.transpose();
   out.template bottomRightCorner<3, 3>() += C + P * B - B.transpose() * P - P * AP;
 }
-
-/// Cholesky factorization A = L Lᵀ of a symmetric positive definite 6×6 matrix (the base's
-/// articulated inertia), written out: Eigen's LLT<Matrix6> costs seconds of compile time per
-/// scalar type, this a fraction; same algorithm (unblocked, unpivoted).
-template <class S>
-class Cholesky6 {
- public:
-  explicit Cholesky6(const Matrix6<S>& A) {
-    using std::sqrt;
-    L_.setZero();
-    for (int j = 0; j < 6; ++j) {
-      S d = A(j, j);
-      for (int k = 0; k < j; ++k) d -= L_(j, k) * L_(j, k);
-      if (!(d > S(0))) ok_ = false;
-      L_(j, j) = sqrt(d);
-      for (int i = j + 1; i < 6; ++i) {
-        S s = A(i, j);
-        for (int k = 0; k < j; ++k) s -= L_(i, k) * L_(j, k);
-        L_(i, j) = s / L_(j, j);
-      }
-    }
-  }
-  /// False if A was not (numerically) positive definite.
-  bool ok() const { return ok_; }
-  /// A⁻¹ b.
-  Vector6<S> solve(const Vector6<S>& b) const {
-    Vector6<S> y;
-    for (int i = 0; i < 6; ++i) {
-      S s = b(i);
-      for (int k = 0; k < i; ++k) s -= L_(i, k) * y(k);
-      y(i) = s / L_(i, i);
-    }
-    for (int i = 5; i >= 0; --i) {
-      S s = y(i);
-      for (int k = i + 1; k < 6; ++k) s -= L_(k, i) * y(k);
-      y(i) = s / L_(i, i);
-    }
-    return y;
-  }
-  /// A⁻¹, exactly symmetric.
-  Matrix6<S> inverse() const {
-    Matrix6<S> X;
-    for (int j = 0; j < 6; ++j) X.col(j) = solve(Vector6<S>::Unit(j));
-    for (int j = 0; j < 6; ++j)
-      for (int i = j + 1; i < 6; ++i) X(j, i) = X(i, j);
-    return X;
-  }
-
- private:
-  Matrix6<S> L_;
-  bool ok_ = true;
-};
 
 /// M^A Γ for a 6×6 articulated inertia and a motion.
 template <class S>

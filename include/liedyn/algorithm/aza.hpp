@@ -17,8 +17,6 @@
 // solves, and immamb's column passes, are plain 6-vector sums with no transform.
 #pragma once
 
-#include <Eigen/Cholesky>
-
 #include "liedyn/algorithm/common.hpp"
 
 namespace liedyn {

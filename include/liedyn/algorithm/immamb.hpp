@@ -100,7 +100,7 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
 
   // Line 15: 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0; line 26: Minv[base, base] = (M^A_0)⁻¹.
   if (moving) {
-    const Matrix6<S> IA0inv = Cholesky6<S>(data.aza_IA[0]).inverse();
+    const Matrix6<S> IA0inv = data.aza_base.inverse();  // factorized by aza_factorize
     Minv.template topLeftCorner<6, 6>() = IA0inv;
     const Matrix6<S> negInv = -IA0inv;
     Matrix6X<S>& P0 = data.Pset[0];

@@ -15,9 +15,8 @@
 #include <variant>
 #include <vector>
 
-#include <Eigen/Cholesky>
-
 #include "liedyn/model/model.hpp"
+#include "liedyn/spatial/cholesky6.hpp"
 
 namespace liedyn {
 
@@ -418,8 +417,8 @@ class ModelBuilder {
       IA[m.parent(i)] += Xw * Ia * Xw.transpose();
     }
     if (m.has_moving_base()) {
-      const Eigen::LDLT<Matrix6<S>> ldlt(IA[0]);
-      if (ldlt.vectorD().minCoeff() <= tol) singular.insert(singular.begin(), 0);
+      const detail::Cholesky6<S> chol(IA[0]);
+      if (!chol.ok() || chol.min_pivot() <= tol) singular.insert(singular.begin(), 0);
     }
     return singular;
   }

@@ -8,9 +8,8 @@
 
 #include <vector>
 
-#include <Eigen/Cholesky>
-
 #include "liedyn/model/model.hpp"
+#include "liedyn/spatial/cholesky6.hpp"
 
 namespace liedyn {
 
@@ -138,7 +137,7 @@ struct Data {
   std::vector<Vector6<S>> aza_p;   ///< per-solve bias wrench (frame 0)
   std::vector<Vector6<S>> aza_a;   ///< per-solve body acceleration (frame 0)
   std::vector<S> aza_u;            ///< per-solve u_i
-  Eigen::LDLT<Matrix6<S>> aza_base;  ///< factorization of the base's articulated inertia
+  detail::Cholesky6<S> aza_base;  ///< factorization of the base's articulated inertia
 
   // --- linearization (linearization.hpp) ---------------------------------------------------
   MatrixX<S> lin_K;      ///< [D1 D2 D3 D4] (nv × 2nv; the Sweeps route only, else scratch)
