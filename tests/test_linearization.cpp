@@ -597,3 +597,57 @@ TEST_CASE("Linearization: the aerial manipulator's LQR closed loop converges at 
   CHECK(last.dr < 1e-4);
   for (const am::Sample& s : log) CHECK(std::isfinite(s.eta + s.ds + s.dnu + s.dr));
 }
+
+TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense product", "[linearization][kernel]") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  // Sizes around the kernels' blocks of 8 and 4 rows, to cover every tail.
+  for (const int nv : {1, 3, 4, 5, 8, 11, 13, 18, 50}) {
+    MatrixX<double> M(nv, nv);
+    for (int i = 0; i < nv; ++i)
+      for (int j = 0; j < nv; ++j) M(i, j) = u(rng);
+    std::vector<int> rows;
+    for (int r = 0; r < nv; ++r)
+      if (r % 3 != 1 || nv < 3) rows.push_back(r);  // a pattern with gaps
+    const int p = static_cast<int>(rows.size());
+    liedyn::VectorX<double> a(p), b(p);
+    for (int t = 0; t < p; ++t) a(t) = u(rng), b(t) = u(rng);
+    liedyn::VectorX<double> ya_ref = liedyn::VectorX<double>::Zero(nv), yb_ref = ya_ref;
+    for (int t = 0; t < p; ++t) {
+      ya_ref -= M.col(rows[t]) * a(t);
+      yb_ref -= M.col(rows[t]) * b(t);
+    }
+    // Rounding of p-term sums of O(1) products: p ε with margin.
+    const double tol = 8 * p * std::numeric_limits<double>::epsilon();
+    liedyn::VectorX<double> ya(nv), yb(nv);
+    liedyn::detail::minv_gather_product2_generic(nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(),
+                                                 yb.data());
+    CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
+    CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
+    // The dispatched kernel (AVX2/FMA where the processor has it).
+    ya.setConstant(std::nan(""));
+    yb.setConstant(std::nan(""));
+    liedyn::detail::minv_gather_product2(nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(), yb.data());
+    CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
+    CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
+#if LIEDYN_HAVE_X86_AVX2_DISPATCH
+    if (liedyn::detail::cpu_has_avx2_fma()) {
+      ya.setConstant(std::nan(""));
+      liedyn::detail::minv_gather_product2_avx2(nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(),
+                                                yb.data());
+      CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
+      CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
+    }
+#endif
+  }
+  // The float and long double instantiations use the generic kernel.
+  MatrixX<long double> Ml = MatrixX<long double>::Identity(5, 5);
+  const std::vector<int> rl{0, 2, 4};
+  const long double al[] = {1, 2, 3}, bl[] = {4, 5, 6};
+  liedyn::VectorX<long double> yal(5), ybl(5);
+  liedyn::detail::minv_gather_product2(5, Ml.data(), rl.data(), al, bl, 3, 2.0L, yal.data(), ybl.data());
+  CHECK(yal(0) == 2);
+  CHECK(yal(1) == 0);
+  CHECK(yal(4) == 6);
+  CHECK(ybl(2) == 10);
+}

@@ -21,15 +21,28 @@
 //
 // M⁻¹ is applied either densely (immamb's M⁻¹ times K, skipping the zeros of D2 and D4 outside
 // the tree's ancestor/subtree pattern and using M⁻¹ D1 in closed form: O(nv · nnz(K)), fastest for
-// robots of every size measured) or by AZA sweeps (aza.hpp: O(nv²), no explicit M⁻¹ product);
+// robots of every size measured; for double on x86-64 its inner product runs with AVX2/FMA when
+// the processor has them, chosen at run time) or by AZA sweeps (aza.hpp: O(nv²), no explicit M⁻¹ product);
 // MinvMethod::Automatic picks by size.
 // The model must have an invertible mass matrix (else ModelError names the joints).
 #pragma once
+
+#include <cstddef>
+#include <type_traits>
 
 #include "liedyn/algorithm/aza.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/rnea.hpp"
+
+// Run-time dispatch to AVX2/FMA kernels (x86-64 with GCC or Clang; off with
+// -DLIEDYN_NO_SIMD_DISPATCH, and pointless when the build already targets AVX2).
+#if !defined(LIEDYN_NO_SIMD_DISPATCH) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define LIEDYN_HAVE_X86_AVX2_DISPATCH 1
+#include <immintrin.h>
+#else
+#define LIEDYN_HAVE_X86_AVX2_DISPATCH 0
+#endif
 
 namespace liedyn {
 
@@ -44,8 +57,8 @@ struct LinearizationOptions {
   TwistRepresentation representation = TwistRepresentation::Body;
   MinvMethod minv = MinvMethod::Automatic;
   /// Automatic uses Dense up to this nv, Sweeps above. Dense was faster at every size measured
-  /// (BENCHMARKS.md) even as a full O(nv³) product; it now uses only matrix-vector products and
-  /// is allocation-free at any size (debug/ASan test with EIGEN_RUNTIME_NO_MALLOC).
+  /// (BENCHMARKS.md) even as a full O(nv³) product; it uses fixed-size loops only and is
+  /// allocation-free at any size (debug/ASan test with EIGEN_RUNTIME_NO_MALLOC).
   int dense_up_to_nv = 256;
 };
 
@@ -80,31 +93,144 @@ void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, 
   }
 }
 
+// ya = sign · Σ_t M[:, rows[t]] a[t] and yb likewise with b (M: nv × nv, column-major). Both
+// output columns are summed four rows at a time in registers, so each coefficient of M loaded
+// feeds two multiply–adds and each output is stored once; column-by-column axpys (or small
+// GEMVs) load and store the output once per term. Only fixed-size loops: no allocation, and
+// GCC vectorizes the four-row body with SSE2.
+template <class S>
+void minv_gather_product2_generic(int nv, const S* M, const int* rows, const S* a, const S* b, int p, const S& sign,
+                                  S* ya, S* yb) {
+  using Block4 = Eigen::Matrix<S, 4, 1>;
+  int i = 0;
+  for (; i + 4 <= nv; i += 4) {
+    Block4 sa = Block4::Zero(), sb = Block4::Zero();
+    for (int t = 0; t < p; ++t) {
+      const Eigen::Map<const Block4> c(M + static_cast<std::ptrdiff_t>(rows[t]) * nv + i);
+      sa.noalias() += c * a[t];
+      sb.noalias() += c * b[t];
+    }
+    Eigen::Map<Block4>(ya + i) = sign * sa;
+    Eigen::Map<Block4>(yb + i) = sign * sb;
+  }
+  for (; i < nv; ++i) {
+    S sa(0), sb(0);
+    for (int t = 0; t < p; ++t) {
+      const S c = M[static_cast<std::ptrdiff_t>(rows[t]) * nv + i];
+      sa += c * a[t];
+      sb += c * b[t];
+    }
+    ya[i] = sign * sa;
+    yb[i] = sign * sb;
+  }
+}
+
+#if LIEDYN_HAVE_X86_AVX2_DISPATCH
+// The same for double with 256-bit fused multiply–adds, for processors that have them (chosen
+// at run time, so a portable binary built without -march flags still uses them). This product
+// is a third of the linearization's time on a 50-DoF humanoid; AVX2 and FMA do four
+// multiply–adds per instruction where SSE2 does one (two lanes, separate multiply and add).
+// Results differ from the generic kernel's only by rounding (fused multiply–adds, the same
+// summation order per output).
+__attribute__((target("avx2,fma"))) inline void minv_gather_product2_avx2(int nv, const double* M, const int* rows,
+                                                                           const double* a, const double* b, int p,
+                                                                           double sign, double* ya, double* yb) {
+  int i = 0;
+  const __m256d sgn = _mm256_set1_pd(sign);
+  for (; i + 8 <= nv; i += 8) {
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), b0 = _mm256_setzero_pd(), b1 = _mm256_setzero_pd();
+    for (int t = 0; t < p; ++t) {
+      const double* c = M + static_cast<std::ptrdiff_t>(rows[t]) * nv + i;
+      const __m256d c0 = _mm256_loadu_pd(c), c1 = _mm256_loadu_pd(c + 4);
+      const __m256d at = _mm256_set1_pd(a[t]), bt = _mm256_set1_pd(b[t]);
+      a0 = _mm256_fmadd_pd(c0, at, a0);
+      a1 = _mm256_fmadd_pd(c1, at, a1);
+      b0 = _mm256_fmadd_pd(c0, bt, b0);
+      b1 = _mm256_fmadd_pd(c1, bt, b1);
+    }
+    _mm256_storeu_pd(ya + i, _mm256_mul_pd(sgn, a0));
+    _mm256_storeu_pd(ya + i + 4, _mm256_mul_pd(sgn, a1));
+    _mm256_storeu_pd(yb + i, _mm256_mul_pd(sgn, b0));
+    _mm256_storeu_pd(yb + i + 4, _mm256_mul_pd(sgn, b1));
+  }
+  for (; i + 4 <= nv; i += 4) {
+    __m256d a0 = _mm256_setzero_pd(), b0 = _mm256_setzero_pd();
+    for (int t = 0; t < p; ++t) {
+      const __m256d c0 = _mm256_loadu_pd(M + static_cast<std::ptrdiff_t>(rows[t]) * nv + i);
+      a0 = _mm256_fmadd_pd(c0, _mm256_set1_pd(a[t]), a0);
+      b0 = _mm256_fmadd_pd(c0, _mm256_set1_pd(b[t]), b0);
+    }
+    _mm256_storeu_pd(ya + i, _mm256_mul_pd(sgn, a0));
+    _mm256_storeu_pd(yb + i, _mm256_mul_pd(sgn, b0));
+  }
+  for (; i < nv; ++i) {
+    double sa = 0, sb = 0;
+    for (int t = 0; t < p; ++t) {
+      const double c = M[static_cast<std::ptrdiff_t>(rows[t]) * nv + i];
+      sa = __builtin_fma(c, a[t], sa);
+      sb = __builtin_fma(c, b[t], sb);
+    }
+    ya[i] = sign * sa;
+    yb[i] = sign * sb;
+  }
+}
+
+// Whether this processor runs minv_gather_product2_avx2 (asked once).
+inline bool cpu_has_avx2_fma() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+#endif
+
+// minv_gather_product2_generic, or its AVX2 form for double where the processor has it.
+template <class S>
+void minv_gather_product2(int nv, const S* M, const int* rows, const S* a, const S* b, int p, const S& sign, S* ya,
+                          S* yb) {
+#if LIEDYN_HAVE_X86_AVX2_DISPATCH
+  if constexpr (std::is_same<S, double>::value) {
+    if (cpu_has_avx2_fma()) return minv_gather_product2_avx2(nv, M, rows, a, b, p, sign, ya, yb);
+  }
+#endif
+  minv_gather_product2_generic(nv, M, rows, a, b, p, sign, ya, yb);
+}
+
 // sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv, a block of A or data.lin_MinvK) from data.Minv and
 // D1..D4 (representation `rep`), using their structure instead of one dense O(nv³) product:
 //  * the columns of D2 and D4 for joint k are zero outside the base rows and the rows of k's
-//    ancestors and subtree, so each column costs (pattern size) × nv, not nv²;
+//    ancestors and subtree — one pattern for both — so the pair costs (pattern size) × nv
+//    multiply–adds each, in one sweep over those columns of M⁻¹ (minv_gather_product2);
 //  * with ν held, D1ν = M[:, 0:6] ad(a_g0) (eidamb_derivatives), so M⁻¹ D1ν = [ad(a_g0); 0]
 //    exactly; in the other representations D1 = D1ν + D3ν N_η and D3 = D3ν N_t with N_t⁻¹ = T
 //    (twist_maps), hence M⁻¹ D1 = [ad(a_g0); 0] + (M⁻¹ D3) T N_η.
-// Only matrix-vector products (Eigen's GEMM would need a heap workspace for large nv).
+// Scratch: data.lin_rows and the first two columns of data.lin_K (not used by this route).
 template <class S, class Out>
 void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x, TwistRepresentation rep,
                             const S& sign, Out out) {
   const int n = model.num_joints(), off = model.offset(), nv = model.nv();
-  const MatrixX<S>& Minv = data.Minv;  // symmetric: column r is row r, contiguous in memory
+  const S* Minv = data.Minv.data();  // symmetric: column r is row r
+  int* rows = data.lin_rows.data();
+  S* ga = data.lin_K.col(0).data();
+  S* gb = data.lin_K.col(1).data();
   for (int k = 1; k <= n; ++k) {
     const int r0 = off + k - 1, len = model.subtree_end(k) - k;
-    for (const bool second : {false, true}) {
-      auto o = out.col(second ? 2 * off + n + k - 1 : off + k - 1);
-      const auto d = second ? data.D4.col(k - 1) : data.D2.col(k - 1);
-      o.noalias() = sign * (Minv.middleCols(r0, len) * d.segment(r0, len));  // the subtree rows
-      if (off) o.noalias() += sign * (Minv.leftCols(off) * d.head(off));     // the base rows
-      for (int a = model.parent(k); a > 0; a = model.parent(a)) o += (sign * d(off + a - 1)) * Minv.col(off + a - 1);
+    const auto d2 = data.D2.col(k - 1);
+    const auto d4 = data.D4.col(k - 1);
+    int p = 0;
+    for (int r = 0; r < off; ++r) rows[p++] = r;
+    for (int a = model.parent(k); a > 0; a = model.parent(a)) rows[p++] = off + a - 1;
+    for (int r = r0; r < r0 + len; ++r) rows[p++] = r;
+    for (int t = 0; t < p; ++t) {
+      ga[t] = d2(rows[t]);
+      gb[t] = d4(rows[t]);
     }
+    minv_gather_product2(nv, Minv, rows, ga, gb, p, sign, &out.coeffRef(0, off + k - 1),
+                         &out.coeffRef(0, 2 * off + n + k - 1));
   }
   if (off == 0) return;
-  for (int c = 0; c < 6; ++c) out.col(off + n + c).noalias() = sign * (Minv * data.D3.col(c));
+  for (int r = 0; r < nv; ++r) rows[r] = r;
+  for (int c = 0; c < 6; c += 2)
+    minv_gather_product2(nv, Minv, rows, data.D3.col(c).data(), data.D3.col(c + 1).data(), nv, sign,
+                         &out.coeffRef(0, off + n + c), &out.coeffRef(0, off + n + c + 1));
   Matrix6<S> N_eta, N_t, T;
   twist_maps(rep, x.H, Vector6<S>(x.nu), N_eta, N_t, T);
   const Matrix6<S> TN = T * N_eta;
