@@ -175,9 +175,14 @@ __attribute__((target("avx2,fma"))) inline void minv_gather_product2_avx2(int nv
   }
 }
 
-// Whether this processor runs minv_gather_product2_avx2 (asked once).
+// Whether this processor (and its OS, which must save the 256-bit registers: libgcc checks
+// XGETBV) runs minv_gather_product2_avx2. Asked once; __builtin_cpu_init makes the answer
+// right even when the first call comes from a static initializer.
 inline bool cpu_has_avx2_fma() {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
   return has;
 }
 #endif
