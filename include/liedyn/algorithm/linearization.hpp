@@ -214,8 +214,8 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   const int n = model.num_joints(), off = model.offset(), nv = model.nv();
   const S* Minv = data.Minv.data();  // symmetric: column r is row r
   int* rows = data.lin_rows.data();
-  S* ga = data.lin_K.col(0).data();
-  S* gb = data.lin_K.col(1).data();
+  S* ga = data.lin_K.data();  // its first two columns (no col() call: nv may be 0)
+  S* gb = ga + data.lin_K.rows();
   for (int k = 1; k <= n; ++k) {
     const int r0 = off + k - 1, len = model.subtree_end(k) - k;
     const auto d2 = data.D2.col(k - 1);
