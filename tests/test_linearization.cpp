@@ -620,7 +620,7 @@ TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense
     // Rounding of p-term sums of O(1) products: p ε with margin.
     const double tol = 8 * p * std::numeric_limits<double>::epsilon();
     liedyn::VectorX<double> ya(nv), yb(nv);
-    liedyn::detail::minv_gather_product2_generic(nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(),
+    liedyn::detail::minv_gather_product2_generic(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(),
                                                  yb.data());
     CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
     CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);

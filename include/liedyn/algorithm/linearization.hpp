@@ -93,30 +93,30 @@ void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, 
   }
 }
 
-// ya = sign · Σ_t M[:, rows[t]] a[t] and yb likewise with b (M: nv × nv, column-major). Both
-// output columns are summed four rows at a time in registers, so each coefficient of M loaded
-// feeds two multiply–adds and each output is stored once; column-by-column axpys (or small
-// GEMVs) load and store the output once per term. Only fixed-size loops: no allocation, and
-// GCC vectorizes the four-row body with SSE2.
+// ya = sign · Σ_t M[:, rows[t]] a[t] and yb likewise with b, for the first m rows of M (column-
+// major, leading dimension ld ≥ m: M⁻¹ itself has m = ld = nv). Both output columns are summed
+// four rows at a time in registers (Eigen's fixed-size 4-vectors: two SSE2 packets), so each
+// coefficient of M loaded feeds two multiply–adds and each output is stored once; column-by-
+// column axpys (or small GEMVs) load and store the output once per term. No allocation.
 template <class S>
-void minv_gather_product2_generic(int nv, const S* M, const int* rows, const S* a, const S* b, int p, const S& sign,
-                                  S* ya, S* yb) {
+void minv_gather_product2_generic(int m, int ld, const S* M, const int* rows, const S* a, const S* b, int p,
+                                  const S& sign, S* ya, S* yb) {
   using Block4 = Eigen::Matrix<S, 4, 1>;
   int i = 0;
-  for (; i + 4 <= nv; i += 4) {
+  for (; i + 4 <= m; i += 4) {
     Block4 sa = Block4::Zero(), sb = Block4::Zero();
     for (int t = 0; t < p; ++t) {
-      const Eigen::Map<const Block4> c(M + static_cast<std::ptrdiff_t>(rows[t]) * nv + i);
+      const Eigen::Map<const Block4> c(M + static_cast<std::ptrdiff_t>(rows[t]) * ld + i);
       sa.noalias() += c * a[t];
       sb.noalias() += c * b[t];
     }
     Eigen::Map<Block4>(ya + i) = sign * sa;
     Eigen::Map<Block4>(yb + i) = sign * sb;
   }
-  for (; i < nv; ++i) {
+  for (; i < m; ++i) {
     S sa(0), sb(0);
     for (int t = 0; t < p; ++t) {
-      const S c = M[static_cast<std::ptrdiff_t>(rows[t]) * nv + i];
+      const S c = M[static_cast<std::ptrdiff_t>(rows[t]) * ld + i];
       sa += c * a[t];
       sb += c * b[t];
     }
@@ -131,7 +131,7 @@ void minv_gather_product2_generic(int nv, const S* M, const int* rows, const S* 
 // is a third of the linearization's time on a 50-DoF humanoid; AVX2 and FMA do four
 // multiply–adds per instruction where SSE2 does one (two lanes, separate multiply and add).
 // Results differ from the generic kernel's only by rounding (fused multiply–adds, the same
-// summation order per output).
+// summation order per output). The last nv mod 4 rows go to the generic kernel.
 __attribute__((target("avx2,fma"))) inline void minv_gather_product2_avx2(int nv, const double* M, const int* rows,
                                                                            const double* a, const double* b, int p,
                                                                            double sign, double* ya, double* yb) {
@@ -163,16 +163,8 @@ __attribute__((target("avx2,fma"))) inline void minv_gather_product2_avx2(int nv
     _mm256_storeu_pd(ya + i, _mm256_mul_pd(sgn, a0));
     _mm256_storeu_pd(yb + i, _mm256_mul_pd(sgn, b0));
   }
-  for (; i < nv; ++i) {
-    double sa = 0, sb = 0;
-    for (int t = 0; t < p; ++t) {
-      const double c = M[static_cast<std::ptrdiff_t>(rows[t]) * nv + i];
-      sa = __builtin_fma(c, a[t], sa);
-      sb = __builtin_fma(c, b[t], sb);
-    }
-    ya[i] = sign * sa;
-    yb[i] = sign * sb;
-  }
+  // The last nv mod 4 rows.
+  minv_gather_product2_generic(nv - i, nv, M + i, rows, a, b, p, sign, ya + i, yb + i);
 }
 
 // Whether this processor (and its OS, which must save the 256-bit registers: libgcc checks
@@ -196,7 +188,7 @@ void minv_gather_product2(int nv, const S* M, const int* rows, const S* a, const
     if (cpu_has_avx2_fma()) return minv_gather_product2_avx2(nv, M, rows, a, b, p, sign, ya, yb);
   }
 #endif
-  minv_gather_product2_generic(nv, M, rows, a, b, p, sign, ya, yb);
+  minv_gather_product2_generic(nv, nv, M, rows, a, b, p, sign, ya, yb);
 }
 
 // sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv, a block of A or data.lin_MinvK) from data.Minv and
