@@ -48,24 +48,16 @@ void add_articulated_translated(const Vector3<S>& d, const Matrix6<S>& Ia, Matri
     }
 }
 
-}  // namespace detail
-
-/// Factors M(s) by articulated-body inertias into data.aza_* (see the header for the frames).
-/// Also writes data.H_parent and data.H_base (^0H_i). Refuses a singular model.
-template <class S, class Derived>
-void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
-  LIEDYN_CHECK_SIZE("aza_factorize", "s", s, model.num_joints());
-  model.require_invertible_mass_matrix("aza_factorize");
+/// aza_factorize at the poses already in data.H_parent and data.H_base (update_poses), for a
+/// caller that has them from another kernel at the same s.
+template <class S>
+void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
   const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
-  // Poses; axes and bodies' inertias rotated into the mixed frames ([0] is the base frame).
-  data.H_base[0] = SE3<S>::Identity();
+  // Axes and bodies' inertias rotated into the mixed frames ([0] is the base frame).
   data.aza_IA[0] = model.inertia(0).matrix();
   for (int i = 1; i < nb; ++i) {
-    const int p = model.parent(i);
     const Joint<S>& j = model.joint(i);
-    data.H_parent[i] = j.transform(S(s(i - 1)));
-    data.H_base[i] = p == 0 ? data.H_parent[i] : data.H_base[p] * data.H_parent[i];
     const Matrix3<S>& R = data.H_base[i].rotation();
     data.aza_S[i] = Motion<S>(R * j.screw.linear(), R * j.screw.angular());
     data.aza_IA[i] = model.inertia(i).rotated(R).matrix();
@@ -89,6 +81,17 @@ void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase
     }
   }
   if (moving) data.aza_base.compute(data.aza_IA[0]);
+}
+}  // namespace detail
+
+/// Factors M(s) by articulated-body inertias into data.aza_* (see the header for the frames).
+/// Also writes data.H_parent and data.H_base (^0H_i). Refuses a singular model.
+template <class S, class Derived>
+void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+  LIEDYN_CHECK_SIZE("aza_factorize", "s", s, model.num_joints());
+  model.require_invertible_mass_matrix("aza_factorize");
+  detail::update_poses(model, data, s);
+  detail::aza_factorize_at_poses(model, data);
 }
 
 /// X = M⁻¹ Y column by column, after aza_factorize. `X` may alias `Y`.

@@ -43,6 +43,23 @@ void update_joint_transforms(const Model<S>& model, Data<S>& data, const Eigen::
   for (int i = 1; i < model.num_bodies(); ++i) data.H_parent[i] = model.joint(i).transform(S(s(i - 1)));
 }
 
+/// data.H_base[i] = ^0H_i (pose of body i in the base frame) from data.H_parent.
+template <class S>
+void update_base_poses(const Model<S>& model, Data<S>& data) {
+  data.H_base[0] = SE3<S>::Identity();
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int p = model.parent(i);
+    data.H_base[i] = p == 0 ? data.H_parent[i] : data.H_base[p] * data.H_parent[i];
+  }
+}
+
+/// data.H_parent and data.H_base at the joint positions s.
+template <class S, class Derived>
+void update_poses(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+  update_joint_transforms(model, data, s);
+  update_base_poses(model, data);
+}
+
 /// The fictitious base acceleration of gravity, ^0X_A (−[g; 0]), in the base frame.
 template <class S>
 Motion<S> gravity_in_base(const Model<S>& model, const SE3<S>& H) {

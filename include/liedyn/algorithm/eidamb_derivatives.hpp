@@ -79,21 +79,19 @@ Matrix6<S> cross_star_of_force(const Force<S>& h) {
 }
 }  // namespace detail
 
-/// D1..D4 and M at (x, ddq), with the base twist in representation `rep` (see above).
+namespace detail {
+/// eidamb_derivatives at the poses already in data.H_parent and data.H_base for x.s
+/// (update_poses), for a caller that has them from another kernel at the same s.
 template <class S, class Derived>
-void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
-                        TwistRepresentation rep = TwistRepresentation::Body,
-                        const ExternalWrenches<S>* fext = nullptr) {
-  detail::check_state("eidamb_derivatives", model, x);
-  LIEDYN_CHECK_SIZE("eidamb_derivatives", "ddq", ddq, model.nv());
-  detail::check_wrenches("eidamb_derivatives", model, fext);
+void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                 const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
+                                 const ExternalWrenches<S>* fext) {
   const int nb = model.num_bodies();
   const int off = model.offset();
   const bool moving = model.has_moving_base();
 
   // Forward pass: ground quantities.
   const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
-  data.H_base[0] = SE3<S>::Identity();
   data.ground_v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
   data.ground_a[0] = a_g0;
   if (moving) data.ground_a[0] += Motion<S>(Vector6<S>(ddq.template head<6>()));
@@ -109,8 +107,6 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     const int p = model.parent(i);
-    data.H_parent[i] = j.transform(S(x.s(i - 1)));
-    data.H_base[i] = data.H_base[p] * data.H_parent[i];
     const SE3<S>& X0 = data.H_base[i];
     const Motion<S> Si = X0.act(j.screw);
     data.ground_axis[i] = Si;
@@ -224,6 +220,20 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
       break;
     }
   }
+}
+
+}  // namespace detail
+
+/// D1..D4 and M at (x, ddq), with the base twist in representation `rep` (see above).
+template <class S, class Derived>
+void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
+                        TwistRepresentation rep = TwistRepresentation::Body,
+                        const ExternalWrenches<S>* fext = nullptr) {
+  detail::check_state("eidamb_derivatives", model, x);
+  LIEDYN_CHECK_SIZE("eidamb_derivatives", "ddq", ddq, model.nv());
+  detail::check_wrenches("eidamb_derivatives", model, fext);
+  detail::update_poses(model, data, x.s);
+  detail::eidamb_derivatives_at_poses(model, data, x, ddq, rep, fext);
 }
 
 }  // namespace liedyn

@@ -252,19 +252,21 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
   model.require_invertible_mass_matrix("linearize");
   const int nv = model.nv(), n = model.num_joints(), nb6 = model.offset();
   const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
-  bias_force(model, data, x, fext);
+  bias_force(model, data, x, fext);  // also leaves the joint transforms H_parent at x.s
   data.tmp_nv = tau - data.h;
+  // The poses at x.s once, for the factorization and the derivatives (each would redo them).
+  update_base_poses(model, data);
   // The accelerations by AZA even on the dense route: ddq = M⁻¹(τ̄ − h) with the explicit M⁻¹
   // has an O(ε κ(M)) larger residual, and D2 (gravity, velocity products) amplifies it.
-  aza_factorize(model, data, x.s);
+  aza_factorize_at_poses(model, data);
   aza_solve(model, data, data.tmp_nv, data.ddq);
   if (dense) {
     immamb_from_factors(model, data);  // M⁻¹ from the same factors
-    eidamb_derivatives(model, data, x, data.ddq, opt.representation, fext);
+    eidamb_derivatives_at_poses(model, data, x, data.ddq, opt.representation, fext);
     minv_times_derivatives(model, data, x, opt.representation, sign, out);
     return;
   }
-  eidamb_derivatives(model, data, x, data.ddq, opt.representation, fext);
+  eidamb_derivatives_at_poses(model, data, x, data.ddq, opt.representation, fext);
   data.lin_K.leftCols(nb6) = data.D1;
   data.lin_K.middleCols(nb6, n) = data.D2;
   data.lin_K.middleCols(nb6 + n, nb6) = data.D3;
@@ -351,8 +353,9 @@ State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const St
   detail::check_state("semi_implicit_euler_step", model, x);
   LIEDYN_CHECK_SIZE("semi_implicit_euler_step", "tau", tau, model.nv());
   model.require_invertible_mass_matrix("semi_implicit_euler_step");
-  aza_factorize(model, data, x.s);
-  bias_force(model, data, x, fext);
+  bias_force(model, data, x, fext);  // also leaves the joint transforms H_parent at x.s
+  detail::update_base_poses(model, data);
+  detail::aza_factorize_at_poses(model, data);
   data.tmp_nv = tau - data.h;
   aza_solve(model, data, data.tmp_nv, data.ddq);
   State<S> y = x;
