@@ -70,7 +70,8 @@ struct Joint {
     // of a Rodrigues matrix and a 3×3 product. About −e_k by q is about e_k by −q.
     using std::cos;
     using std::sin;
-    const int k = static_cast<int>(alignment), a = (k + 1) % 3, b = (k + 2) % 3;
+    static constexpr int next[3] = {1, 2, 0};
+    const int k = static_cast<int>(alignment), a = next[k], b = next[a];
     const S sign = axis(k);
     const Matrix3<S>& Rp = placement.rotation();
     Matrix3<S> R = Rp;

@@ -48,18 +48,40 @@ class Motion {
   /// Coordinate k of [v; ω]: 0..2 linear, 3..5 angular.
   S operator[](int k) const { return data_[k]; }
 
+  // The arithmetic below is written per coordinate rather than as Eigen 6-vector expressions: its
+  // operands are mostly fresh results of the scalar-form operators (see detail::Vec3), and a
+  // 2-wide packet load of two separately stored coordinates stalls store forwarding (RNEA: −7%
+  // instructions and ~5% time on solo12).
   /// Coordinate-wise sum; both motions must be expressed in the same frame (not checked).
-  Motion operator+(const Motion& o) const { return Motion(Vector(data_ + o.data_)); }
+  Motion operator+(const Motion& o) const {
+    Vector r;
+    for (int k = 0; k < 6; ++k) r[k] = data_[k] + o.data_[k];
+    return Motion(r);
+  }
   /// Coordinate-wise difference; both motions must be expressed in the same frame (not checked).
-  Motion operator-(const Motion& o) const { return Motion(Vector(data_ - o.data_)); }
+  Motion operator-(const Motion& o) const {
+    Vector r;
+    for (int k = 0; k < 6; ++k) r[k] = data_[k] - o.data_[k];
+    return Motion(r);
+  }
   /// The negated motion −[v; ω].
   Motion operator-() const { return Motion(Vector(-data_)); }
   /// The motion scaled by a.
-  Motion operator*(const S& a) const { return Motion(Vector(data_ * a)); }
+  Motion operator*(const S& a) const {
+    Vector r;
+    for (int k = 0; k < 6; ++k) r[k] = data_[k] * a;
+    return Motion(r);
+  }
   /// Adds `o` (same frame, not checked) in place.
-  Motion& operator+=(const Motion& o) { data_ += o.data_; return *this; }
+  Motion& operator+=(const Motion& o) {
+    for (int k = 0; k < 6; ++k) data_[k] += o.data_[k];
+    return *this;
+  }
   /// Subtracts `o` (same frame, not checked) in place.
-  Motion& operator-=(const Motion& o) { data_ -= o.data_; return *this; }
+  Motion& operator-=(const Motion& o) {
+    for (int k = 0; k < 6; ++k) data_[k] -= o.data_[k];
+    return *this;
+  }
   /// Eigen's relative test on the 6-vectors: ‖this − o‖ ≤ prec · min(‖this‖, ‖o‖).
   bool isApprox(const Motion& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return data_.isApprox(o.data_, prec);
@@ -67,8 +89,12 @@ class Motion {
 
   /// v × m (twist cross product, the adjoint action ad_v m).
   Motion cross(const Motion& m) const {
+    using detail::cross3;
+    const auto v = detail::load3(data_.data()), w = detail::load3(data_.data() + 3);
+    const auto mv = detail::load3(m.data_.data()), mw = detail::load3(m.data_.data() + 3);
     Vector r;
-    r << angular().cross(m.linear()) + linear().cross(m.angular()), angular().cross(m.angular());
+    detail::store3(r.data(), cross3(w, mv) + cross3(v, mw));
+    detail::store3(r.data() + 3, cross3(w, mw));
     return Motion(r);
   }
   /// v ×̄* f (wrench cross product, −ad_vᵀ f).
@@ -134,17 +160,35 @@ class Force {
   S operator[](int k) const { return data_[k]; }
 
   /// Coordinate-wise sum; both must be expressed in the same frame (not checked).
-  Force operator+(const Force& o) const { return Force(Vector(data_ + o.data_)); }
+  Force operator+(const Force& o) const {
+    Vector r;
+    for (int k = 0; k < 6; ++k) r[k] = data_[k] + o.data_[k];
+    return Force(r);
+  }
   /// Coordinate-wise difference; both must be expressed in the same frame (not checked).
-  Force operator-(const Force& o) const { return Force(Vector(data_ - o.data_)); }
+  Force operator-(const Force& o) const {
+    Vector r;
+    for (int k = 0; k < 6; ++k) r[k] = data_[k] - o.data_[k];
+    return Force(r);
+  }
   /// The negated force vector −[force; moment].
   Force operator-() const { return Force(Vector(-data_)); }
   /// The force vector scaled by a.
-  Force operator*(const S& a) const { return Force(Vector(data_ * a)); }
+  Force operator*(const S& a) const {
+    Vector r;
+    for (int k = 0; k < 6; ++k) r[k] = data_[k] * a;
+    return Force(r);
+  }
   /// Adds `o` (same frame, not checked) in place.
-  Force& operator+=(const Force& o) { data_ += o.data_; return *this; }
+  Force& operator+=(const Force& o) {
+    for (int k = 0; k < 6; ++k) data_[k] += o.data_[k];
+    return *this;
+  }
   /// Subtracts `o` (same frame, not checked) in place.
-  Force& operator-=(const Force& o) { data_ -= o.data_; return *this; }
+  Force& operator-=(const Force& o) {
+    for (int k = 0; k < 6; ++k) data_[k] -= o.data_[k];
+    return *this;
+  }
   /// Eigen's relative test on the 6-vectors: ‖this − o‖ ≤ prec · min(‖this‖, ‖o‖).
   bool isApprox(const Force& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return data_.isApprox(o.data_, prec);

@@ -90,7 +90,13 @@ class SE3 {
   }
 
   /// ^A H_B * ^B H_C = ^A H_C.
-  SE3 operator*(const SE3& o) const { return SE3(Matrix3<S>(R_ * o.R_), Vector3<S>(R_ * o.p_ + p_)); }
+  SE3 operator*(const SE3& o) const {
+    using namespace detail;
+    SE3 r;
+    for (int c = 0; c < 3; ++c) store3(r.R_.data() + 3 * c, mul3(R_, load3(o.R_.data() + 3 * c)));
+    store3(r.p_.data(), mul3(R_, load3(o.p_.data())) + load3(p_.data()));
+    return r;
+  }
   /// ^B H_A = (Rᵀ, −Rᵀ p).
   SE3 inverse() const {
     const Matrix3<S> Rt = R_.transpose();
@@ -98,7 +104,11 @@ class SE3 {
   }
   /// ^A H_B⁻¹ * ^A H_C = ^B H_C without forming the inverse.
   SE3 inverse_times(const SE3& o) const {
-    return SE3(Matrix3<S>(R_.transpose() * o.R_), Vector3<S>(R_.transpose() * (o.p_ - p_)));
+    using namespace detail;
+    SE3 r;
+    for (int c = 0; c < 3; ++c) store3(r.R_.data() + 3 * c, mul3_transpose(R_, load3(o.R_.data() + 3 * c)));
+    store3(r.p_.data(), mul3_transpose(R_, load3(o.p_.data()) - load3(p_.data())));
+    return r;
   }
 
   /// A point of frame B in frame A: R x + p.
@@ -110,23 +120,43 @@ class SE3 {
 
   /// ^A v = ^A X_B ^B v.
   Motion<S> act(const Motion<S>& v) const {
-    const Vector3<S> w = R_ * v.angular();
-    return Motion<S>(Vector3<S>(R_ * v.linear() + p_.cross(w)), w);
+    using namespace detail;
+    const S* x = v.vector().data();
+    const Vec3<S> w = mul3(R_, load3(x + 3));
+    Vector6<S> r;
+    store3(r.data(), mul3(R_, load3(x)) + cross3(load3(p_.data()), w));
+    store3(r.data() + 3, w);
+    return Motion<S>(r);
   }
   /// ^B v = ^B X_A ^A v.
   Motion<S> act_inverse(const Motion<S>& v) const {
-    return Motion<S>(Vector3<S>(R_.transpose() * (v.linear() - p_.cross(v.angular()))),
-                     Vector3<S>(R_.transpose() * v.angular()));
+    using namespace detail;
+    const S* x = v.vector().data();
+    const Vec3<S> w = load3(x + 3);
+    Vector6<S> r;
+    store3(r.data(), mul3_transpose(R_, load3(x) - cross3(load3(p_.data()), w)));
+    store3(r.data() + 3, mul3_transpose(R_, w));
+    return Motion<S>(r);
   }
   /// _A f = _A X^B _B f.
   Force<S> act(const Force<S>& f) const {
-    const Vector3<S> fl = R_ * f.linear();
-    return Force<S>(fl, Vector3<S>(R_ * f.angular() + p_.cross(fl)));
+    using namespace detail;
+    const S* x = f.vector().data();
+    const Vec3<S> fl = mul3(R_, load3(x));
+    Vector6<S> r;
+    store3(r.data(), fl);
+    store3(r.data() + 3, mul3(R_, load3(x + 3)) + cross3(load3(p_.data()), fl));
+    return Force<S>(r);
   }
   /// _B f = _B X^A _A f.
   Force<S> act_inverse(const Force<S>& f) const {
-    return Force<S>(Vector3<S>(R_.transpose() * f.linear()),
-                    Vector3<S>(R_.transpose() * (f.angular() - p_.cross(f.linear()))));
+    using namespace detail;
+    const S* x = f.vector().data();
+    const Vec3<S> fl = load3(x);
+    Vector6<S> r;
+    store3(r.data(), mul3_transpose(R_, fl));
+    store3(r.data() + 3, mul3_transpose(R_, load3(x + 3) - cross3(load3(p_.data()), fl)));
+    return Force<S>(r);
   }
 
   /// Column-wise velocity transform of a 6×k block of motions: out = ^A X_B in. `out` may
