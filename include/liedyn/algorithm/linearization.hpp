@@ -131,12 +131,39 @@ void minv_gather_product2_generic(int m, int ld, const S* M, const int* rows, co
 // is a third of the linearization's time on a 50-DoF humanoid; AVX2 and FMA do four
 // multiply–adds per instruction where SSE2 does one (two lanes, separate multiply and add).
 // Results differ from the generic kernel's only by rounding (fused multiply–adds, the same
-// summation order per output). The last nv mod 4 rows go to the generic kernel.
+// summation order per output).
 __attribute__((target("avx2,fma"))) inline void minv_gather_product2_avx2(int nv, const double* M, const int* rows,
                                                                            const double* a, const double* b, int p,
                                                                            double sign, double* ya, double* yb) {
   int i = 0;
   const __m256d sgn = _mm256_set1_pd(sign);
+  // 16 rows at a time: each broadcast of a[t], b[t] feeds four fused multiply–adds.
+  for (; i + 16 <= nv; i += 16) {
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
+    __m256d b0 = _mm256_setzero_pd(), b1 = _mm256_setzero_pd(), b2 = _mm256_setzero_pd(), b3 = _mm256_setzero_pd();
+    for (int t = 0; t < p; ++t) {
+      const double* c = M + static_cast<std::ptrdiff_t>(rows[t]) * nv + i;
+      const __m256d c0 = _mm256_loadu_pd(c), c1 = _mm256_loadu_pd(c + 4);
+      const __m256d c2 = _mm256_loadu_pd(c + 8), c3 = _mm256_loadu_pd(c + 12);
+      const __m256d at = _mm256_set1_pd(a[t]), bt = _mm256_set1_pd(b[t]);
+      a0 = _mm256_fmadd_pd(c0, at, a0);
+      a1 = _mm256_fmadd_pd(c1, at, a1);
+      a2 = _mm256_fmadd_pd(c2, at, a2);
+      a3 = _mm256_fmadd_pd(c3, at, a3);
+      b0 = _mm256_fmadd_pd(c0, bt, b0);
+      b1 = _mm256_fmadd_pd(c1, bt, b1);
+      b2 = _mm256_fmadd_pd(c2, bt, b2);
+      b3 = _mm256_fmadd_pd(c3, bt, b3);
+    }
+    _mm256_storeu_pd(ya + i, _mm256_mul_pd(sgn, a0));
+    _mm256_storeu_pd(ya + i + 4, _mm256_mul_pd(sgn, a1));
+    _mm256_storeu_pd(ya + i + 8, _mm256_mul_pd(sgn, a2));
+    _mm256_storeu_pd(ya + i + 12, _mm256_mul_pd(sgn, a3));
+    _mm256_storeu_pd(yb + i, _mm256_mul_pd(sgn, b0));
+    _mm256_storeu_pd(yb + i + 4, _mm256_mul_pd(sgn, b1));
+    _mm256_storeu_pd(yb + i + 8, _mm256_mul_pd(sgn, b2));
+    _mm256_storeu_pd(yb + i + 12, _mm256_mul_pd(sgn, b3));
+  }
   for (; i + 8 <= nv; i += 8) {
     __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), b0 = _mm256_setzero_pd(), b1 = _mm256_setzero_pd();
     for (int t = 0; t < p; ++t) {
@@ -153,18 +180,20 @@ __attribute__((target("avx2,fma"))) inline void minv_gather_product2_avx2(int nv
     _mm256_storeu_pd(yb + i, _mm256_mul_pd(sgn, b0));
     _mm256_storeu_pd(yb + i + 4, _mm256_mul_pd(sgn, b1));
   }
-  for (; i + 4 <= nv; i += 4) {
+  // The last 1–7 rows, four at a time; the final 1–3 through a lane mask (masked-out lanes are
+  // neither read nor written, so nothing past the column's end is touched).
+  for (; i < nv; i += 4) {
+    const int r = nv - i;
+    const __m256i mask = _mm256_setr_epi64x(-1, r > 1 ? -1 : 0, r > 2 ? -1 : 0, r > 3 ? -1 : 0);
     __m256d a0 = _mm256_setzero_pd(), b0 = _mm256_setzero_pd();
     for (int t = 0; t < p; ++t) {
-      const __m256d c0 = _mm256_loadu_pd(M + static_cast<std::ptrdiff_t>(rows[t]) * nv + i);
+      const __m256d c0 = _mm256_maskload_pd(M + static_cast<std::ptrdiff_t>(rows[t]) * nv + i, mask);
       a0 = _mm256_fmadd_pd(c0, _mm256_set1_pd(a[t]), a0);
       b0 = _mm256_fmadd_pd(c0, _mm256_set1_pd(b[t]), b0);
     }
-    _mm256_storeu_pd(ya + i, _mm256_mul_pd(sgn, a0));
-    _mm256_storeu_pd(yb + i, _mm256_mul_pd(sgn, b0));
+    _mm256_maskstore_pd(ya + i, mask, _mm256_mul_pd(sgn, a0));
+    _mm256_maskstore_pd(yb + i, mask, _mm256_mul_pd(sgn, b0));
   }
-  // The last nv mod 4 rows.
-  minv_gather_product2_generic(nv - i, nv, M + i, rows, a, b, p, sign, ya + i, yb + i);
 }
 
 // Whether this processor (and its OS, which must save the 256-bit registers: libgcc checks
