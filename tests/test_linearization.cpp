@@ -601,8 +601,8 @@ TEST_CASE("Linearization: the aerial manipulator's LQR closed loop converges at 
 TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense product", "[linearization][kernel]") {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  // Sizes around the kernels' blocks of 8 and 4 rows, to cover every tail.
-  for (const int nv : {1, 3, 4, 5, 8, 11, 13, 18, 50}) {
+  // Sizes around the kernels' blocks of 16, 8 and 4 rows, to cover every tail.
+  for (const int nv : {1, 3, 4, 5, 8, 11, 13, 16, 17, 18, 23, 31, 50}) {
     MatrixX<double> M(nv, nv);
     for (int i = 0; i < nv; ++i)
       for (int j = 0; j < nv; ++j) M(i, j) = u(rng);
@@ -632,11 +632,14 @@ TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense
     CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
 #if LIEDYN_HAVE_X86_AVX2_DISPATCH
     if (liedyn::detail::cpu_has_avx2_fma()) {
-      ya.setConstant(std::nan(""));
-      liedyn::detail::minv_gather_product2_avx2(nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(),
-                                                yb.data());
-      CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
-      CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
+      // Outputs inside longer buffers: the masked tail must leave what follows untouched.
+      liedyn::VectorX<double> ya_pad = liedyn::VectorX<double>::Constant(nv + 4, 7.0), yb_pad = ya_pad;
+      liedyn::detail::minv_gather_product2_avx2(nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya_pad.data(),
+                                                yb_pad.data());
+      CHECK((ya_pad.head(nv) - ya_ref).cwiseAbs().maxCoeff() <= tol);
+      CHECK((yb_pad.head(nv) - yb_ref).cwiseAbs().maxCoeff() <= tol);
+      CHECK((ya_pad.tail(4).array() == 7.0).all());
+      CHECK((yb_pad.tail(4).array() == 7.0).all());
     }
 #endif
   }
