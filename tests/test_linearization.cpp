@@ -601,7 +601,7 @@ TEST_CASE("Linearization: the aerial manipulator's LQR closed loop converges at 
 TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense product", "[linearization][kernel]") {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  // Sizes around the kernels' blocks of 16, 8 and 4 rows, to cover every tail.
+  // Sizes around the kernels' blocks of 16 and 4 rows and the masked tail, to cover every tail.
   for (const int nv : {1, 3, 4, 5, 8, 11, 13, 16, 17, 18, 23, 31, 50}) {
     MatrixX<double> M(nv, nv);
     for (int i = 0; i < nv; ++i)

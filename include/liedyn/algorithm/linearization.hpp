@@ -164,23 +164,7 @@ __attribute__((target("avx2,fma"))) inline void minv_gather_product2_avx2(int nv
     _mm256_storeu_pd(yb + i + 8, _mm256_mul_pd(sgn, b2));
     _mm256_storeu_pd(yb + i + 12, _mm256_mul_pd(sgn, b3));
   }
-  for (; i + 8 <= nv; i += 8) {
-    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), b0 = _mm256_setzero_pd(), b1 = _mm256_setzero_pd();
-    for (int t = 0; t < p; ++t) {
-      const double* c = M + static_cast<std::ptrdiff_t>(rows[t]) * nv + i;
-      const __m256d c0 = _mm256_loadu_pd(c), c1 = _mm256_loadu_pd(c + 4);
-      const __m256d at = _mm256_set1_pd(a[t]), bt = _mm256_set1_pd(b[t]);
-      a0 = _mm256_fmadd_pd(c0, at, a0);
-      a1 = _mm256_fmadd_pd(c1, at, a1);
-      b0 = _mm256_fmadd_pd(c0, bt, b0);
-      b1 = _mm256_fmadd_pd(c1, bt, b1);
-    }
-    _mm256_storeu_pd(ya + i, _mm256_mul_pd(sgn, a0));
-    _mm256_storeu_pd(ya + i + 4, _mm256_mul_pd(sgn, a1));
-    _mm256_storeu_pd(yb + i, _mm256_mul_pd(sgn, b0));
-    _mm256_storeu_pd(yb + i + 4, _mm256_mul_pd(sgn, b1));
-  }
-  // The last 1–7 rows, four at a time; the final 1–3 through a lane mask (masked-out lanes are
+  // The last 1–15 rows, four at a time; the final 1–3 through a lane mask (masked-out lanes are
   // neither read nor written, so nothing past the column's end is touched).
   for (; i < nv; i += 4) {
     const int r = nv - i;

@@ -31,7 +31,7 @@ namespace detail {
 // adds and passes the halves through the stack, where a 16-byte reload of two 8-byte stores
 // stalls store forwarding. Written out coefficient by coefficient the same arithmetic stays in
 // registers: with SE3's actions and the motion cross product in this form, RNEA ran 20–25%
-// faster on solo12 and talos (bench/, same session). Which operators use it was decided by
+// faster on solo12 and talos (interleaved timing, one session). Which operators use it was decided by
 // measurement, not taste: SpatialInertia * Motion and the wrench cross product are faster in
 // Eigen's form inside the derivative pass, so they keep it. Any scalar type works (AD too).
 template <class S>
