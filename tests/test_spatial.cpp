@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -823,6 +824,102 @@ TEST_CASE("spatial: Cholesky6 solves and inverts spatial inertias", "[spatial][i
 // ---------------------------------------------------------------------------
 // No heap allocation
 // ---------------------------------------------------------------------------
+
+TEST_CASE("spatial: sin_cos is within 1 ulp of sin and cos", "[spatial][sincos]") {
+  // Reference: long double sinl/cosl (64-bit mantissa, 11 bits beyond double), rounded. Bound:
+  // 1 ulp — the reduction's tail and the polynomial's rounding (0.85 ulp worst seen); a
+  // wrong coefficient or quadrant shows as thousands of ulps.
+  const auto ulps = [](double got, long double ref) {
+    const double r = static_cast<double>(ref);
+    const double ulp = std::nextafter(std::fabs(r), std::numeric_limits<double>::infinity()) - std::fabs(r);
+    return static_cast<double>(std::fabs(static_cast<long double>(got) - ref) / ulp);
+  };
+  std::mt19937_64 rng(7);
+  double worst = 0;
+  const auto check = [&](double q) {
+    double s, c;
+    liedyn::sin_cos(q, s, c);
+    worst = std::max({worst, ulps(s, std::sin(static_cast<long double>(q))), ulps(c, std::cos(static_cast<long double>(q)))});
+  };
+  for (double range : {0.5, 4.0, 40.0, 1e3, 1.1e5}) {
+    std::uniform_real_distribution<double> u(-range, range);
+    for (int k = 0; k < 200000; ++k) check(u(rng));
+  }
+  // Around the quadrant boundaries k·π/4, where the reduced angle is largest or cancels.
+  const long double quarter = std::atan(static_cast<long double>(1));
+  for (int k = -4000; k <= 4000; ++k)
+    for (double d : {-1e-9, -1e-15, 0.0, 1e-15, 1e-9}) check(static_cast<double>(k * quarter) + d);
+  for (double q : {0.0, 1e-300, -1e-300, 5e-324, 1e-8, 102943.70801, 102943.71, -2e5, 1e22}) check(q);
+  INFO("worst error " << worst << " ulp");
+  CHECK(worst <= 1.0);
+
+  // The batched form, as the kernels call it, on every path the build has: its result must be
+  // the scalar one bit for bit on the 2-lane path, and within the same 1 ulp on the AVX2/FMA one
+  // (fused multiply–adds round differently). Angles out of the fast range sit among the others.
+  const int n = 4099;
+  std::vector<double> q(n), s(n), c(n), s1(n), c1(n);
+  std::uniform_real_distribution<double> u(-30.0, 30.0);
+  for (double& v : q) v = u(rng);
+  q[3] = 2e6;
+  q[1000] = std::numeric_limits<double>::infinity();
+  q[n - 1] = -5e5;
+  for (int i = 0; i < n; ++i) liedyn::sin_cos(q[i], s1[i], c1[i]);
+  double worst_batch = 0;
+  const auto compare = [&](bool bitwise) {
+    for (int i = 0; i < n; ++i) {
+      if (i == 1000) {
+        CHECK((std::isnan(s[i]) && std::isnan(c[i])));
+        continue;
+      }
+      if (bitwise) {
+        CHECK(s[i] == s1[i]);
+        CHECK(c[i] == c1[i]);
+      }
+      worst_batch = std::max({worst_batch, ulps(s[i], std::sin(static_cast<long double>(q[i]))),
+                              ulps(c[i], std::cos(static_cast<long double>(q[i])))});
+    }
+  };
+  liedyn::sin_cos(n, q.data(), s.data(), c.data());  // the path this processor takes
+  compare(false);
+#ifdef LIEDYN_SIN_COS_VECTORS
+  for (int i = 0; i + 2 <= n; i += 2) {
+    liedyn::detail::Double2 x, sv, cv;
+    std::memcpy(&x, &q[i], sizeof x);
+    liedyn::detail::sin_cos_lanes(x, sv, cv);
+    std::memcpy(&s[i], &sv, sizeof sv);
+    std::memcpy(&c[i], &cv, sizeof cv);
+  }
+  for (int i : {3, 1000, n - 1}) liedyn::sin_cos(q[i], s[i], c[i]);  // the batch's fallback
+#ifdef __FMA__
+  compare(false);  // the compiler may fuse the scalar and the vector code differently
+#else
+  compare(true);
+#endif
+#ifdef LIEDYN_SIN_COS_AVX2
+  if (liedyn::detail::sin_cos_has_avx2()) {
+    liedyn::detail::sin_cos_avx2(n, q.data(), s.data(), c.data());
+    for (int i : {3, 1000, n - 1}) liedyn::sin_cos(q[i], s[i], c[i]);
+    compare(false);
+  }
+#endif
+#endif
+  INFO("worst error of the batched form " << worst_batch << " ulp");
+  CHECK(worst_batch <= 1.0);
+  // Non-finite angles give NaN, as std::sin does.
+  double si, ci;
+  liedyn::sin_cos(std::numeric_limits<double>::infinity(), si, ci);
+  CHECK((std::isnan(si) && std::isnan(ci)));
+  liedyn::sin_cos(std::numeric_limits<double>::quiet_NaN(), si, ci);
+  CHECK((std::isnan(si) && std::isnan(ci)));
+  // Other scalars take std::sin/std::cos (and AutoDiff's overloads: d sin/dq = cos).
+  AD6 qa(0.3, 6, 2), sa, ca;
+  liedyn::sin_cos(qa, sa, ca);
+  CHECK(sa.value() == std::sin(0.3));
+  CHECK(sa.derivatives()(2) == std::cos(0.3));
+  float sf, cf;
+  liedyn::sin_cos(0.3f, sf, cf);
+  CHECK((sf == std::sin(0.3f) && cf == std::cos(0.3f)));
+}
 
 TEST_CASE("spatial: the allocation guard sees allocations", "[spatial][alloc]") {
   liedyn::test::AllocationCounter counter;

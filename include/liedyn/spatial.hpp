@@ -7,5 +7,6 @@
 #include "liedyn/spatial/inertia.hpp"
 #include "liedyn/spatial/motion.hpp"
 #include "liedyn/spatial/se3/se3.hpp"
+#include "liedyn/spatial/sincos.hpp"
 #include "liedyn/spatial/skew.hpp"
 #include "liedyn/spatial/so3/so3.hpp"

@@ -37,10 +37,21 @@ void check_wrenches(const char* who, const Model<S>& model, const ExternalWrench
   (void)fext;
 }
 
-/// data.H_parent[i] = ^{λ(i)}H_i(s_i) for every joint.
+/// data.joint_sin, data.joint_cos = sin s, cos s, all joints in one batch (vectorized for double:
+/// the sines and cosines are a tenth of a small robot's RNEA when taken one joint at a time).
+template <class S, class Derived>
+void update_joint_sin_cos(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+  const int n = model.num_joints();
+  data.joint_q = s;
+  sin_cos(n, data.joint_q.data(), data.joint_sin.data(), data.joint_cos.data());
+}
+
+/// data.H_parent[i] = ^{λ(i)}H_i(s_i) for every joint (and data.joint_sin, data.joint_cos).
 template <class S, class Derived>
 void update_joint_transforms(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
-  for (int i = 1; i < model.num_bodies(); ++i) data.H_parent[i] = model.joint(i).transform(S(s(i - 1)));
+  update_joint_sin_cos(model, data, s);
+  for (int i = 1; i < model.num_bodies(); ++i)
+    data.H_parent[i] = model.joint(i).transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1));
 }
 
 /// data.H_base[i] = ^0H_i (pose of body i in the base frame) from data.H_parent.

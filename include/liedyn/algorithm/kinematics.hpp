@@ -27,7 +27,7 @@
 //     of the origin velocity ^A ȯ_F and of ^A ω — what operational-space controllers use.
 //
 // Data fields used (data.hpp, "kinematics"): H_parent, H_world, v (^i v_{A,i}, body frame),
-// vJ (Γ_i r_i). forward_kinematics fills them for every body; the frame_* functions that take
+// vJ (Γ_i r_i); the full passes also joint_q, joint_sin, joint_cos. forward_kinematics fills them for every body; the frame_* functions that take
 // the state x recompute and overwrite them only for the bodies of the frame's support chain
 // (the path base → frame body), with the same values forward_kinematics would give, so they
 // need no prior call. None of these functions allocates (outputs are fixed-size or
@@ -37,6 +37,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "liedyn/algorithm/common.hpp"
 #include "liedyn/model/data.hpp"
 #include "liedyn/model/state.hpp"
 
@@ -154,10 +155,8 @@ Vector6<S> frame_motion_in(const SE3<S>& H_F, const Motion<S>& v_F, const Motion
 template <class S>
 void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
   data.H_world[0] = base_pose(model, x);
-  for (int i = 1; i < model.num_bodies(); ++i) {
-    data.H_parent[i] = model.joint(i).transform(x.s[i - 1]);
-    data.H_world[i] = data.H_world[model.parent(i)] * data.H_parent[i];
-  }
+  detail::update_joint_transforms(model, data, x.s);
+  for (int i = 1; i < model.num_bodies(); ++i) data.H_world[i] = data.H_world[model.parent(i)] * data.H_parent[i];
 }
 
 /// Body twists, given data.H_parent from forward_poses at the same x: data.vJ[i] = Γ_i r_i and

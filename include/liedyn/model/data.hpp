@@ -25,6 +25,9 @@ struct Data {
     const int nb = model.num_bodies(), n = model.num_joints(), nv = model.nv();
     num_bodies = nb;
     H_parent.assign(nb, SE3<S>());
+    joint_q.setZero(n);
+    joint_sin.setZero(n);
+    joint_cos.setZero(n);
     H_world.assign(nb, SE3<S>());
     H_base.assign(nb, SE3<S>());
     v.assign(nb, Motion<S>());
@@ -89,6 +92,9 @@ struct Data {
 
   // --- kinematics -------------------------------------------------------------------------
   std::vector<SE3<S>> H_parent;  ///< ^{λ(i)}H_i(s_i); its inverse action is the paper's ^iX_{λ(i)}
+  VectorX<S> joint_q;            ///< s, copied contiguous for the batched sin/cos
+  VectorX<S> joint_sin;          ///< sin s_i (entry i − 1 for joint i), for the joint transforms
+  VectorX<S> joint_cos;          ///< cos s_i
   std::vector<SE3<S>> H_world;   ///< ^A H_i (forward kinematics)
   std::vector<SE3<S>> H_base;    ///< ^0 H_i: body i in the base frame (crba, derivatives)
   std::vector<Motion<S>> v;      ///< twist of body i, ^i v_{A,i}

@@ -51,12 +51,15 @@ struct Joint {
 
   /// exp((Γ q)^): the motion of the joint frame, ^{λ(i)|i}H_i(q).
   SE3<S> motion_transform(const S& q) const {
-    using std::cos;
-    using std::sin;
+    S s, c;
+    sin_cos(q, s, c);
+    return motion_transform(q, s, c);
+  }
+  /// motion_transform(q) given sin q and cos q (the kernels compute them for all joints at once).
+  SE3<S> motion_transform(const S& q, const S& s, const S& c) const {
     if (type == JointType::Prismatic) return SE3<S>(Matrix3<S>::Identity(), Vector3<S>(axis * q));
     // Rotation about a unit axis through the origin; a helical joint also slides along it
     // (the axis is an eigenvector of the exp's V matrix, so the translation is p e q).
-    const S c = cos(q), s = sin(q);
     const Matrix3<S> E = hat(axis);
     Matrix3<S> R = Matrix3<S>::Identity() + s * E + (S(1) - c) * (E * E);
     Vector3<S> p = (type == JointType::Helical) ? Vector3<S>(axis * (pitch * q)) : Vector3<S>::Zero();
@@ -64,12 +67,16 @@ struct Joint {
   }
   /// ^{λ(i)}H_i(q) = placement · exp((Γ q)^).
   SE3<S> transform(const S& q) const {
-    if (alignment == AxisAlignment::General) return placement * motion_transform(q);
+    S s, c;
+    sin_cos(q, s, c);
+    return transform(q, s, c);
+  }
+  /// transform(q) given sin q and cos q (unused by a prismatic joint).
+  SE3<S> transform(const S& q, const S& sin_q, const S& cos_q) const {
+    if (alignment == AxisAlignment::General) return placement * motion_transform(q, sin_q, cos_q);
     // Axis ±e_k (most real robots): turning about a coordinate axis changes two columns of the
     // placement's rotation, sliding moves its origin along column k — 12 multiplications instead
     // of a Rodrigues matrix and a 3×3 product. About −e_k by q is about e_k by −q.
-    using std::cos;
-    using std::sin;
     static constexpr int next[3] = {1, 2, 0};
     const int k = static_cast<int>(alignment), a = next[k], b = next[a];
     const S sign = axis(k);
@@ -79,7 +86,7 @@ struct Joint {
     if (type == JointType::Prismatic) {
       p += Rp.col(k) * (sign * q);
     } else {
-      const S c = cos(q), s = sign * sin(q);
+      const S c = cos_q, s = sign * sin_q;
       R.col(a) = c * Rp.col(a) + s * Rp.col(b);
       R.col(b) = c * Rp.col(b) - s * Rp.col(a);
       if (type == JointType::Helical) p += Rp.col(k) * (sign * pitch * q);
