@@ -181,6 +181,13 @@ IdentityErrors identity_errors(const Model<S>& model, const State<S>& x, std::mt
   MatrixX<S> M_id;
   liedyn::mass_matrix_from_inverse_dynamics(model, data, x, M_id);
   e.crba_vs_id = full_error(M, M_id);
+  // crba's other route (walk up the body frames / through the base frame) on the same model.
+  liedyn::detail::update_joint_transforms(model, data, x.s);
+  if (liedyn::detail::crba_walks(model))
+    liedyn::detail::crba_base_frame(model, data);
+  else
+    liedyn::detail::crba_walk(model, data);
+  e.crba_vs_id = std::max(e.crba_vs_id, full_error(data.M, M_id));
 
   const VectorX<S> tau = random_vec<S>(nv, rng, -5, 5);
   const VectorX<S> acc = liedyn::aba(model, data, x, tau);
@@ -326,14 +333,23 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
   for (int t = 0; t < 10; ++t) {
     const State<double> x = liedyn::random_state(model, rng);
     const State<long double> x_l = x.cast<long double>();
-    const MatrixX<double> M = liedyn::crba(model, data, x.s);
     MatrixX<long double> M_l;
     liedyn::mass_matrix_from_inverse_dynamics(model_l, data_l, x_l, M_l);
-    // Entry (i, j) against its natural scale sqrt(M_ii M_jj): the diagonal relative to itself.
-    for (int j = 0; j < model.nv(); ++j)
-      for (int i = 0; i < model.nv(); ++i)
-        worst_m = std::max(worst_m, static_cast<double>(std::abs(static_cast<long double>(M(i, j)) - M_l(i, j)) /
-                                                        std::sqrt(M_l(i, i) * M_l(j, j))));
+    // Both of crba's routes: talos takes the base-frame one, the walk serves shallow trees.
+    CHECK_FALSE(liedyn::detail::crba_walks(model));
+    for (bool walk : {false, true}) {
+      liedyn::detail::update_joint_transforms(model, data, x.s);
+      if (walk)
+        liedyn::detail::crba_walk(model, data);
+      else
+        liedyn::detail::crba_base_frame(model, data);
+      const MatrixX<double>& M = data.M;
+      // Entry (i, j) against its natural scale sqrt(M_ii M_jj): the diagonal relative to itself.
+      for (int j = 0; j < model.nv(); ++j)
+        for (int i = 0; i < model.nv(); ++i)
+          worst_m = std::max(worst_m, static_cast<double>(std::abs(static_cast<long double>(M(i, j)) - M_l(i, j)) /
+                                                          std::sqrt(M_l(i, i) * M_l(j, j))));
+    }
     const MatrixX<long double> Minv_l = liedyn::immamb(model_l, data_l, x_l.s);
     worst_residual_l = std::max(worst_residual_l, static_cast<double>((M_l * Minv_l - MatrixX<long double>::Identity(
                                                                            model.nv(), model.nv())).cwiseAbs().maxCoeff()));

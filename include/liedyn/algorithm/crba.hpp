@@ -15,15 +15,21 @@
 // in the body frames, as in the textbook, and the diagonal entry Γ_iᵀ M^c_i Γ_i is formed there:
 // about the joint, along its own axis, so a light body far from the base keeps its digits (in
 // the base frame its m·|p|² terms cancel, losing ~|p|²/d² of them: 1e-12 relative on talos'
-// fingers, where Pinocchio's world-frame CRBA lands). Then the wrench M^c_j Γ_j and the axis
-// move to the base frame 0 once (^0H_j from the same pass) and every entry above the diagonal
-// is one 6-term dot product, M_kj = S_kᵀ (^0X_j M^c_j Γ_j) with S_k = ^0X_k Γ_k, for k an ancestor
-// of j — no transform per (ancestor, joint) pair as in the body-frame version. Both triangles
-// are written; entries between different branches stay zero.
+// fingers, where Pinocchio's world-frame CRBA lands). The entries above the diagonal take one of
+// two routes, chosen by the tree's shape (both keep those digits: the test on talos runs both):
+//  * walk (shallow trees, Σ depth ≤ 2.25 n — quadrupeds): F = M^c_j Γ_j moves up one frame per
+//    ancestor k, M_kj = Γ_kᵀ (_kX^j F) — the textbook's d transforms per joint;
+//  * base frame (deeper trees — humanoids, arms): F and the axis move to the base frame 0 once
+//    (^0H_j composed on the way down) and every entry above the diagonal is one 6-term dot
+//    product, M_kj = S_kᵀ (^0X_j M^c_j Γ_j) with S_k = ^0X_k Γ_k — three transforms per joint
+//    whatever its depth.
+// The crossover is measured (callgrind, solo12 and talos): a step of the walk costs about 0.43 of
+// what the base-frame route adds per joint, so the walk wins below Σ depth ≈ 2.3 n. Both
+// triangles are written; entries between different branches stay zero.
 //
-// Writes data.H_parent, data.H_base (^0H_i), data.ground_axis (S_i), data.Ic (composite
-// inertias, body frames; Ic[0], in the base frame, is the whole robot's), data.F (moving base)
-// and data.M.
+// Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
+// the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
+// (^0H_i) and data.ground_axis (S_i).
 // Cost O(n·d) (d = tree depth) plus the O(nv²) zeroing of M. No allocation.
 #pragma once
 
@@ -31,30 +37,66 @@
 
 namespace liedyn {
 
-/// The joint-space mass matrix M(s) (both triangles), into data.M (nv × nv).
-template <class S, class Derived>
-const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
-  LIEDYN_CHECK_SIZE("crba", "s", s, model.num_joints());
-  const int nb = model.num_bodies();
-  const int off = model.offset();
-  const bool moving = model.has_moving_base();
-  MatrixX<S>& M = data.M;
+namespace detail {
 
-  // Forward: body poses and axes in the base frame.
-  data.H_base[0] = SE3<S>::Identity();
-  for (int i = 1; i < nb; ++i) {
-    const Joint<S>& j = model.joint(i);
-    data.H_parent[i] = j.transform(S(s(i - 1)));
-    data.H_base[i] = data.H_base[model.parent(i)] * data.H_parent[i];
-    data.ground_axis[i] = data.H_base[i].act(j.screw);
-  }
-  // Backward: composite inertias in the body frames.
+/// Whether crba walks up the body frames (true) or goes through the base frame (see crba.hpp).
+template <class S>
+bool crba_walks(const Model<S>& model) {
+  return 4 * model.total_depth() <= 9 * model.num_joints();
+}
+
+// crba's common part, from data.H_parent: the composite inertias, M zeroed and its base block.
+template <class S>
+void crba_composite_inertias(const Model<S>& model, Data<S>& data) {
+  const int nb = model.num_bodies();
   for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
   for (int i = nb - 1; i >= 1; --i) data.Ic[model.parent(i)] += data.Ic[i].transformed(data.H_parent[i]);
+  data.M.setZero();
+  if (model.has_moving_base()) data.M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
+}
 
-  M.setZero();
-  if (moving) M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
+// The base column and row of joint j from F = ^0X_j M^c_j Γ_j (base frame).
+template <class S>
+void crba_base_column(Data<S>& data, int j, const Force<S>& F) {
+  data.F.col(j - 1) = F.vector();
+  data.M.col(5 + j).template head<6>() = F.vector();
+  data.M.row(5 + j).template head<6>() = F.vector().transpose();
+}
 
+/// crba from data.H_parent (update_joint_transforms at s), walking F up the body frames.
+template <class S>
+void crba_walk(const Model<S>& model, Data<S>& data) {
+  crba_composite_inertias(model, data);
+  const int off = model.offset();
+  MatrixX<S>& M = data.M;
+  for (int j = 1; j < model.num_bodies(); ++j) {
+    const int vj = off + j - 1;
+    const Joint<S>& joint = model.joint(j);
+    Force<S> F = data.Ic[j] * joint.screw;  // M^c_j Γ_j, frame j
+    M(vj, vj) = dot(joint.screw, F) + joint.armature;
+    int i = j;  // F is in frame i
+    for (int k = model.parent(j); k > 0; i = k, k = model.parent(k)) {
+      F = data.H_parent[i].act(F);
+      const S Mkj = dot(model.joint(k).screw, F);
+      M(off + k - 1, vj) = Mkj;
+      M(vj, off + k - 1) = Mkj;
+    }
+    if (model.has_moving_base()) crba_base_column(data, j, data.H_parent[i].act(F));
+  }
+}
+
+/// crba from data.H_parent (update_joint_transforms at s), through the base frame.
+template <class S>
+void crba_base_frame(const Model<S>& model, Data<S>& data) {
+  const int nb = model.num_bodies();
+  data.H_base[0] = SE3<S>::Identity();
+  for (int i = 1; i < nb; ++i) {
+    data.H_base[i] = data.H_base[model.parent(i)] * data.H_parent[i];
+    data.ground_axis[i] = data.H_base[i].act(model.joint(i).screw);
+  }
+  crba_composite_inertias(model, data);
+  const int off = model.offset();
+  MatrixX<S>& M = data.M;
   for (int j = 1; j < nb; ++j) {
     const int vj = off + j - 1;
     const Joint<S>& joint = model.joint(j);
@@ -66,13 +108,22 @@ const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::Matrix
       M(off + k - 1, vj) = Mkj;
       M(vj, off + k - 1) = Mkj;
     }
-    if (moving) {
-      data.F.col(j - 1) = F.vector();
-      M.col(vj).template head<6>() = F.vector();
-      M.row(vj).template head<6>() = F.vector().transpose();
-    }
+    if (model.has_moving_base()) crba_base_column(data, j, F);
   }
-  return M;
+}
+
+}  // namespace detail
+
+/// The joint-space mass matrix M(s) (both triangles), into data.M (nv × nv).
+template <class S, class Derived>
+const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+  LIEDYN_CHECK_SIZE("crba", "s", s, model.num_joints());
+  detail::update_joint_transforms(model, data, s);
+  if (detail::crba_walks(model))
+    detail::crba_walk(model, data);
+  else
+    detail::crba_base_frame(model, data);
+  return data.M;
 }
 
 /// The mass matrix at the joint positions of the state x (H, ν and r are not used).

@@ -267,6 +267,7 @@ class ModelBuilder {
       m.children_[p].push_back(i);
       m.depth_[i] = m.depth_[p] + 1;
       m.max_depth_ = std::max(m.max_depth_, m.depth_[i]);
+      m.total_depth_ += m.depth_[i];
       Joint<S>& j = m.joints_[i];
       const JointSpec<S>& js = en.joint;
       j.name = js.name;

@@ -90,6 +90,8 @@ class Model {
   int depth(int i) const { return depth_[i]; }
   /// The largest depth(i) over all bodies (0 for a base alone).
   int max_depth() const { return max_depth_; }
+  /// Σ_i depth(i): the steps of a walk from every body to the base (crba picks its route by it).
+  int total_depth() const { return total_depth_; }
   /// The bodies whose parent is i, in increasing index order.
   const std::vector<int>& children(int i) const { return children_[i]; }
 
@@ -159,6 +161,7 @@ class Model {
     m.subtree_end_ = subtree_end_;
     m.depth_ = depth_;
     m.max_depth_ = max_depth_;
+    m.total_depth_ = total_depth_;
     m.children_ = children_;
     m.body_names_ = body_names_;
     m.mimic_ = mimic_;
@@ -190,6 +193,7 @@ class Model {
   std::vector<int> subtree_end_{1};
   std::vector<int> depth_{0};
   int max_depth_ = 0;
+  int total_depth_ = 0;
   std::vector<std::vector<int>> children_{{}};
   std::vector<Joint<S>> joints_{Joint<S>{}};  // joints_[0] unused (the base has no joint)
   std::vector<SpatialInertia<S>> inertia_{SpatialInertia<S>{}};
