@@ -27,11 +27,11 @@
 //     of the origin velocity ^A ȯ_F and of ^A ω — what operational-space controllers use.
 //
 // Data fields used (data.hpp, "kinematics"): H_parent, H_world, v (^i v_{A,i}, body frame),
-// vJ (Γ_i r_i); the full passes also joint_q, joint_sin, joint_cos. forward_kinematics fills them for every body; the frame_* functions that take
-// the state x recompute and overwrite them only for the bodies of the frame's support chain
-// (the path base → frame body), with the same values forward_kinematics would give, so they
-// need no prior call. None of these functions allocates (outputs are fixed-size or
-// preallocated by the caller).
+// vJ (Γ_i r_i); the full passes also joint_q, joint_sin, joint_cos. forward_kinematics fills
+// them for every body; the frame_* functions that take the state x recompute and overwrite
+// them only for the bodies of the frame's support chain (the path base → frame body), with the
+// same values forward_kinematics would give, so they need no prior call. None of these
+// functions allocates (outputs are fixed-size or preallocated by the caller).
 #pragma once
 
 #include <stdexcept>
