@@ -896,7 +896,7 @@ TEST_CASE("spatial: sin_cos is within 1 ulp of sin and cos", "[spatial][sincos]"
   compare(true);
 #endif
 #ifdef LIEDYN_SIN_COS_AVX2
-  if (liedyn::detail::sin_cos_has_avx2()) {
+  if (liedyn::detail::cpu_has_avx2_fma()) {
     liedyn::detail::sin_cos_avx2(n, q.data(), s.data(), c.data());
     for (int i : {3, 1000, n - 1}) liedyn::sin_cos(q[i], s[i], c[i]);
     compare(false);

@@ -35,13 +35,8 @@
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 
-// Run-time dispatch to AVX2/FMA kernels (x86-64 with GCC or Clang; off with
-// -DLIEDYN_NO_SIMD_DISPATCH, and pointless when the build already targets AVX2).
-#if !defined(LIEDYN_NO_SIMD_DISPATCH) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define LIEDYN_HAVE_X86_AVX2_DISPATCH 1
+#if LIEDYN_HAVE_X86_AVX2_DISPATCH  // config.hpp
 #include <immintrin.h>
-#else
-#define LIEDYN_HAVE_X86_AVX2_DISPATCH 0
 #endif
 
 namespace liedyn {
@@ -180,16 +175,6 @@ __attribute__((target("avx2,fma"))) inline void minv_gather_product2_avx2(int nv
   }
 }
 
-// Whether this processor (and its OS, which must save the 256-bit registers: libgcc checks
-// XGETBV) runs minv_gather_product2_avx2. Asked once; __builtin_cpu_init makes the answer
-// right even when the first call comes from a static initializer.
-inline bool cpu_has_avx2_fma() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  }();
-  return has;
-}
 #endif
 
 // minv_gather_product2_generic, or its AVX2 form for double where the processor has it.

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "liedyn/config.hpp"
+
 namespace liedyn {
 
 namespace detail {
@@ -105,7 +107,7 @@ LIEDYN_ALWAYS_INLINE void sin_cos_lanes(const V& q, V& s, V& c) {
 // The largest |q| sin_cos_lanes takes: 2¹⁶ π/2, rounded down.
 constexpr double sin_cos_fast_limit = 102943.70801;
 
-#if defined(LIEDYN_SIN_COS_VECTORS) && !defined(LIEDYN_NO_SIMD_DISPATCH)
+#if defined(LIEDYN_SIN_COS_VECTORS) && LIEDYN_HAVE_X86_AVX2_DISPATCH
 #define LIEDYN_SIN_COS_AVX2 1
 __attribute__((target("avx2,fma"))) inline void sin_cos_avx2(int n, const double* q, double* s, double* c) {
   int i = 0;
@@ -129,14 +131,6 @@ __attribute__((target("avx2,fma"))) inline void sin_cos_avx2(int n, const double
     s[k] = st[k - i];
     c[k] = ct[k - i];
   }
-}
-inline bool sin_cos_has_avx2() {
-#if defined(__AVX2__) && defined(__FMA__)
-  return true;
-#else
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return yes;
-#endif
 }
 #endif
 
@@ -175,7 +169,7 @@ inline void sin_cos(int n, const double* q, double* s, double* c) {
   for (int i = 0; i < n; ++i) in_range &= std::fabs(q[i]) <= detail::sin_cos_fast_limit;
 #ifdef LIEDYN_SIN_COS_VECTORS
 #ifdef LIEDYN_SIN_COS_AVX2
-  if (detail::sin_cos_has_avx2()) {
+  if (detail::cpu_has_avx2_fma()) {
     detail::sin_cos_avx2(n, q, s, c);
   } else
 #endif
@@ -188,6 +182,9 @@ inline void sin_cos(int n, const double* q, double* s, double* c) {
       std::memcpy(s + i, &sv, sizeof sv);
       std::memcpy(c + i, &cv, sizeof cv);
     }
+    // At most one angle left: the scalar lanes run the same operations (no FMA to fuse on this
+    // path), so it gets the bits a vector step would give it. The AVX2 path pads instead: its
+    // tail holds up to 3 angles, and there the compiler fuses vector and scalar code differently.
     for (; i < n; ++i) detail::sin_cos_lanes(q[i], s[i], c[i]);
   }
 #else
