@@ -17,14 +17,16 @@
 // the base frame its m·|p|² terms cancel, losing ~|p|²/d² of them: 1e-12 relative on talos'
 // fingers, where Pinocchio's world-frame CRBA lands). The entries above the diagonal take one of
 // two routes, chosen by the tree's shape (both keep those digits: the test on talos runs both):
-//  * walk (shallow trees, Σ depth ≤ 2.25 n — quadrupeds): F = M^c_j Γ_j moves up one frame per
-//    ancestor k, M_kj = Γ_kᵀ (_kX^j F) — the textbook's d transforms per joint;
-//  * base frame (deeper trees — humanoids, arms): F and the axis move to the base frame 0 once
+//  * walk (Σ depth ≤ 10 n: quadrupeds, humanoids, short arms): F = M^c_j Γ_j moves up one frame
+//    per ancestor k, M_kj = Γ_kᵀ (_kX^j F) — the textbook's d transforms per joint, done a
+//    subtree's block of columns per pose (crba_walk);
+//  * base frame (deeper trees — long chains): F and the axis move to the base frame 0 once
 //    (^0H_j composed on the way down) and every entry above the diagonal is one 6-term dot
 //    product, M_kj = S_kᵀ (^0X_j M^c_j Γ_j) with S_k = ^0X_k Γ_k — three transforms per joint
 //    whatever its depth.
-// The crossover is measured (callgrind, solo12 and talos): a step of the walk costs about 0.43 of
-// what the base-frame route adds per joint, so the walk wins below Σ depth ≈ 2.3 n. Both
+// The crossover is measured (interleaved timing, one session): the walk was 3–12% faster on
+// solo12 (Σ depth = 2 n), the humanoid (5.2 n), talos (6.4 n), random trees (4.4 n, 7.0 n) and
+// chains (4.5 n, 8.5 n); the base-frame route 11–25% faster at 13 n, 16.5 n and 24 n. Both
 // triangles are written; entries between different branches stay zero.
 //
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
@@ -42,7 +44,7 @@ namespace detail {
 /// Whether crba walks up the body frames (true) or goes through the base frame (see crba.hpp).
 template <class S>
 bool crba_walks(const Model<S>& model) {
-  return 4 * model.total_depth() <= 9 * model.num_joints();
+  return model.total_depth() <= 10 * model.num_joints();
 }
 
 // crba's common part, from data.H_parent: the composite inertias, M zeroed and its base block.
@@ -64,25 +66,48 @@ void crba_base_column(Data<S>& data, int j, const Force<S>& F) {
 }
 
 /// crba from data.H_parent (update_joint_transforms at s), walking F up the body frames.
+///
+/// One backward sweep. data.F holds F_j = M^c_j Γ_j for every joint j already visited, in the
+/// frame of the body being visited: at body i the columns of subtree(i) (contiguous in the
+/// model's order) are all in frame i, row i of M is Γ_iᵀ times them, and one transform moves the
+/// whole block to frame λ(i). The transforms are those of the textbook walk (Σ depth of them), but
+/// one pose serves a block of columns instead of one column at a time; the block reaching the
+/// base frame is the base–joint block.
 template <class S>
 void crba_walk(const Model<S>& model, Data<S>& data) {
-  crba_composite_inertias(model, data);
-  const int off = model.offset();
+  const int nb = model.num_bodies(), off = model.offset();
+  for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
+  data.M.setZero();
   MatrixX<S>& M = data.M;
-  for (int j = 1; j < model.num_bodies(); ++j) {
-    const int vj = off + j - 1;
-    const Joint<S>& joint = model.joint(j);
-    Force<S> F = data.Ic[j] * joint.screw;  // M^c_j Γ_j, frame j
-    M(vj, vj) = dot(joint.screw, F) + joint.armature;
-    int i = j;  // F is in frame i
-    for (int k = model.parent(j); k > 0; i = k, k = model.parent(k)) {
-      F = data.H_parent[i].act(F);
-      const S Mkj = dot(model.joint(k).screw, F);
-      M(off + k - 1, vj) = Mkj;
-      M(vj, off + k - 1) = Mkj;
+  Matrix6X<S>& F = data.F;
+  for (int i = nb - 1; i >= 1; --i) {
+    const int parent = model.parent(i), end = model.subtree_end(i) - 1, vi = off + i - 1;
+    const Joint<S>& joint = model.joint(i);
+    F.col(i - 1) = (data.Ic[i] * joint.screw).vector();  // M^c_i Γ_i, frame i
+    M(vi, vi) = joint.screw.vector().dot(F.col(i - 1)) + joint.armature;
+    for (int c = i; c < end; ++c) {
+      const S Mij = joint.screw.vector().dot(F.col(c));
+      M(vi, off + c) = Mij;
+      M(off + c, vi) = Mij;
     }
-    if (model.has_moving_base()) crba_base_column(data, j, data.H_parent[i].act(F));
+    data.Ic[parent] += data.Ic[i].transformed(data.H_parent[i]);
+    if (parent > 0 || off > 0) {  // a welded base's children need no move: F is then scratch
+      // _λX^i on each column, coefficient by coefficient (skew.hpp says why): 12% faster on
+      // solo12 than SE3::act_forces' Eigen form.
+      const Matrix3<S>& R = data.H_parent[i].rotation();
+      const Vec3<S> p = load3(data.H_parent[i].translation().data());
+      for (S *col = F.data() + 6 * (i - 1), *last = F.data() + 6 * end; col != last; col += 6) {
+        const Vec3<S> f = mul3(R, load3(col));
+        const Vec3<S> n = mul3(R, load3(col + 3)) + cross3(p, f);
+        store3(col, f);
+        store3(col + 3, n);
+      }
+    }
   }
+  if (off == 0) return;
+  M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
+  M.topRightCorner(6, nb - 1) = F;
+  M.bottomLeftCorner(nb - 1, 6) = F.transpose();
 }
 
 /// crba from data.H_parent (update_joint_transforms at s), through the base frame.
