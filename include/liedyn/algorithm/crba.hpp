@@ -24,10 +24,11 @@
 //    (^0H_j composed on the way down) and every entry above the diagonal is one 6-term dot
 //    product, M_kj = S_kᵀ (^0X_j M^c_j Γ_j) with S_k = ^0X_k Γ_k — three transforms per joint
 //    whatever its depth.
-// The crossover is measured (interleaved timing, one session): the walk was 3–12% faster on
-// solo12 (Σ depth = 2 n), the humanoid (5.2 n), talos (6.4 n), random trees (4.4 n, 7.0 n) and
-// chains (4.5 n, 8.5 n); the base-frame route 11–25% faster at 13 n, 16.5 n and 24 n. Both
-// triangles are written; entries between different branches stay zero.
+// The crossover is measured (interleaved timing, one session, general axes on the random
+// models): the walk was 2–17% faster on the humanoid (Σ depth = 5.2 n), talos (6.4 n), random
+// trees (4.4 n, 7.0 n) and chains (4.5 n, 8.5 n); the base-frame route 10–25% faster on a tree
+// at 13 n, a chain at 16.5 n and a tree at 24 n. Both triangles are written; entries between
+// different branches stay zero.
 //
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
 // the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
