@@ -48,7 +48,8 @@ bool crba_walks(const Model<S>& model) {
   return model.total_depth() <= 10 * model.num_joints();
 }
 
-// crba's common part, from data.H_parent: the composite inertias, M zeroed and its base block.
+// The base-frame route's first step, from data.H_parent: the composite inertias, M zeroed and its
+// base block (the walk builds the composites inside its own sweep).
 template <class S>
 void crba_composite_inertias(const Model<S>& model, Data<S>& data) {
   const int nb = model.num_bodies();
@@ -66,17 +67,26 @@ void crba_base_column(Data<S>& data, int j, const Force<S>& F) {
   data.M.row(5 + j).template head<6>() = F.vector().transpose();
 }
 
+// k if the joint is revolute about ±e_k, so that Γ = ±(0; e_k); −1 otherwise.
+template <class S>
+int revolute_coordinate_axis(const Joint<S>& joint) {
+  return joint.type == JointType::Revolute && joint.alignment != AxisAlignment::General
+             ? static_cast<int>(joint.alignment)
+             : -1;
+}
+
 // M^c Γ for the joint's screw Γ (both in the joint's body frame). For a revolute joint about ±e_k
 // it is a column of the inertia's matrix, ±(−h × e_k; I_o e_k), read off instead of multiplied:
 // 5–6% of crba's time on solo12 and talos (interleaved timing).
 template <class S>
 void composite_times_screw(const SpatialInertia<S>& I, const Joint<S>& joint, S* f) {
-  if (joint.alignment == AxisAlignment::General || joint.type != JointType::Revolute) {
+  const int k = revolute_coordinate_axis(joint);
+  if (k < 0) {
     Eigen::Map<Vector6<S>> out(f);
     out = (I * joint.screw).vector();
     return;
   }
-  const int k = static_cast<int>(joint.alignment), a = (k + 1) % 3, b = (k + 2) % 3;
+  const int a = (k + 1) % 3, b = (k + 2) % 3;
   const S sign = joint.axis(k);
   const Vector3<S>& h = I.first_moment();
   const Matrix3<S>& Io = I.inertia_origin();
@@ -114,11 +124,10 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
         M(off + c, vi) = Mij;
       }
     };
-    if (joint.alignment != AxisAlignment::General && joint.type == JointType::Revolute) {
+    if (const int k = revolute_coordinate_axis(joint); k >= 0) {
       // Γ = ±(0; e_k): Γᵀ f = ±n_k, one coefficient (6–10% of crba's time on solo12 and talos).
-      const int k = 3 + static_cast<int>(joint.alignment);
-      const S sign = joint.axis(k - 3);
-      fill([&](const S* f) { return sign * f[k]; });
+      const S sign = joint.axis(k);
+      fill([&](const S* f) { return sign * f[3 + k]; });
     } else {
       fill([&](const S* f) { return joint.screw.vector().dot(Eigen::Map<const Vector6<S>>(f)); });
     }
