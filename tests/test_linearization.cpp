@@ -620,21 +620,30 @@ TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense
     // Rounding of p-term sums of O(1) products: p ε with margin.
     const double tol = 8 * p * std::numeric_limits<double>::epsilon();
     liedyn::VectorX<double> ya(nv), yb(nv);
-    liedyn::detail::minv_gather_product2_generic(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(),
+    liedyn::detail::gather_product2_generic(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(),
                                                  yb.data());
     CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
     CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
     // The dispatched kernel (AVX2/FMA where the processor has it).
     ya.setConstant(std::nan(""));
     yb.setConstant(std::nan(""));
-    liedyn::detail::minv_gather_product2(nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(), yb.data());
+    liedyn::detail::gather_product2(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(), yb.data());
     CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
     CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
+    // Rows first.. only (ltdl_inverse's use): m < ld, the matrix pointer offset.
+    const int first = nv / 3, m = nv - first;
+    ya.setConstant(std::nan(""));
+    yb.setConstant(std::nan(""));
+    liedyn::detail::gather_product2(m, nv, M.data() + first, rows.data(), a.data(), b.data(), p, -1.0,
+                                    ya.data() + first, yb.data() + first);
+    CHECK((ya.tail(m) - ya_ref.tail(m)).cwiseAbs().maxCoeff() <= tol);
+    CHECK((yb.tail(m) - yb_ref.tail(m)).cwiseAbs().maxCoeff() <= tol);
+    CHECK(ya.head(first).array().isNaN().all());  // rows above `first` untouched
 #if LIEDYN_HAVE_X86_AVX2_DISPATCH
     if (liedyn::detail::cpu_has_avx2_fma()) {
       // Outputs inside longer buffers: the masked tail must leave what follows untouched.
       liedyn::VectorX<double> ya_pad = liedyn::VectorX<double>::Constant(nv + 4, 7.0), yb_pad = ya_pad;
-      liedyn::detail::minv_gather_product2_avx2(nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya_pad.data(),
+      liedyn::detail::gather_product2_avx2(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya_pad.data(),
                                                 yb_pad.data());
       CHECK((ya_pad.head(nv) - ya_ref).cwiseAbs().maxCoeff() <= tol);
       CHECK((yb_pad.head(nv) - yb_ref).cwiseAbs().maxCoeff() <= tol);
@@ -648,7 +657,7 @@ TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense
   const std::vector<int> rl{0, 2, 4};
   const long double al[] = {1, 2, 3}, bl[] = {4, 5, 6};
   liedyn::VectorX<long double> yal(5), ybl(5);
-  liedyn::detail::minv_gather_product2(5, Ml.data(), rl.data(), al, bl, 3, 2.0L, yal.data(), ybl.data());
+  liedyn::detail::gather_product2(5, 5, Ml.data(), rl.data(), al, bl, 3, 2.0L, yal.data(), ybl.data());
   CHECK(yal(0) == 2);
   CHECK(yal(1) == 0);
   CHECK(yal(4) == 6);
