@@ -28,6 +28,7 @@
 #include <liedyn/algorithm/crba.hpp>
 #include <liedyn/algorithm/eidamb.hpp>
 #include <liedyn/algorithm/immamb.hpp>
+#include <liedyn/algorithm/ltdl.hpp>
 #include <liedyn/algorithm/reference_dynamics.hpp>
 #include <liedyn/algorithm/rnea.hpp>
 #include <liedyn/model/samples.hpp>
@@ -160,6 +161,8 @@ struct IdentityErrors {
   double rnea_of_aba = 0;   ///< rnea(aba(τ̄)) vs τ̄
   double minv_times_m = 0;  ///< immamb · crba vs I
   double minv_vs_aba = 0;   ///< immamb vs the columns aba(h + e_k)
+  double ltdl_vs_llt = 0;   ///< ltdl_solve(τ̄ − h) on crba's M vs M⁻¹(τ̄ − h) by LLT
+  double ltdl_inverse_vs_immamb = 0;  ///< ltdl_inverse vs immamb
   double cond = 0;          ///< κ₂(M), from its eigenvalues (double)
   bool symmetric = false;   ///< M and Minv exactly symmetric (both triangles written)
   bool positive_definite = false;
@@ -207,8 +210,18 @@ IdentityErrors identity_errors(const Model<S>& model, const State<S>& x, std::mt
   }
   e.minv_vs_aba = full_error(Minv, cols);
 
+  // The sparse LᵀDL factors of crba's M: the solve against LLT, the inverse against immamb.
+  data.M = M;
+  liedyn::ltdl_factorize(model, data);
+  VectorX<S> acc_ltdl = tau - h;
+  liedyn::ltdl_solve(model, data, acc_ltdl);
+  e.ltdl_vs_llt = full_error(acc_ltdl, acc_llt);
+  const MatrixX<S> Minv_ltdl = liedyn::ltdl_inverse(model, data);
+  e.ltdl_inverse_vs_immamb = full_error(Minv_ltdl, Minv);
+
   e.symmetric = (M - M.transpose()).cwiseAbs().maxCoeff() == S(0) &&
-                (Minv - Minv.transpose()).cwiseAbs().maxCoeff() == S(0);
+                (Minv - Minv.transpose()).cwiseAbs().maxCoeff() == S(0) &&
+                (Minv_ltdl - Minv_ltdl.transpose()).cwiseAbs().maxCoeff() == S(0);
   e.positive_definite = Eigen::LLT<MatrixX<S>>(M).info() == Eigen::Success;
 
   MatrixX<double> Md(nv, nv);
@@ -255,6 +268,8 @@ void check_kernels_agree(const std::string& name, const Model<double>& md, std::
     CHECK(e.rnea_of_aba < solve);
     CHECK(e.minv_times_m < solve);
     CHECK(e.minv_vs_aba < solve);
+    CHECK(e.ltdl_vs_llt < solve);
+    CHECK(e.ltdl_inverse_vs_immamb < solve);
     CHECK(e.symmetric);
     CHECK(e.positive_definite);
     CHECK(e.sparsity);
@@ -329,7 +344,7 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
   Data<double> data(model);
   Data<long double> data_l(model_l);
   std::mt19937 rng(liedyn::test::default_seed + 41);
-  double worst_m = 0, worst_minv = 0, worst_residual_l = 0;
+  double worst_m = 0, worst_minv = 0, worst_residual_l = 0, worst_ltdl = 0;
   for (int t = 0; t < 10; ++t) {
     const State<double> x = liedyn::random_state(model, rng);
     const State<long double> x_l = x.cast<long double>();
@@ -355,8 +370,14 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
                                                                            model.nv(), model.nv())).cwiseAbs().maxCoeff()));
     const MatrixX<double> Minv = liedyn::immamb(model, data, x.s);
     worst_minv = std::max(worst_minv, static_cast<double>((Minv.cast<long double>() - Minv_l).norm() / Minv_l.norm()));
+    // The sparse LᵀDL inverse of crba's M keeps them too.
+    liedyn::crba(model, data, x.s);
+    liedyn::ltdl_factorize(model, data);
+    worst_ltdl = std::max(worst_ltdl, static_cast<double>((liedyn::ltdl_inverse(model, data).cast<long double>() -
+                                                           Minv_l).norm() / Minv_l.norm()));
   }
   INFO("crba: worst scaled entry error " << worst_m << ", immamb: relative error " << worst_minv
+                                         << ", ltdl: " << worst_ltdl
                                          << ", long double reference: max |M Minv - I| " << worst_residual_l);
   // The reference is a long double one: its residual (measured 6.4e-17) is far below double's.
   CHECK(worst_residual_l < 1e-15);
@@ -365,6 +386,7 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
   // base-frame versions (1.4e-12, 5.7e-13) by 50x and more.
   CHECK(worst_m < 1e-14);
   CHECK(worst_minv < 1e-14);
+  CHECK(worst_ltdl < 1e-14);
 }
 #endif
 
@@ -588,6 +610,7 @@ TEST_CASE("dynamics: no heap allocation inside any kernel call", "[dynamics][all
     const State<double> x = liedyn::random_state(model, rng);
     const VectorX<double> v = random_vec<double>(model.nv(), rng);
     ExternalWrenches<double> fext(static_cast<std::size_t>(model.num_bodies()));
+    VectorX<double> w = v;
     std::size_t news = 0;
     {
       liedyn::test::NoAllocation guard;
@@ -601,6 +624,11 @@ TEST_CASE("dynamics: no heap allocation inside any kernel call", "[dynamics][all
       liedyn::aba(model, data, x, v);
       liedyn::aba(model, data, x, v, &fext);
       liedyn::immamb(model, data, x.s);
+      liedyn::crba(model, data, x.s);
+      liedyn::ltdl_factorize(model, data);
+      liedyn::ltdl_solve(model, data, w);
+      liedyn::ltdl_solve(model, data, w.head(model.nv()));
+      liedyn::ltdl_inverse(model, data);
       news = guard.allocations();
     }
     INFO("nv " << model.nv());

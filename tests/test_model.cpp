@@ -268,6 +268,16 @@ TEST_CASE("ModelBuilder: any insertion order gives the same regular depth-first 
       if (i > 0) CHECK(m.joint_name(i) == "j" + names[i]);
     }
     CHECK(m.children(1) == std::vector<int>{2, 4});
+    // The velocity coordinates' tree: the base's six as a chain, then the joints.
+    const std::vector<int> dof_parents{-1, 0, 1, 2, 3, 4, 5, 6, 7, 6, 5};
+    const std::vector<int> dof_ends{11, 11, 11, 11, 11, 11, 10, 9, 9, 10, 11};
+    for (int d = 0; d < 11; ++d) {
+      CHECK(m.dof_parent(d) == dof_parents[d]);
+      CHECK(m.dof_subtree_end(d) == dof_ends[d]);
+    }
+    const Model<float> mf = m.cast<float>();
+    CHECK(mf.dof_parent(8) == 7);
+    CHECK(mf.dof_subtree_end(6) == 10);
     CHECK(m.max_depth() == 3);
     CHECK(m.nv() == 11);
     CHECK(m.v_index(4) == 9);
@@ -321,6 +331,10 @@ TEST_CASE("ModelBuilder: any insertion order gives the same regular depth-first 
         CHECK(a == i);
       }
       if (m.subtree_end(i) < m.num_bodies()) CHECK(m.parent(m.subtree_end(i)) < i);
+      // Joint i's velocity coordinate hangs from its parent's (the base's last, 5, at the root).
+      const int d = m.v_index(i);
+      CHECK(m.dof_parent(d) == (m.parent(i) > 0 ? m.v_index(m.parent(i)) : 5));
+      CHECK(m.dof_subtree_end(d) == m.offset() + m.subtree_end(i) - 1);
     }
   }
 }

@@ -23,6 +23,7 @@
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/kinematics.hpp"
 #include "liedyn/algorithm/linearization.hpp"
+#include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 
 #include "liedyn/numdiff.hpp"

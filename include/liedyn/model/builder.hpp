@@ -287,6 +287,14 @@ class ModelBuilder {
       m.subtree_end_[i] = i + 1;
       for (int c : m.children_[i]) m.subtree_end_[i] = std::max(m.subtree_end_[i], m.subtree_end_[c]);
     }
+    const int off = m.offset(), nv = m.nv();
+    m.dof_parent_.assign(nv, -1);
+    m.dof_subtree_end_.assign(nv, nv);
+    for (int d = 1; d < off; ++d) m.dof_parent_[d] = d - 1;
+    for (int i = 1; i < nb; ++i) {
+      m.dof_parent_[off + i - 1] = m.parent_[i] > 0 ? off + m.parent_[i] - 1 : off - 1;
+      m.dof_subtree_end_[off + i - 1] = off + m.subtree_end_[i] - 1;
+    }
     // Frames: every movable body, then fixed bodies (inertia merged), then the user's.
     for (int i = 0; i < nb; ++i) m.frames_.push_back(Frame<S>{m.body_names_[i], i, SE3<S>()});
     for (int e = 1; e < N; ++e) {

@@ -54,6 +54,9 @@ struct Data {
     ddq.setZero(nv);
     M.setZero(nv, nv);
     Minv.setZero(nv, nv);
+    ltdl.setZero(nv, nv);
+    ltdl_Linv.setZero(nv, nv);
+    ltdl_scratch.setZero(2 * nv);
     const int nbase = model.has_moving_base() ? 6 : 0;
     ground_axis.assign(nb, Motion<S>());
     ground_v.assign(nb, Motion<S>());
@@ -159,6 +162,9 @@ struct Data {
   VectorX<S> ddq;   ///< forward dynamics [ν̇; ṙ]
   MatrixX<S> M;     ///< mass matrix, both triangles
   MatrixX<S> Minv;  ///< its inverse, both triangles
+  MatrixX<S> ltdl;       ///< M = Lᵀ D L (ltdl.hpp): D on the diagonal, L strictly below
+  MatrixX<S> ltdl_Linv;  ///< L⁻¹, column k on the coordinates of k's subtree (ltdl_inverse)
+  VectorX<S> ltdl_scratch;  ///< scratch of ltdl_factorize and ltdl_inverse (2 nv)
   VectorX<S> tmp_nv, tmp_nv2;  ///< scratch of size nv
 };
 

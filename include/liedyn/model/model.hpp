@@ -92,6 +92,13 @@ class Model {
   int max_depth() const { return max_depth_; }
   /// Σ_i depth(i): the steps of a walk from every body to the base (crba picks its route by it).
   int total_depth() const { return total_depth_; }
+  /// The tree of the velocity coordinates (nv of them): the parent of coordinate d, −1 at the
+  /// root. A moving base's six coordinates form the chain 0 ← 1 ← … ← 5 and joint i's coordinate
+  /// hangs from its parent body's last one, so the mass matrix is nonzero only between a
+  /// coordinate and its ancestors (ltdl.hpp factors it without fill-in).
+  int dof_parent(int d) const { return dof_parent_[d]; }
+  /// One past the last coordinate of d's subtree in that tree (a contiguous range, like bodies).
+  int dof_subtree_end(int d) const { return dof_subtree_end_[d]; }
   /// The bodies whose parent is i, in increasing index order.
   const std::vector<int>& children(int i) const { return children_[i]; }
 
@@ -162,6 +169,8 @@ class Model {
     m.depth_ = depth_;
     m.max_depth_ = max_depth_;
     m.total_depth_ = total_depth_;
+    m.dof_parent_ = dof_parent_;
+    m.dof_subtree_end_ = dof_subtree_end_;
     m.children_ = children_;
     m.body_names_ = body_names_;
     m.mimic_ = mimic_;
@@ -194,6 +203,8 @@ class Model {
   std::vector<int> depth_{0};
   int max_depth_ = 0;
   int total_depth_ = 0;
+  std::vector<int> dof_parent_ = {-1, 0, 1, 2, 3, 4};
+  std::vector<int> dof_subtree_end_ = {6, 6, 6, 6, 6, 6};
   std::vector<std::vector<int>> children_{{}};
   std::vector<Joint<S>> joints_{Joint<S>{}};  // joints_[0] unused (the base has no joint)
   std::vector<SpatialInertia<S>> inertia_{SpatialInertia<S>{}};

@@ -1,0 +1,123 @@
+// liedyn — algorithm: the sparse LᵀDL factorization of the mass matrix (Featherstone, Rigid Body
+// Dynamics Algorithms §6.5, "LTDL"), its solve, and the inverse mass matrix from it.
+//
+// In the tree of the velocity coordinates (Model::dof_parent: a moving base's six coordinates
+// as a chain at the root) M is nonzero only between a coordinate and its ancestors, and so is L in
+// M = Lᵀ D L (L unit lower triangular, D diagonal). Eliminating from the leaves up creates no
+// fill-in: the factorization costs O(Σ_d depth(d)²) instead of O(nv³), and a solve O(Σ_d depth(d)).
+// It is a symmetric elimination of a positive-definite matrix without pivoting, backward stable
+// like Cholesky.
+//
+// Storage: data.ltdl holds D on its diagonal and L strictly below it; its strictly upper part is
+// not read. The inverse is M⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ = Σ_k D_k⁻¹ g_k g_kᵀ with g_k = L⁻¹ e_k, which is zero
+// outside k's subtree — a contiguous range of coordinates — so every term is a rank-one update of
+// one diagonal block of M⁻¹: O(Σ_d |subtree(d)|²), about nv³/3 only for a single chain.
+// None of these allocate. The mass matrix must be invertible (Model::require_invertible_mass_matrix).
+#pragma once
+
+#include <cassert>
+
+#include "liedyn/algorithm/gather_product.hpp"
+#include "liedyn/model/data.hpp"
+
+namespace liedyn {
+
+/// M = Lᵀ D L from data.M (crba, eidamb_derivatives) into data.ltdl.
+///
+/// A coordinate's column of L is contiguous over its subtree, so the elimination is ordered to
+/// work on those columns (leaves first; for each j, its pivot, then its row of L from
+/// dot products over the subtree): L(j, i) = (M(i, j) − Σ_{c ∈ subtree(j), c ≠ j} L(c, i) D_c L(c, j)) / D_j
+/// for i an ancestor of j, D_j = M(j, j) − Σ_c D_c L(c, j)².
+template <class S>
+void ltdl_factorize(const Model<S>& model, Data<S>& data) {
+  const int nv = model.nv();
+  MatrixX<S>& F = data.ltdl;
+  S* scaled = data.ltdl_scratch.data();  // D_c L(c, j) over j's subtree
+  for (int j = nv - 1; j >= 0; --j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    const Eigen::Map<const VectorX<S>> column(&F.coeffRef(first, j), len);
+    Eigen::Map<VectorX<S>> weighted(scaled, len);
+    weighted = column.cwiseProduct(F.diagonal().segment(first, len));
+    const S pivot = data.M(j, j) - column.dot(weighted);
+    F(j, j) = pivot;
+    const S inverse_pivot = S(1) / pivot;
+    for (int i = model.dof_parent(j); i >= 0; i = model.dof_parent(i))
+      F(j, i) = (data.M(i, j) - Eigen::Map<const VectorX<S>>(&F.coeffRef(first, i), len).dot(weighted)) *
+                inverse_pivot;
+  }
+}
+
+/// x ← M⁻¹ x in place (x: a vector of size nv, or a writable segment), from the factors of
+/// ltdl_factorize.
+template <class S, class Derived>
+void ltdl_solve(const Model<S>& model, const Data<S>& data, const Eigen::MatrixBase<Derived>& x_out) {
+  // Eigen's idiom for writable expression arguments (a segment is a temporary).
+  Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
+  const int nv = model.nv();
+  const MatrixX<S>& F = data.ltdl;
+  assert(x.size() == nv);
+  // Lᵀ y = x, leaves first: y_j = x_j − Σ_{c in j's subtree} L(c, j) y_c, one dot product.
+  for (int j = nv - 1; j >= 0; --j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    x(j) -= F.col(j).segment(first, len).dot(x.segment(first, len));
+  }
+  for (int j = 0; j < nv; ++j) x(j) /= F(j, j);
+  // L x = y, root first: once x_j is final, its column of L updates its subtree.
+  for (int j = 0; j < nv; ++j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    x.segment(first, len) -= F.col(j).segment(first, len) * x(j);
+  }
+}
+
+/// M⁻¹ into data.Minv (both triangles), from the factors of ltdl_factorize; L⁻¹ is left in
+/// data.ltdl_Linv.
+///
+/// Column c of M⁻¹ = Σ_k D_k⁻¹ g_k g_kᵀ e_c sums over the k with c in k's subtree — c's
+/// ancestors and c — so its lower part is a combination of those few columns of L⁻¹: the
+/// gathered product of gather_product.hpp, two columns per sweep (c and c + 1 share c's
+/// ancestors: c + 1's parent is c or one of them).
+template <class S>
+const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
+  const int nv = model.nv();
+  const MatrixX<S>& F = data.ltdl;
+  MatrixX<S>& G = data.ltdl_Linv;  // zero outside each column's subtree: only that part is written
+  for (int k = 0; k < nv; ++k) {
+    const int end = model.dof_subtree_end(k);
+    // g = L⁻¹ e_k on k's subtree (L g = e_k, root first as in ltdl_solve).
+    // Plain loops: the segments are a few coefficients long, too short for Eigen's vector path.
+    S* g = &G.coeffRef(0, k);
+    g[k] = S(1);
+    for (int d = k + 1; d < end; ++d) g[d] = S(0);
+    for (int j = k; j < end; ++j) {
+      const S gj = g[j];
+      const S* l = &F.coeffRef(0, j);
+      const int end_j = model.dof_subtree_end(j);
+      for (int d = j + 1; d < end_j; ++d) g[d] -= l[d] * gj;
+    }
+  }
+  int* ks = data.lin_rows.data();
+  S* a = data.ltdl_scratch.data();
+  S* b = a + nv;
+  for (int c = 0; c < nv; c += 2) {
+    int p = 0;
+    for (int k = c; k >= 0; k = model.dof_parent(k)) ks[p++] = k;
+    const bool pair = c + 1 < nv;
+    if (pair) ks[p++] = c + 1;
+    for (int t = 0; t < p; ++t) {
+      const S inverse_pivot = S(1) / F(ks[t], ks[t]);
+      a[t] = G(c, ks[t]) * inverse_pivot;
+      b[t] = pair ? S(G(c + 1, ks[t]) * inverse_pivot) : a[t];
+    }
+    S* column_c = &data.Minv.coeffRef(c, c);
+    // Rows c.. of columns c and c + 1 (row c of column c + 1 is above the diagonal: overwritten
+    // by the mirror below with the same value).
+    detail::gather_product2(nv - c, nv, G.data() + c, ks, a, b, p, S(1), column_c,
+                            pair ? &data.Minv.coeffRef(c, c + 1) : column_c);
+  }
+  MatrixX<S>& Minv = data.Minv;
+  for (int c = 1; c < nv; ++c)
+    for (int r = 0; r < c; ++r) Minv(r, c) = Minv(c, r);
+  return Minv;
+}
+
+}  // namespace liedyn
