@@ -80,12 +80,14 @@ Matrix6<S> cross_star_of_force(const Force<S>& h) {
 }  // namespace detail
 
 namespace detail {
-/// eidamb_derivatives at the poses already in data.H_parent and data.H_base for x.s
-/// (update_poses), for a caller that has them from another kernel at the same s.
-template <class S, class Derived>
-void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                 const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
-                                 const ExternalWrenches<S>* fext) {
+/// The derivative pass at the poses already in data.H_parent and data.H_base for x.s
+/// (update_poses). kWithD2 = true: everything, at the accelerations ddq. kWithD2 = false: all but
+/// D2 (τ̄, M, D1, D3, D4, which the linearization needs before it knows the accelerations),
+/// leaving I^c_j S_j and e_j in data.ground_y, ground_e for ground_acceleration_pass.
+template <bool kWithD2, class S, class Derived>
+void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
+                            const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
+                            const ExternalWrenches<S>* fext) {
   const int nb = model.num_bodies();
   const int off = model.offset();
   const bool moving = model.has_moving_base();
@@ -118,7 +120,7 @@ void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const Sta
     const Motion<S> ui = Si.cross(Vp);
     data.ground_u[i] = ui;
     data.ground_a[i] = data.ground_a[p] + Si * qdd - ui * qd;
-    data.ground_psi[i] = Si.cross(data.ground_a[i]) - ui.cross(Vi);
+    if (kWithD2) data.ground_psi[i] = Si.cross(data.ground_a[i]) - ui.cross(Vi);
     data.ground_w[i] = ui * S(-2);
     const SpatialInertia<S> Ii = model.inertia(i).transformed(X0);
     data.ground_Ic[i] = Ii;
@@ -146,35 +148,43 @@ void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const Sta
     const Force<S>& hc = data.ground_hc[j];
     const Motion<S>& Sj = data.ground_axis[j];
     const Motion<S>& uj = data.ground_u[j];
-    const Motion<S>& psij = data.ground_psi[j];
     const Force<S> y = Ic * Sj;  // I^c_j S_j (= F's column, M's entries)
     const Force<S> z = Bc * Sj;  // B^c_j S_j
     const Force<S> Sxh = Sj.cross(hc);
     const Force<S> e = z - Sxh;
     // Column j below the diagonal: subtree sums projected on the ancestors' axes.
     const Force<S> Q = Ic * data.ground_w[j] + Sxh + z;
-    const Force<S> P = Sj.cross(data.ground_fc[j]) - Ic * psij - uj.cross(hc) - Bc * uj;
     data.tau(row) = dot(Sj, data.ground_fc[j]) + model.joint(j).armature * S(ddq(row));
     // k = j (S_j·e = S_j·z exactly: S_j × S_j = 0).
     data.D4(row, col) = dot(data.ground_w[j], y) + dot(Sj, z);
-    data.D2(row, col) = -(dot(psij, y) + dot(uj, e));
     data.M(row, row) = dot(Sj, y) + model.joint(j).armature;
+    Force<S> P;
+    if (kWithD2) {
+      const Motion<S>& psij = data.ground_psi[j];
+      P = Sj.cross(data.ground_fc[j]) - Ic * psij - uj.cross(hc) - Bc * uj;
+      data.D2(row, col) = -(dot(psij, y) + dot(uj, e));
+    } else {
+      data.ground_y[j] = y;
+      data.ground_e[j] = e;
+    }
     // k ≺ j: row j's entry at column k and column j's entry at row k, in one walk (W_k = −2 u_k).
     for (int k = model.parent(j); k > 0; k = model.parent(k)) {
       const int rk = off + k - 1;
       const Motion<S>& Sk = data.ground_axis[k];
       const Motion<S>& uk = data.ground_u[k];
       data.D4(row, k - 1) = dot(Sk, e) - S(2) * dot(uk, y);
-      data.D2(row, k - 1) = -(dot(data.ground_psi[k], y) + dot(uk, e));
       const S Mjk = dot(Sk, y);
       data.M(row, rk) = Mjk;
       data.M(rk, row) = Mjk;
       data.D4(rk, col) = dot(Sk, Q);
-      data.D2(rk, col) = dot(Sk, P);
+      if (kWithD2) {
+        data.D2(row, k - 1) = -(dot(data.ground_psi[k], y) + dot(uk, e));
+        data.D2(rk, col) = dot(Sk, P);
+      }
     }
     if (moving) {
       data.D4.col(col).template head<6>() = Q.vector();
-      data.D2.col(col).template head<6>() = P.vector();
+      if (kWithD2) data.D2.col(col).template head<6>() = P.vector();
       data.M.col(row).template head<6>() = y.vector();
       data.M.row(row).template head<6>() = y.vector().transpose();
       // Row j of D1ν = M[j, 0:6] ad(a_g0) = −(a_g0 ×̄* y)ᵀ; of D3ν = yᵀ ad_ν + eᵀ (the base as
@@ -220,6 +230,67 @@ void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const Sta
       break;
     }
   }
+}
+
+
+/// eidamb_derivatives at the poses already in data.H_parent and data.H_base for x.s
+/// (update_poses), for a caller that has them from another kernel at the same s.
+template <class S, class Derived>
+void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                 const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
+                                 const ExternalWrenches<S>* fext) {
+  ground_derivative_pass<true>(model, data, x, ddq, rep, fext);
+}
+
+/// After ground_derivative_pass<false> at zero accelerations (which left τ̄ = h(x), M, D1, D3,
+/// D4): the accelerations ddq put in — A_i, F^c_i, τ̄ = ĪD(x, ddq) and D2 at ddq, without a new
+/// pass over the velocities and inertias. ĪD is affine in ddq: A_i changes by
+/// ΔA_i = ΔA_λ(i) + S_i q̈_i (ΔA_0 = ν̇) and F^c_i by Σ_{j ∈ subtree(i)} I_j ΔA_j = I^c_i ΔA_i + E_i,
+/// E_i = Σ_{children c} (I^c_c S_c q̈_c + E_c): composites only, the bodies' own inertias are
+/// not needed. M, D1, D3, D4 do not depend on ddq.
+template <class S, class Derived>
+void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& ddq) {
+  const int nb = model.num_bodies();
+  const int off = model.offset();
+  const bool moving = model.has_moving_base();
+  data.ground_dA[0] = moving ? Motion<S>(Vector6<S>(ddq.template head<6>())) : Motion<S>::Zero();
+  data.ground_a[0] += data.ground_dA[0];
+  data.ground_dF[0] = Force<S>::Zero();
+  for (int i = 1; i < nb; ++i) {
+    const Motion<S>& Si = data.ground_axis[i];
+    data.ground_dA[i] = data.ground_dA[model.parent(i)] + Si * S(ddq(off + i - 1));
+    data.ground_a[i] += data.ground_dA[i];
+    data.ground_psi[i] = Si.cross(data.ground_a[i]) - data.ground_u[i].cross(data.ground_v[i]);
+    data.ground_dF[i] = Force<S>::Zero();
+  }
+  // Leaves first: E_j is complete when j is reached. Then D2 as in ground_derivative_pass.
+  for (int j = nb - 1; j >= 1; --j) {
+    const int row = off + j - 1;
+    const int col = j - 1;
+    const S qdd = ddq(row);
+    const SpatialInertia<S>& Ic = data.ground_Ic[j];
+    const SpatialInertia<S>& Bc = data.ground_Bc[j];
+    const Force<S>& hc = data.ground_hc[j];
+    const Motion<S>& Sj = data.ground_axis[j];
+    const Motion<S>& uj = data.ground_u[j];
+    const Motion<S>& psij = data.ground_psi[j];
+    const Force<S>& y = data.ground_y[j];
+    const Force<S>& e = data.ground_e[j];
+    const Force<S>& Ej = data.ground_dF[j];
+    Force<S>& Fc = data.ground_fc[j];
+    Fc += Ic * data.ground_dA[j] + Ej;
+    data.ground_dF[model.parent(j)] += y * qdd + Ej;
+    data.tau(row) = dot(Sj, Fc) + model.joint(j).armature * qdd;
+    const Force<S> P = Sj.cross(Fc) - Ic * psij - uj.cross(hc) - Bc * uj;
+    data.D2(row, col) = -(dot(psij, y) + dot(uj, e));
+    for (int k = model.parent(j); k > 0; k = model.parent(k)) {
+      data.D2(row, k - 1) = -(dot(data.ground_psi[k], y) + dot(data.ground_u[k], e));
+      data.D2(off + k - 1, col) = dot(data.ground_axis[k], P);
+    }
+    if (moving) data.D2.col(col).template head<6>() = P.vector();
+  }
+  data.ground_fc[0] += data.ground_Ic[0] * data.ground_dA[0] + data.ground_dF[0];
+  if (moving) data.tau.template head<6>() = data.ground_fc[0].vector();
 }
 
 }  // namespace detail

@@ -19,11 +19,13 @@
 // N_t = ^0X_A, T = ^AX_0, G_η = −^AX_0 ad_a. Mixed: N_η = [0, v^; 0, ω^], N_t = blockdiag(Rᵀ, Rᵀ),
 // T = blockdiag(R, R), G_η = [0, −R a_lin^; 0, −R a_ang^], G_t = [m_ang^, −m_lin^; 0, 0].
 //
-// M⁻¹ is applied either densely (immamb's M⁻¹ times K, skipping the zeros of D2 and D4 outside
-// the tree's ancestor/subtree pattern and using M⁻¹ D1 in closed form: O(nv · nnz(K)), fastest for
-// robots of every size measured; for double on x86-64 its inner product runs with AVX2/FMA when
-// the processor has them, chosen at run time) or by AZA sweeps (aza.hpp: O(nv²), no explicit M⁻¹ product);
-// MinvMethod::Automatic picks by size.
+// M⁻¹ is applied either densely (M⁻¹ from the sparse LᵀDL factors of the derivative pass's own
+// M — ltdl.hpp — times K, skipping the zeros of D2 and D4 outside the tree's ancestor/subtree
+// pattern and using M⁻¹ D1 in closed form: O(nv · nnz(K)), fastest for robots of every size
+// measured; for double on x86-64 its inner product runs with AVX2/FMA when the processor has
+// them, chosen at run time) or by AZA sweeps (aza.hpp: O(nv²), no explicit M⁻¹ product);
+// MinvMethod::Automatic picks by size. The dense route's M⁻¹ carries the rounding of the base-
+// frame pass (4–6e-13 relative on talos, like D1..D4); immamb keeps 1e-15.
 // The model must have an invertible mass matrix (else ModelError names the joints).
 #pragma once
 
@@ -34,11 +36,12 @@
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/gather_product.hpp"
 #include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 
 namespace liedyn {
 
-/// How the linearization applies M⁻¹: Dense (immamb's M⁻¹ times the non-zeros of [D1 D2 D3 D4]),
+/// How the linearization applies M⁻¹: Dense (M⁻¹ from ltdl.hpp times the non-zeros of [D1 D2 D3 D4]),
 /// Sweeps (AZA solves, O(nv²)), or Automatic (Dense up to LinearizationOptions::dense_up_to_nv).
 enum class MinvMethod { Automatic, Dense, Sweeps };
 
@@ -146,20 +149,29 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
   model.require_invertible_mass_matrix("linearize");
   const int nv = model.nv(), n = model.num_joints(), nb6 = model.offset();
   const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
-  bias_force(model, data, x, fext);  // also leaves the joint transforms H_parent at x.s
-  data.tmp_nv = tau - data.h;
-  // The poses at x.s once, for the factorization and the derivatives (each would redo them).
-  update_base_poses(model, data);
-  // The accelerations by AZA even on the dense route: ddq = M⁻¹(τ̄ − h) with the explicit M⁻¹
-  // has an O(ε κ(M)) larger residual, and D2 (gravity, velocity products) amplifies it.
-  aza_factorize_at_poses(model, data);
-  aza_solve(model, data, data.tmp_nv, data.ddq);
   if (dense) {
-    immamb_from_factors(model, data);  // M⁻¹ from the same factors
-    eidamb_derivatives_at_poses(model, data, x, data.ddq, opt.representation, fext);
+    check_wrenches("linearize", model, fext);
+    update_poses(model, data, x.s);
+    // ĪD is affine in the accelerations and M, D1, D3, D4 do not depend on them: one pass at
+    // zero accelerations gives h = ĪD(x, 0) with them, the sparse factors of M give
+    // ddq = M⁻¹(τ̄ − h) (a backward-stable solve: ddq = M⁻¹(τ̄ − h) with the explicit inverse has
+    // an O(ε κ(M)) larger residual, and D2 amplifies it) and M⁻¹, and a pass over the
+    // accelerations alone completes D2 at ddq.
+    ground_derivative_pass<false>(model, data, x, VectorX<S>::Zero(nv), opt.representation, fext);
+    data.h = data.tau;
+    ltdl_factorize(model, data);
+    data.ddq = tau - data.h;
+    ltdl_solve(model, data, data.ddq);
+    ground_acceleration_pass(model, data, data.ddq);
+    ltdl_inverse(model, data);
     minv_times_derivatives(model, data, x, opt.representation, sign, out);
     return;
   }
+  bias_force(model, data, x, fext);  // also leaves the joint transforms H_parent at x.s
+  data.tmp_nv = tau - data.h;
+  update_base_poses(model, data);
+  aza_factorize_at_poses(model, data);
+  aza_solve(model, data, data.tmp_nv, data.ddq);
   eidamb_derivatives_at_poses(model, data, x, data.ddq, opt.representation, fext);
   data.lin_K.leftCols(nb6) = data.D1;
   data.lin_K.middleCols(nb6, n) = data.D2;

@@ -68,6 +68,10 @@ struct Data {
     ground_Bc.assign(nb, SpatialInertia<S>());
     ground_hc.assign(nb, Force<S>());
     ground_fc.assign(nb, Force<S>());
+    ground_y.assign(nb, Force<S>());
+    ground_e.assign(nb, Force<S>());
+    ground_dA.assign(nb, Motion<S>());
+    ground_dF.assign(nb, Force<S>());
     // D2 and D4 are zero outside the tree's ancestor/descendant pattern; the derivative kernel
     // writes only the pattern, so the zeros set here stay.
     D1.setZero(nv, nbase);
@@ -134,6 +138,10 @@ struct Data {
   std::vector<SpatialInertia<S>> ground_Bc;  ///< composite inertia variation Σ (V_j×̄* I_j − I_j V_j×)
   std::vector<Force<S>> ground_hc;      ///< composite momentum
   std::vector<Force<S>> ground_fc;      ///< composite wrench F^c_i (τ_i = S_i · F^c_i)
+  std::vector<Force<S>> ground_y;       ///< I^c_i S_i (kept for the linearization's second pass)
+  std::vector<Force<S>> ground_e;       ///< B^c_i S_i − S_i ×̄* h^c_i (likewise)
+  std::vector<Motion<S>> ground_dA;     ///< scratch: the change of A_i with the accelerations
+  std::vector<Force<S>> ground_dF;      ///< scratch: Σ over subtree(i) of I_j (ΔA_j − ΔA_i)
   MatrixX<S> D1;  ///< ∂ĪD/∂η (nv × 6), twist of the chosen representation held fixed
   MatrixX<S> D2;  ///< ∂ĪD/∂s (nv × n)
   MatrixX<S> D3;  ///< ∂ĪD/∂(base twist) in the chosen representation (nv × 6)
