@@ -70,7 +70,7 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data, const Eigen::MatrixB
 }
 
 /// M⁻¹ into data.Minv (both triangles), from the factors of ltdl_factorize; L⁻¹ is left in
-/// data.ltdl_Linv.
+/// data.ltdl_Linv (and, for a moving base, its base columns' rows in data.ltdl_base_rows).
 ///
 /// Column c of M⁻¹ = Σ_k D_k⁻¹ g_k g_kᵀ e_c sums over the k with c in k's subtree — c's
 /// ancestors and c — so its lower part is a combination of those few columns of L⁻¹: the
@@ -81,7 +81,27 @@ const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
   const int nv = model.nv();
   const MatrixX<S>& F = data.ltdl;
   MatrixX<S>& G = data.ltdl_Linv;  // zero outside each column's subtree: only that part is written
-  for (int k = 0; k < nv; ++k) {
+  const int off = model.offset();
+  if (off == 6) {
+    // A moving base's six columns hold most of L⁻¹'s entries (its coordinates are everyone's
+    // ancestors). They are computed a row at a time, as 6-vectors (row d of L⁻¹ restricted to
+    // the base: r_d = −Σ_{j ≺ d} L(d, j) r_j), which vectorizes; the columns below would be
+    // short scattered loops. Rows 0..5 first: the inverse of L's unit lower-triangular base block.
+    auto& rows = data.ltdl_base_rows;  // column d = (row d of L⁻¹)[0:6]
+    for (int d = 0; d < 6; ++d) {
+      Vector6<S> r = Vector6<S>::Unit(d);
+      for (int j = 0; j < d; ++j) r -= F(d, j) * rows.col(j);
+      rows.col(d) = r;
+    }
+    for (int d = 6; d < nv; ++d) {
+      Vector6<S> r = -(rows.template leftCols<6>() * F.row(d).template head<6>().transpose());
+      for (int j = model.dof_parent(d); j >= 6; j = model.dof_parent(j)) r -= F(d, j) * rows.col(j);
+      rows.col(d) = r;
+    }
+    G.template topRows<6>().template leftCols<6>() = rows.template leftCols<6>().transpose();
+    for (int d = 6; d < nv; ++d) G.row(d).template head<6>() = rows.col(d).transpose();
+  }
+  for (int k = off; k < nv; ++k) {
     const int end = model.dof_subtree_end(k);
     // g = L⁻¹ e_k on k's subtree (L g = e_k, root first as in ltdl_solve).
     // Plain loops: the segments are a few coefficients long, too short for Eigen's vector path.

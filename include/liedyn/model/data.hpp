@@ -56,6 +56,7 @@ struct Data {
     Minv.setZero(nv, nv);
     ltdl.setZero(nv, nv);
     ltdl_Linv.setZero(nv, nv);
+    ltdl_base_rows.setZero(6, nv);
     ltdl_scratch.setZero(2 * nv);
     const int nbase = model.has_moving_base() ? 6 : 0;
     ground_axis.assign(nb, Motion<S>());
@@ -172,6 +173,7 @@ struct Data {
   MatrixX<S> Minv;  ///< its inverse, both triangles
   MatrixX<S> ltdl;       ///< M = Lᵀ D L (ltdl.hpp): D on the diagonal, L strictly below
   MatrixX<S> ltdl_Linv;  ///< L⁻¹, column k on the coordinates of k's subtree (ltdl_inverse)
+  Matrix6X<S> ltdl_base_rows;  ///< scratch of ltdl_inverse: column d = row d of L⁻¹ on the base (moving base)
   VectorX<S> ltdl_scratch;  ///< scratch of ltdl_factorize and ltdl_inverse (2 nv)
   VectorX<S> tmp_nv, tmp_nv2;  ///< scratch of size nv
 };
