@@ -479,6 +479,12 @@ TEST_CASE("Linearization: dense and sweep M^-1 routes agree, small and large mod
       opt.minv = MinvMethod::Sweeps;
       liedyn::linearize_discrete(m, d, x, tau, 0.01, opt);
       CHECK(relative_error(Ad_dense, d.A) < tol);
+      // linearize writes the constant entries of A's and B's top rows only when they are not
+      // already its own: after the discrete Jacobians it must restore them, bit for bit.
+      opt.minv = MinvMethod::Dense;
+      liedyn::linearize(m, d, x, tau, opt);
+      CHECK(d.A == A_dense);
+      CHECK(d.B == B_dense);
     }
   }
   WARN("dense vs sweeps: worst relative difference " << worst);

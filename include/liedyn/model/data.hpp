@@ -92,6 +92,7 @@ struct Data {
     lin_rows.assign(nv, 0);
     A.setZero(N, N);
     B.setZero(N, nv);
+    lin_top_rows_set = false;
     tmp_nv.setZero(nv);
     tmp_nv2.setZero(nv);
   }
@@ -164,6 +165,10 @@ struct Data {
   std::vector<int> lin_rows;  ///< scratch: the rows of one column pattern of D2/D4 (nv)
   MatrixX<S> A;          ///< δẋ = A δx + B δτ̄ (2nv × 2nv), or the discrete step's Jacobian
   MatrixX<S> B;          ///< (2nv × nv), input τ̄ (all generalized forces, base first)
+  /// A's and B's top nv rows hold linearize's constant entries (zeros, the s rows' identity):
+  /// set by linearize, which then rewrites only the η rows' blocks there; cleared by
+  /// linearize_discrete. Treat A and B as read-only (debug builds assert the entries kept).
+  bool lin_top_rows_set = false;
 
   // --- outputs ------------------------------------------------------------------------------
   VectorX<S> tau;   ///< generalized force τ̄ = [τ̄_b; τ]
