@@ -126,17 +126,18 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   for (int c = 0; c < 6; c += 2)
     gather_product2(nv, nv, Minv, rows, data.D3.col(c).data(), data.D3.col(c + 1).data(), nv, sign,
                          &out.coeffRef(0, off + n + c), &out.coeffRef(0, off + n + c + 1));
-  Matrix6<S> N_eta, N_t, T;
-  twist_maps(rep, x.H, Vector6<S>(x.nu), N_eta, N_t, T);
-  const Matrix6<S> TN = T * N_eta;
   const Matrix6<S> ad_g = gravity_in_base(model, x.H).cross_matrix();
   for (int c = 0; c < 6; ++c) {
     auto o1 = out.col(c);
     o1.template head<6>() = sign * ad_g.col(c);
     o1.tail(nv - 6).setZero();
-    if (rep != TwistRepresentation::Body)
-      for (int m = 0; m < 6; ++m) o1 += out.col(off + n + m) * TN(m, c);
   }
+  if (rep == TwistRepresentation::Body) return;  // N_η = 0
+  Matrix6<S> N_eta, N_t, T;
+  twist_maps(rep, x.H, Vector6<S>(x.nu), N_eta, N_t, T);
+  const Matrix6<S> TN = T * N_eta;
+  for (int c = 0; c < 6; ++c)
+    for (int m = 0; m < 6; ++m) out.col(c) += out.col(off + n + m) * TN(m, c);
 }
 
 // Debug check of linearize's kept entries: A's and B's top rows are zero outside the η rows'

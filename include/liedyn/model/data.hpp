@@ -174,7 +174,7 @@ struct Data {
   VectorX<S> tau;   ///< generalized force τ̄ = [τ̄_b; τ]
   VectorX<S> h;     ///< bias h(x)
   VectorX<S> ddq;   ///< forward dynamics [ν̇; ṙ]
-  MatrixX<S> M;     ///< mass matrix, both triangles
+  MatrixX<S> M;     ///< mass matrix, both triangles; entries between branches stay the zeros set here
   MatrixX<S> Minv;  ///< its inverse, both triangles
   MatrixX<S> ltdl;       ///< M = Lᵀ D L (ltdl.hpp): D on the diagonal, L strictly below
   MatrixX<S> ltdl_Linv;  ///< L⁻¹, column k on the coordinates of k's subtree (ltdl_inverse)
