@@ -232,7 +232,6 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   }
 }
 
-
 /// eidamb_derivatives at the poses already in data.H_parent and data.H_base for x.s
 /// (update_poses), for a caller that has them from another kernel at the same s.
 template <class S, class Derived>

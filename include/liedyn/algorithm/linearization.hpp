@@ -119,13 +119,13 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
       gb[t] = d4(rows[t]);
     }
     gather_product2(nv, nv, Minv, rows, ga, gb, p, sign, &out.coeffRef(0, off + k - 1),
-                         &out.coeffRef(0, 2 * off + n + k - 1));
+                    &out.coeffRef(0, 2 * off + n + k - 1));
   }
   if (off == 0) return;
   for (int r = 0; r < nv; ++r) rows[r] = r;
   for (int c = 0; c < 6; c += 2)
     gather_product2(nv, nv, Minv, rows, data.D3.col(c).data(), data.D3.col(c + 1).data(), nv, sign,
-                         &out.coeffRef(0, off + n + c), &out.coeffRef(0, off + n + c + 1));
+                    &out.coeffRef(0, off + n + c), &out.coeffRef(0, off + n + c + 1));
   const Matrix6<S> ad_g = gravity_in_base(model, x.H).cross_matrix();
   for (int c = 0; c < 6; ++c) {
     auto o1 = out.col(c);
