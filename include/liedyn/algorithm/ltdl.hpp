@@ -10,8 +10,9 @@
 //
 // Storage: data.ltdl holds D on its diagonal and L strictly below it; its strictly upper part is
 // not read. The inverse is M⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ = Σ_k D_k⁻¹ g_k g_kᵀ with g_k = L⁻¹ e_k, which is zero
-// outside k's subtree — a contiguous range of coordinates — so every term is a rank-one update of
-// one diagonal block of M⁻¹: O(Σ_d |subtree(d)|²), about nv³/3 only for a single chain.
+// outside k's subtree — a contiguous range of coordinates — so each term touches one diagonal
+// block of M⁻¹, and column c of M⁻¹ combines only the g_k of c and its ancestors:
+// O(Σ_d |subtree(d)|²) work, about nv³/3 only for a single chain.
 // None of these allocate. The mass matrix must be invertible (Model::require_invertible_mass_matrix).
 #pragma once
 
