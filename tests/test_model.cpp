@@ -497,6 +497,7 @@ TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)"
         const liedyn::Joint<double>& j = m.joint(1);
         INFO("axis " << e.transpose() << ", " << liedyn::to_string(type));
         REQUIRE(j.alignment == static_cast<liedyn::AxisAlignment>(k));
+        CHECK_FALSE(j.placement_unrotated);
         for (int t = 0; t < 5; ++t) {
           const double q = u(rng);
           const SE3<double> fast = j.transform(q), general = j.placement * j.motion_transform(q);
@@ -512,6 +513,9 @@ TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)"
   const Model<double> m = b.build();
   CHECK(m.joint(1).alignment == liedyn::AxisAlignment::Y);  // normalized to −e_Y
   CHECK(m.joint(2).alignment == liedyn::AxisAlignment::General);
+  // Placements without a rotation (none given here) are flagged for the kernels' cheaper moves.
+  CHECK(m.joint(1).placement_unrotated);
+  CHECK(m.cast<float>().joint(2).placement_unrotated);
 }
 
 TEST_CASE("State: neutral and random states", "[model][state]") {

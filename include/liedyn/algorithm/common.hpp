@@ -51,7 +51,7 @@ template <class S, class Derived>
 void update_joint_transforms(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   update_joint_sin_cos(model, data, s);
   for (int i = 1; i < model.num_bodies(); ++i)
-    data.H_parent[i] = model.joint(i).transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1));
+    model.joint(i).transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1), data.H_parent[i]);
 }
 
 /// data.H_base[i] = ^0H_i (pose of body i in the base frame) from data.H_parent.

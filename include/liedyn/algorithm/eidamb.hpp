@@ -52,8 +52,8 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     const int p = model.parent(i);
-    data.H_parent[i] = j.transform(data.joint_q(i - 1), data.joint_sin(i - 1),
-                                   data.joint_cos(i - 1));              // line 13 (jcalc), 15
+    j.transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1),
+                data.H_parent[i]);                                      // line 13 (jcalc), 15
     const SE3<S>& X = data.H_parent[i];                                 // ^iX_{λ(i)} = X⁻¹
     data.vJ[i] = j.screw * S(x.r(i - 1));                               // line 14
     data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];                  // line 16

@@ -277,6 +277,7 @@ class ModelBuilder {
       j.screw = joint_screw(js.type, js.axis, js.pitch);
       j.placement = anchor_H[parent[order[i]]] * js.placement;
       j.alignment = alignment_of(js.axis);
+      j.placement_unrotated = j.placement.rotation() == Matrix3<S>::Identity();
       j.armature = js.armature;
       j.lower = js.lower;
       j.upper = js.upper;

@@ -43,6 +43,10 @@ struct Joint {
   Motion<S> screw;                         ///< Γ, linear first
   SE3<S> placement;                        ///< ^{λ(i)}H_{λ(i)|i}
   AxisAlignment alignment = AxisAlignment::General;
+  /// The placement's rotation is exactly the identity (nearly every joint of real robots), so a
+  /// revolute joint about ±e_k turns its child about the parent's own e_k: kernels move vectors
+  /// across it with 4 multiplications per 3-vector instead of 9.
+  bool placement_unrotated = false;
   S armature = S(0);                       ///< rotor inertia reflected to the joint (added to M_ii)
   S lower = -std::numeric_limits<S>::infinity();  ///< position limits (±inf when unknown)
   S upper = std::numeric_limits<S>::infinity();
@@ -73,25 +77,48 @@ struct Joint {
   }
   /// transform(q) given sin q and cos q (unused by a prismatic joint).
   SE3<S> transform(const S& q, const S& sin_q, const S& cos_q) const {
-    if (alignment == AxisAlignment::General) return placement * motion_transform(q, sin_q, cos_q);
+    SE3<S> H;
+    transform(q, sin_q, cos_q, H);
+    return H;
+  }
+  /// transform(q, sin q, cos q) written into H: the kernels' form, with no temporary to copy.
+  void transform(const S& q, const S& sin_q, const S& cos_q, SE3<S>& H) const {
+    if (alignment == AxisAlignment::General) {
+      H = placement * motion_transform(q, sin_q, cos_q);
+      return;
+    }
     // Axis ±e_k (most real robots): turning about a coordinate axis changes two columns of the
     // placement's rotation, sliding moves its origin along column k — 12 multiplications instead
     // of a Rodrigues matrix and a 3×3 product. About −e_k by q is about e_k by −q.
-    static constexpr int next[3] = {1, 2, 0};
-    const int k = static_cast<int>(alignment), a = next[k], b = next[a];
+    // Coefficient by coefficient, straight into H: the Eigen form (copy the placement, assign
+    // columns at a run-time index, return an SE3 the caller copies) took 4× as long — 28 against
+    // 7 ns per joint on talos, a third of crba's time.
+    const int k = static_cast<int>(alignment), a = k == 2 ? 0 : k + 1, b = a == 2 ? 0 : a + 1;
     const S sign = axis(k);
-    const Matrix3<S>& Rp = placement.rotation();
-    Matrix3<S> R = Rp;
-    Vector3<S> p = placement.translation();
+    const S* Rp = placement.rotation().data();
+    const S* pp = placement.translation().data();
+    S* R = H.rotation().data();
+    S* p = H.translation().data();
+    S slide = S(0);
     if (type == JointType::Prismatic) {
-      p += Rp.col(k) * (sign * q);
+      slide = sign * q;
+      for (int r = 0; r < 3; ++r) {
+        R[3 * a + r] = Rp[3 * a + r];
+        R[3 * b + r] = Rp[3 * b + r];
+      }
     } else {
       const S c = cos_q, s = sign * sin_q;
-      R.col(a) = c * Rp.col(a) + s * Rp.col(b);
-      R.col(b) = c * Rp.col(b) - s * Rp.col(a);
-      if (type == JointType::Helical) p += Rp.col(k) * (sign * pitch * q);
+      for (int r = 0; r < 3; ++r) {
+        const S A = Rp[3 * a + r], B = Rp[3 * b + r];
+        R[3 * a + r] = c * A + s * B;
+        R[3 * b + r] = c * B - s * A;
+      }
+      if (type == JointType::Helical) slide = sign * pitch * q;
     }
-    return SE3<S>(R, p);
+    for (int r = 0; r < 3; ++r) {
+      R[3 * k + r] = Rp[3 * k + r];
+      p[r] = pp[r] + Rp[3 * k + r] * slide;
+    }
   }
 
   /// The same joint in scalar type T.
@@ -105,6 +132,7 @@ struct Joint {
     j.screw = screw.template cast<T>();
     j.placement = placement.template cast<T>();
     j.alignment = alignment;
+    j.placement_unrotated = placement_unrotated;
     j.armature = T(armature);
     j.lower = T(lower);
     j.upper = T(upper);
