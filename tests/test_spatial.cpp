@@ -424,6 +424,14 @@ void check_inertia(std::mt19937& gen) {
   LIEDYN_CHECK_CLOSE(J.transformed_inverse(H).matrix(),
                        Matrix6<S>(H.inverse().wrench_transform() * MJ * H.velocity_transform()), tol);
   LIEDYN_CHECK_CLOSE(J.transformed(H).transformed_inverse(H).matrix(), MJ, tol);
+  // A child's inertia added to its parent's in place (crba's composites): K + M_A; added to zero,
+  // exactly symmetric.
+  SpatialInertia<S> P = K, Z;
+  P.add_transformed(J, H);
+  LIEDYN_CHECK_CLOSE(P.matrix(), Matrix6<S>(MK + MA), tol);
+  Z.add_transformed(J, H);
+  LIEDYN_CHECK_CLOSE(Z.matrix(), MA, tol);
+  CHECK(Z.inertia_origin() == Z.inertia_origin().transpose());
   // Momentum transforms like a force: M_A (X v) = X^{-T} (M_B v).
   LIEDYN_CHECK_CLOSE((J.transformed(H) * H.act(v)).vector(), H.act(J * v).vector(), tol);
 }
@@ -1037,6 +1045,7 @@ S run_all_operations(const Vector6<S>& xi, const Motion<S>& v, const Force<S>& f
   const SpatialInertia<S> J = I.transformed(H), K = I.transformed_inverse(H);
   SpatialInertia<S> L = J + K;
   L += I;
+  L.add_transformed(I, H);
   add(L.matrix());
   add((I * v).vector());
   I.apply_columns(in, out);

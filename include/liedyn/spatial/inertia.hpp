@@ -149,6 +149,40 @@ class SpatialInertia {
       }
     return from_moments(m_, Vector3<S>(h_ + m_ * p), I);
   }
+  /// *this += o.transformed(X), with o in frame B, X = ^A H_B and *this in frame A: a child's
+  /// composite inertia added to its parent's. The same arithmetic as transformed(X) (and the same
+  /// digits kept on the diagonal), coefficient by coefficient with no temporaries: Eigen's form
+  /// passes each intermediate 3×3 through memory (skew.hpp says why that stalls).
+  SpatialInertia& add_transformed(const SpatialInertia& o, const SE3<S>& X) {
+    const S* R = X.rotation().data();  // column-major: R(a, b) = R[a + 3 b]
+    const S* Io = o.Io_.data();
+    const S* p = X.translation().data();
+    S RI[9];  // R I_o, column-major
+    for (int b = 0; b < 3; ++b)
+      for (int a = 0; a < 3; ++a) RI[a + 3 * b] = R[a] * Io[3 * b] + R[a + 3] * Io[1 + 3 * b] + R[a + 6] * Io[2 + 3 * b];
+    S hr[3], g[3];
+    const S half_m = S(0.5) * o.m_;
+    for (int a = 0; a < 3; ++a) {
+      hr[a] = R[a] * o.h_(0) + R[a + 3] * o.h_(1) + R[a + 6] * o.h_(2);
+      g[a] = hr[a] + half_m * p[a];
+    }
+    S* I = Io_.data();
+    for (int a = 0; a < 3; ++a) {
+      const int b = a == 2 ? 0 : a + 1, c = b == 2 ? 0 : b + 1;
+      const S rotated = RI[a] * R[a] + RI[a + 3] * R[a + 3] + RI[a + 6] * R[a + 6];
+      I[4 * a] += rotated + S(2) * (g[b] * p[b] + g[c] * p[c]);
+    }
+    for (int a = 0; a < 2; ++a)
+      for (int b = a + 1; b < 3; ++b) {
+        const S rotated = RI[a] * R[b] + RI[a + 3] * R[b + 3] + RI[a + 6] * R[b + 6];
+        const S Iab = rotated - g[a] * p[b] - p[a] * g[b];
+        I[a + 3 * b] += Iab;
+        I[b + 3 * a] += Iab;
+      }
+    for (int a = 0; a < 3; ++a) h_(a) += hr[a] + o.m_ * p[a];
+    m_ += o.m_;
+    return *this;
+  }
   /// Given this inertia in frame A and X = ^A H_B, the inertia in frame B: _B X^A M ^A X_B.
   SpatialInertia transformed_inverse(const SE3<S>& X) const { return transformed(X.inverse()); }
 
