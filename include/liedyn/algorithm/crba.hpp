@@ -17,18 +17,19 @@
 // the base frame its m·|p|² terms cancel, losing ~|p|²/d² of them: 1e-12 relative on talos'
 // fingers, where Pinocchio's world-frame CRBA lands). The entries above the diagonal take one of
 // two routes, chosen by the tree's shape (both keep those digits: the test on talos runs both):
-//  * walk (Σ depth ≤ 10 n: quadrupeds, humanoids, short arms): F = M^c_j Γ_j moves up one frame
+//  * walk (Σ depth ≤ 8 n: quadrupeds, humanoids, short arms): F = M^c_j Γ_j moves up one frame
 //    per ancestor k, M_kj = Γ_kᵀ (_kX^j F) — the textbook's d transforms per joint, done a
-//    subtree's block of columns per pose (crba_walk);
-//  * base frame (deeper trees — long chains): F and the axis move to the base frame 0 once
-//    (^0H_j composed on the way down) and every entry above the diagonal is one 6-term dot
-//    product, M_kj = S_kᵀ (^0X_j M^c_j Γ_j) with S_k = ^0X_k Γ_k — three transforms per joint
-//    whatever its depth.
-// The crossover is measured (interleaved timing, one session, general axes on the random
-// models): the walk was 2–17% faster on the humanoid (Σ depth = 5.2 n), talos (6.4 n), random
-// trees (4.4 n, 7.0 n) and chains (4.5 n, 8.5 n); the base-frame route 10–25% faster on a tree
-// at 13 n, a chain at 16.5 n and a tree at 24 n. Both triangles are written; entries between
-// different branches stay zero.
+//    subtree's block of columns per pose (crba_walk). Across a revolute joint about ±e_k whose
+//    placement is unrotated (nearly every joint of real robots) a move turns two coordinates of
+//    each 3-vector instead of multiplying by a 3×3 rotation: −13% on talos;
+//  * base frame (deeper trees — long chains): F_j = ^0X_j M^c_j Γ_j is formed once per joint and
+//    row k of M over subtree(k) is S_kᵀ times a contiguous block of those columns, S_k = ^0X_k Γ_k
+//    — three transforms per joint whatever its depth, then one 6-term dot product per entry.
+// The crossover is measured (interleaved timing, one session; the random models have rotated
+// placements and general axes): the walk was faster on random trees at Σ depth = 4.4 n (13%) and
+// 7.0 n (3%), on the humanoid (5.2 n, 22%), talos (6.4 n, 19%) and solo12 (2 n, 32%); the
+// base-frame route on a chain at 8.5 n (5%), a tree at 13 n (9%), a chain at 16.5 n (29%) and a
+// tree at 24 n (35%). Both triangles are written; entries between different branches stay zero.
 //
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
 // the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
@@ -47,25 +48,7 @@ namespace detail {
 /// Whether crba walks up the body frames (true) or goes through the base frame (see crba.hpp).
 template <class S>
 bool crba_walks(const Model<S>& model) {
-  return model.total_depth() <= 10 * model.num_joints();
-}
-
-// The base-frame route's first step, from data.H_parent: the composite inertias and M's base
-// block (the walk builds the composites inside its own sweep).
-template <class S>
-void crba_composite_inertias(const Model<S>& model, Data<S>& data) {
-  const int nb = model.num_bodies();
-  for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
-  for (int i = nb - 1; i >= 1; --i) data.Ic[model.parent(i)] += data.Ic[i].transformed(data.H_parent[i]);
-  if (model.has_moving_base()) data.M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
-}
-
-// The base column and row of joint j from F = ^0X_j M^c_j Γ_j (base frame).
-template <class S>
-void crba_base_column(Data<S>& data, int j, const Force<S>& F) {
-  data.F.col(j - 1) = F.vector();
-  data.M.col(5 + j).template head<6>() = F.vector();
-  data.M.row(5 + j).template head<6>() = F.vector().transpose();
+  return model.total_depth() <= 8 * model.num_joints();
 }
 
 // k if the joint is revolute about ±e_k, so that Γ = ±(0; e_k); −1 otherwise.
@@ -95,6 +78,29 @@ void composite_times_screw(const SpatialInertia<S>& I, const Joint<S>& joint, S*
   f[b] = sign * h(a);
   f[k] = S(0);
   for (int r = 0; r < 3; ++r) f[3 + r] = sign * Io(r, k);
+}
+
+// S = ^0X_i Γ_i for the joint's screw Γ, given H = ^0H_i. About ±e_k it is ±(p × r_k; r_k) with
+// r_k column k of the rotation: a column and a cross product instead of a motion transform.
+template <class S>
+Motion<S> ground_screw(const SE3<S>& H, const Joint<S>& joint) {
+  const int k = revolute_coordinate_axis(joint);
+  if (k < 0) return H.act(joint.screw);
+  const Vec3<S> r = load3(H.rotation().data() + 3 * k), p = load3(H.translation().data());
+  const S sign = joint.axis(k);
+  const Vec3<S> v = cross3(p, r);
+  return Motion<S>(Vector3<S>(sign * v.x, sign * v.y, sign * v.z), Vector3<S>(sign * r.x, sign * r.y, sign * r.z));
+}
+
+// f ← ^AX_B f for a wrench f = (force; moment) stored at f[0..5], H = ^AH_B, coefficient by
+// coefficient (skew.hpp says why): 12% faster on solo12 than SE3::act_forces' Eigen form.
+template <class S>
+void act_force_in_place(const SE3<S>& H, S* f) {
+  const Matrix3<S>& R = H.rotation();
+  const Vec3<S> force = mul3(R, load3(f));
+  const Vec3<S> moment = mul3(R, load3(f + 3)) + cross3(load3(H.translation().data()), force);
+  store3(f, force);
+  store3(f + 3, moment);
 }
 
 /// crba from data.H_parent (update_joint_transforms at s), walking F up the body frames.
@@ -131,17 +137,46 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
     } else {
       fill([&](const S* f) { return joint.screw.vector().dot(Eigen::Map<const Vector6<S>>(f)); });
     }
-    data.Ic[parent] += data.Ic[i].transformed(data.H_parent[i]);
+    data.Ic[parent].add_transformed(data.Ic[i], data.H_parent[i]);
     if (parent > 0 || off > 0) {  // a welded base's children need no move: F is then scratch
       // _λX^i on each column, coefficient by coefficient (skew.hpp says why): 12% faster on
       // solo12 than SE3::act_forces' Eigen form.
-      const Matrix3<S>& R = data.H_parent[i].rotation();
+      S* const first = F.data() + 6 * (i - 1);
+      S* const last = F.data() + 6 * end;
       const Vec3<S> p = load3(data.H_parent[i].translation().data());
-      for (S *col = F.data() + 6 * (i - 1), *last = F.data() + 6 * end; col != last; col += 6) {
-        const Vec3<S> f = mul3(R, load3(col));
-        const Vec3<S> n = mul3(R, load3(col + 3)) + cross3(p, f);
-        store3(col, f);
-        store3(col + 3, n);
+      if (const int k = revolute_coordinate_axis(joint); k >= 0 && joint.placement_unrotated) {
+        // R turns about the parent's own e_k: coordinates a and b mix, k stays.
+        const S c = data.joint_cos(i - 1), s = joint.axis(k) * data.joint_sin(i - 1);
+        auto move = [&](auto axis) {
+          constexpr int kk = decltype(axis)::value, a = (kk + 1) % 3, b = (kk + 2) % 3;
+          for (S* col = first; col != last; col += 6) {
+            S f[3], n[3];
+            f[kk] = col[kk];
+            n[kk] = col[3 + kk];
+            f[a] = c * col[a] - s * col[b];
+            f[b] = s * col[a] + c * col[b];
+            n[a] = c * col[3 + a] - s * col[3 + b];
+            n[b] = s * col[3 + a] + c * col[3 + b];
+            const Vec3<S> pf = cross3(p, Vec3<S>{f[0], f[1], f[2]});
+            col[0] = f[0];
+            col[1] = f[1];
+            col[2] = f[2];
+            col[3] = n[0] + pf.x;
+            col[4] = n[1] + pf.y;
+            col[5] = n[2] + pf.z;
+          }
+        };
+        if (k == 0) move(std::integral_constant<int, 0>());
+        else if (k == 1) move(std::integral_constant<int, 1>());
+        else move(std::integral_constant<int, 2>());
+      } else {
+        const Matrix3<S>& R = data.H_parent[i].rotation();
+        for (S* col = first; col != last; col += 6) {
+          const Vec3<S> f = mul3(R, load3(col));
+          const Vec3<S> n = mul3(R, load3(col + 3)) + cross3(p, f);
+          store3(col, f);
+          store3(col + 3, n);
+        }
       }
     }
   }
@@ -152,31 +187,45 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
 }
 
 /// crba from data.H_parent (update_joint_transforms at s), through the base frame.
+///
+/// F_j = ^0X_j M^c_j Γ_j is formed once per joint, in data.F (the base–joint block when the base
+/// moves), and row i of M over subtree(i) is S_iᵀ times those columns, S_i = ^0X_i Γ_i: the
+/// subtree's columns are contiguous in the model's order, so each row is one pass over a block
+/// of data.F with S_i held in registers.
 template <class S>
 void crba_base_frame(const Model<S>& model, Data<S>& data) {
-  const int nb = model.num_bodies();
+  using Vector6Map = Eigen::Map<const Vector6<S>>;
+  const int nb = model.num_bodies(), off = model.offset();
   data.H_base[0] = SE3<S>::Identity();
   for (int i = 1; i < nb; ++i) {
-    data.H_base[i] = data.H_base[model.parent(i)] * data.H_parent[i];
-    data.ground_axis[i] = data.H_base[i].act(model.joint(i).screw);
+    const int parent = model.parent(i);
+    data.H_base[i] = parent == 0 ? data.H_parent[i] : data.H_base[parent] * data.H_parent[i];
+    data.ground_axis[i] = ground_screw(data.H_base[i], model.joint(i));
   }
-  crba_composite_inertias(model, data);
-  const int off = model.offset();
+  for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
   MatrixX<S>& M = data.M;
-  for (int j = 1; j < nb; ++j) {
-    const int vj = off + j - 1;
-    const Joint<S>& joint = model.joint(j);
-    Force<S> Fj;  // M^c_j Γ_j, frame j
-    composite_times_screw(data.Ic[j], joint, Fj.vector().data());
-    M(vj, vj) = dot(joint.screw, Fj) + joint.armature;
-    const Force<S> F = data.H_base[j].act(Fj);
-    for (int k = model.parent(j); k > 0; k = model.parent(k)) {
-      const S Mkj = dot(data.ground_axis[k], F);
-      M(off + k - 1, vj) = Mkj;
-      M(vj, off + k - 1) = Mkj;
+  Matrix6X<S>& F = data.F;
+  for (int i = nb - 1; i >= 1; --i) {
+    const int end = model.subtree_end(i) - 1, vi = off + i - 1;
+    const Joint<S>& joint = model.joint(i);
+    S* Fi = F.data() + 6 * (i - 1);
+    composite_times_screw(data.Ic[i], joint, Fi);  // frame i
+    // The diagonal in frame i, about the joint (see the header for why).
+    const int k = revolute_coordinate_axis(joint);
+    M(vi, vi) = (k >= 0 ? joint.axis(k) * Fi[3 + k] : joint.screw.vector().dot(Vector6Map(Fi))) + joint.armature;
+    act_force_in_place(data.H_base[i], Fi);
+    const Vector6<S> Si = data.ground_axis[i].vector();
+    for (int c = i; c < end; ++c) {
+      const S Mic = Si.dot(Vector6Map(F.data() + 6 * c));
+      M(vi, off + c) = Mic;
+      M(off + c, vi) = Mic;
     }
-    if (model.has_moving_base()) crba_base_column(data, j, F);
+    data.Ic[model.parent(i)].add_transformed(data.Ic[i], data.H_parent[i]);
   }
+  if (off == 0) return;
+  M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
+  M.topRightCorner(6, nb - 1) = F;
+  M.bottomLeftCorner(nb - 1, 6) = F.transpose();
 }
 
 }  // namespace detail
