@@ -70,7 +70,7 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
     const SE3<S>& X = data.H_parent[i];
-    data.Ic[p] += data.Ic[i].transformed(X);                            // line 25
+    data.Ic[p].add_transformed(data.Ic[i], X);                          // line 25
     data.b_c[p] += X.act(data.b_c[i]);                                  // line 26
   }
 
