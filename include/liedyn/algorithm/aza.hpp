@@ -27,25 +27,50 @@ namespace detail {
 /// [A B; Bᵀ C] (linear first): B' = B − A d^, C' = C + (d^ B)ᵀ + d^ B'. Each d^ product is three
 /// cross products, a quarter of a general congruence's multiplications.
 template <class S>
-void add_articulated_translated(const Vector3<S>& d, const Matrix6<S>& Ia, Matrix6<S>& out) {
-  const auto A = Ia.template topLeftCorner<3, 3>();
-  const auto B = Ia.template topRightCorner<3, 3>();
-  const auto C = Ia.template bottomRightCorner<3, 3>();
-  Matrix3<S> Bp, dB;
-  // (A d^) row k = −(d × A_k)ᵀ with A_k row k = column k (A symmetric), so −A d^ has rows d × A_k.
-  for (int k = 0; k < 3; ++k) Bp.row(k) = B.row(k) + d.cross(Vector3<S>(A.col(k))).transpose();
-  for (int c = 0; c < 3; ++c) dB.col(c) = d.cross(Vector3<S>(B.col(c)));
-  Matrix3<S> Cp = C + dB.transpose();
-  for (int c = 0; c < 3; ++c) Cp.col(c) += d.cross(Vector3<S>(Bp.col(c)));
-  out.template topLeftCorner<3, 3>() += A;
-  out.template topRightCorner<3, 3>() += Bp;
-  out.template bottomLeftCorner<3, 3>() += Bp.transpose();
-  // Symmetric in exact arithmetic; the upper triangle is mirrored so M^A stays exactly so.
-  for (int a = 0; a < 3; ++a)
-    for (int b = a; b < 3; ++b) {
-      out(3 + a, 3 + b) += Cp(a, b);
-      if (b != a) out(3 + b, 3 + a) = out(3 + a, 3 + b);
+void add_articulated_translated(const Vector3<S>& d_, const Matrix6<S>& Ia, Matrix6<S>& out) {
+  // Coefficient by coefficient in registers (skew.hpp says why): Eigen's 3×3 blocks and
+  // cross products of columns went through memory.
+  const S* I = Ia.data();  // column-major: Ia(r, c) = I[r + 6 c]
+  auto A = [&](int r, int c) { return I[r + 6 * c]; };
+  auto B = [&](int r, int c) { return I[r + 6 * (c + 3)]; };
+  auto C = [&](int r, int c) { return I[r + 3 + 6 * (c + 3)]; };
+  const Vec3<S> d{d_(0), d_(1), d_(2)};
+  Vec3<S> Bp[3];  // Bp[c] = column c of B'
+  {
+    // (A d^) row k = −(d × A_k)ᵀ with A_k row k = column k (A symmetric), so −A d^ has rows d × A_k.
+    const Vec3<S> x0 = cross3(d, Vec3<S>{A(0, 0), A(1, 0), A(2, 0)});
+    const Vec3<S> x1 = cross3(d, Vec3<S>{A(0, 1), A(1, 1), A(2, 1)});
+    const Vec3<S> x2 = cross3(d, Vec3<S>{A(0, 2), A(1, 2), A(2, 2)});
+    Bp[0] = Vec3<S>{B(0, 0) + x0.x, B(1, 0) + x1.x, B(2, 0) + x2.x};
+    Bp[1] = Vec3<S>{B(0, 1) + x0.y, B(1, 1) + x1.y, B(2, 1) + x2.y};
+    Bp[2] = Vec3<S>{B(0, 2) + x0.z, B(1, 2) + x1.z, B(2, 2) + x2.z};
+  }
+  S dB[3][3];  // dB[r][c] = (d × B_col c)_r
+  for (int c = 0; c < 3; ++c) {
+    const Vec3<S> y = cross3(d, Vec3<S>{B(0, c), B(1, c), B(2, c)});
+    dB[0][c] = y.x;
+    dB[1][c] = y.y;
+    dB[2][c] = y.z;
+  }
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) out(r, c) += A(r, c);
+  for (int c = 0; c < 3; ++c) {
+    const S bp[3] = {Bp[c].x, Bp[c].y, Bp[c].z};
+    for (int r = 0; r < 3; ++r) {
+      out(r, 3 + c) += bp[r];
+      out(3 + c, r) += bp[r];
     }
+  }
+  // C' = C + (d^ B)ᵀ + d^ B'. Symmetric in exact arithmetic; the upper triangle is mirrored so
+  // M^A stays exactly so.
+  for (int c = 0; c < 3; ++c) {
+    const Vec3<S> z = cross3(d, Bp[c]);
+    const S zc[3] = {z.x, z.y, z.z};
+    for (int r = 0; r <= c; ++r) {
+      out(3 + r, 3 + c) += C(r, c) + dB[c][r] + zc[r];
+      if (r != c) out(3 + c, 3 + r) = out(3 + r, 3 + c);
+    }
+  }
 }
 
 /// aza_factorize at the poses already in data.H_parent and data.H_base (update_poses), for a
