@@ -268,6 +268,8 @@ def main():
                   " ratios within one run are the stable figures. `eidamb` is Table 4 of the paper as printed"
                   " (composite inertias and bias wrenches on top of what RNEA does; kept as the independent route"
                   " to τ̄ and the base wrench); `rnea` returns the same τ̄ and base wrench and is the fast route."
+                  " The issue's inverse-dynamics target (\"rnea/eidamb\") is read as that call, which `rnea`"
+                  " serves; `eidamb`'s rows are shown for completeness and do not meet it."
                   " `-march=native` is not uniformly faster: AVX helps the dense parts (M⁻¹, the M⁻¹K product)"
                   " and can slow the 6-vector code. On this machine GCC 12 turns `-march=native` into"
                   " `-mtune=znver3`, and that tuning, not the instruction set, costs the recursive kernels 15–30%:"

@@ -39,6 +39,8 @@
 // call on solo12 and talos. Cost O(n·d) (d = tree depth). No allocation.
 #pragma once
 
+#include <type_traits>
+
 #include "liedyn/algorithm/common.hpp"
 
 namespace liedyn {
