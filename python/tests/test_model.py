@@ -226,3 +226,52 @@ def test_state_views_and_operations(solo12):
     assert z.s.shape == (2,)
     with pytest.raises(ValueError):
         liedyn.State(liedyn.SE3(), np.zeros(2), np.zeros(6), np.zeros(3))
+
+
+def test_small_types_and_options():
+    opt = liedyn.RandomModelOptions()
+    opt.branching, opt.moving_base, opt.axis_aligned = 3, True, True
+    opt.revolute_only, opt.armature, opt.gravity_off = True, 0.05, True
+    m = liedyn.random_model(5, 2, opt)
+    assert m.num_joints == 5 and m.has_moving_base
+    np.testing.assert_array_equal(m.gravity, np.zeros(3))
+    assert all(m.joint(i).type == liedyn.JointType.Revolute and m.joint(i).armature == 0.05 for i in range(1, 6))
+    # The same generator seed gives the same model (C++'s std::mt19937).
+    np.testing.assert_array_equal(liedyn.random_model(5, 2, opt).joint(3).axis, m.joint(3).axis)
+    assert isinstance(m.joint(1), liedyn.Joint) and isinstance(m.frames[0], liedyn.Frame)
+    # Joint.transform(q) is the H_parent the kinematics compute, bit for bit.
+    d = liedyn.Data(m)
+    x = liedyn.random_state(m, 4)
+    liedyn.forward_poses(m, d, x)
+    for i in range(1, m.num_bodies):
+        np.testing.assert_array_equal(m.joint(i).transform(x.s[i - 1]).matrix(), d.H_parent[i].matrix())
+    # H_base (^0 H_i), written by aza_factorize, is the world pose seen from the base (a few
+    # roundings apart: two products of the same transforms in another order).
+    liedyn.aza_factorize(m, d, x.s)
+    Hw, Hb = d.H_world, d.H_base
+    for i in range(m.num_bodies):
+        np.testing.assert_allclose((Hw[0].inverse() * Hw[i]).matrix(), Hb[i].matrix(), rtol=0, atol=1e-14)
+    rel = liedyn.load_urdf_string(MIMIC_URDF).mimic_relations[0]
+    assert isinstance(rel, liedyn.MimicRelation)
+    pr = liedyn.JointSpec.prismatic("p", np.array([0, 0, 1.0]))
+    assert pr.type == liedyn.JointType.Prismatic and pr.name == "p"
+    pr.lower, pr.upper, pr.velocity_limit, pr.effort_limit, pr.pitch = -1.0, 1.0, 2.0, 3.0, 0.0
+    pr.axis, pr.armature, pr.placement = np.array([1.0, 0, 0]), 0.1, liedyn.SE3()
+    b = liedyn.ModelBuilder(liedyn.BaseType.Welded)
+    b.set_inertia_check(liedyn.InertiaCheck.Physical)
+    b.add_body(0, "slider", pr, liedyn.SpatialInertia.from_mass_com_inertia(1.0, np.zeros(3), np.eye(3)))
+    w = b.build()
+    j = w.joint(1)
+    assert (j.lower, j.upper, j.velocity_limit, j.effort_limit, j.armature) == (-1.0, 1.0, 2.0, 3.0, 0.1)
+    lo = liedyn.LinearizationOptions()
+    assert lo.representation == liedyn.TwistRepresentation.Body and lo.minv == liedyn.MinvMethod.Automatic
+    assert lo.dense_up_to_nv == 256
+    lo.minv, lo.dense_up_to_nv = liedyn.MinvMethod.Dense, 10
+    assert (lo.minv, lo.dense_up_to_nv) == (liedyn.MinvMethod.Dense, 10)
+    # numdiff blocks: Pose and Twist are 6 columns each for a moving base.
+    f4 = liedyn.figure4_model()
+    y = liedyn.random_state(f4, 2)
+    for block in (liedyn.numdiff.StateBlock.Pose, liedyn.numdiff.StateBlock.Twist):
+        assert liedyn.numdiff.state_jacobian_block(f4, lambda z: z.s.copy(), y, block).shape == (7, 6)
+    assert liedyn._testing.checks_enabled()
+    assert "SE3(R=" in repr(liedyn.SE3()) and liedyn.SE3().copy().matrix().shape == (4, 4)
