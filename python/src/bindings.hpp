@@ -91,6 +91,13 @@ inline void check_index(const char* who, const char* what, int i, int size) {
                           " out of range [0, " + std::to_string(size) + ")");
 }
 
+/// Joint index check: joints are numbered 1..n (body i's joint), IndexError otherwise.
+inline void check_joint(const char* who, int i, int num_joints) {
+  if (i < 1 || i > num_joints)
+    throw py::index_error(std::string("liedyn: ") + who + ": joint " + std::to_string(i) + " out of range [1, " +
+                          std::to_string(num_joints) + "]");
+}
+
 /// (num_bodies × 6) array → ExternalWrenches (the count is checked by the kernels).
 inline std::optional<ExternalWrenches<double>> to_wrenches(const char* who, const WrenchArg& fext) {
   if (!fext) return std::nullopt;

@@ -197,7 +197,7 @@ void bind_model(py::module_& m) {
                              "2 nv: the size of delta x = (eta, ds, dnu, dr).")
       .def("v_index",
            [](const Model& mo, int i) {
-             check_index("Model.v_index", "joint", i - 1, mo.num_joints());
+             check_joint("Model.v_index", i, mo.num_joints());
              return mo.v_index(i);
            },
            py::arg("joint"), "Index of joint i (body index >= 1) in velocity-sized vectors.")
@@ -236,7 +236,7 @@ void bind_model(py::module_& m) {
            py::arg("body"), "The bodies whose parent is i, in increasing order.")
       .def("joint",
            [](const Model& mo, int i) {
-             check_index("Model.joint", "joint", i - 1, mo.num_joints());
+             check_joint("Model.joint", i, mo.num_joints());
              return mo.joint(i);
            },
            py::arg("i"), "Joint i >= 1, attaching body i to its parent (a copy).")
@@ -254,7 +254,7 @@ void bind_model(py::module_& m) {
            py::arg("body"))
       .def("joint_name",
            [](const Model& mo, int i) {
-             check_index("Model.joint_name", "joint", i - 1, mo.num_joints());
+             check_joint("Model.joint_name", i, mo.num_joints());
              return mo.joint_name(i);
            },
            py::arg("joint"))
