@@ -48,6 +48,4 @@ if(Python3_FOUND AND pybind11_FOUND)
   endif()
   set(LIEDYN_PYTHON_INSTALL_DIR "${_liedyn_py_dir_default}" CACHE STRING
     "Where `cmake --install` puts the Python package liedyn/ (relative to the install prefix, or absolute)")
-  message(STATUS "liedyn: Python module: ${Python3_EXECUTABLE} (${Python3_VERSION}), pybind11 ${pybind11_VERSION}, "
-    "installs to <prefix>/${LIEDYN_PYTHON_INSTALL_DIR}")
 endif()
