@@ -131,7 +131,7 @@ void bind_dynamics(py::module_& m) {
           return view(ltdl_inverse(mo, d), owner_of(d));
         },
         py::arg("model"), py::arg("data"),
-        "M^-1 (both triangles) from the factors of ltdl_factorize; L^-1 left in data.ltdl_Linv. View of data.Minv.");
+        "M^-1 (both triangles) from the factors of ltdl_factorize. View of data.Minv.");
   m.def("aza_factorize",
         [](const Model& mo, Data& d, const VectorRef& s) {
           check_data("aza_factorize", mo, d);

@@ -494,7 +494,6 @@ void bind_model(py::module_& m) {
   LIEDYN_PY_VIEW(M, "Mass matrix, both triangles (crba, eidamb_derivatives, linearize).");
   LIEDYN_PY_VIEW(Minv, "Inverse mass matrix, both triangles (immamb, ltdl_inverse, linearize).");
   LIEDYN_PY_VIEW(ltdl, "M = L^T D L: D on the diagonal, L strictly below (ltdl_factorize).");
-  LIEDYN_PY_VIEW(ltdl_Linv, "L^-1 (ltdl_inverse).");
   LIEDYN_PY_VIEW(F, "Base-joint block of M in the base frame, 6 x n (crba).");
   LIEDYN_PY_VIEW(D1, "dID/d eta (nv x 6), base twist of the chosen representation held fixed.");
   LIEDYN_PY_VIEW(D2, "dID/ds (nv x n).");
