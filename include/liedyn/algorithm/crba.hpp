@@ -34,8 +34,8 @@
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
 // the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
 // (^0H_i) and data.ground_axis (S_i).
-// M's entries between different branches are written as zeros on every call (runs of
-// coordinates, see zero_between_branches): nothing relies on data.M keeping an earlier value.
+// M's joint block is cleared on every call before the pattern is written, so the entries between
+// different branches are zero whatever data.M held: nothing relies on it keeping a value.
 // Cost O(n·d) (d = tree depth). No allocation.
 #pragma once
 
@@ -237,11 +237,13 @@ template <class S, class Derived>
 const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("crba", "s", s, model.num_joints());
   detail::update_joint_transforms(model, data, s);
+  // The routes write M's entries on the tree's ancestor/descendant pattern only: the joint block
+  // is cleared first so that the entries between branches are zero whatever data.M held.
+  data.M.bottomRightCorner(model.num_joints(), model.num_joints()).setZero();
   if (detail::crba_walks(model))
     detail::crba_walk(model, data);
   else
     detail::crba_base_frame(model, data);
-  detail::zero_between_branches(model, data.M, model.offset());
   return data.M;
 }
 

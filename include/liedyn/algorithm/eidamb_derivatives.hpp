@@ -138,7 +138,13 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     data.ground_Bc[p] += data.ground_Bc[i];
   }
 
-  // Joint rows and columns (the k ≼ j entries through y and e, see above).
+  // Joint rows and columns (the k ≼ j entries through y and e, see above), on the tree's
+  // ancestor/descendant pattern only: the joint rows are cleared first, so the entries between
+  // branches are zero whatever the outputs held.
+  const int n = model.num_joints();
+  data.M.bottomRightCorner(n, n).setZero();
+  data.D4.bottomRows(n).setZero();
+  if (kWithD2) data.D2.bottomRows(n).setZero();
   const Motion<S> nu = data.ground_v[0];
   for (int j = 1; j < nb; ++j) {
     const int row = off + j - 1;
@@ -206,9 +212,6 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       }
     }
   }
-  zero_between_branches(model, data.M, off);
-  zero_between_branches(model, data.D4, 0);
-  if (kWithD2) zero_between_branches(model, data.D2, 0);
   if (!moving) return;
 
   // Base rows: τ̄_b = F^c_0; M, D1ν, D3ν from the whole-tree composites.
@@ -278,7 +281,9 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const Eigen:
     data.ground_psi[i] = Si.cross(data.ground_a[i]) - data.ground_u[i].cross(data.ground_v[i]);
     data.ground_dF[i] = Force<S>::Zero();
   }
-  // Leaves first: E_j is complete when j is reached. Then D2 as in ground_derivative_pass.
+  // Leaves first: E_j is complete when j is reached. Then D2 as in ground_derivative_pass (its
+  // joint rows cleared first: only the pattern is written).
+  data.D2.bottomRows(model.num_joints()).setZero();
   for (int j = nb - 1; j >= 1; --j) {
     const int row = off + j - 1;
     const int col = j - 1;
@@ -304,7 +309,6 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const Eigen:
     }
     if (moving) data.D2.col(col).template head<6>() = P.vector();
   }
-  zero_between_branches(model, data.D2, 0);
   data.ground_fc[0] += data.ground_Ic[0] * data.ground_dA[0] + data.ground_dF[0];
   if (moving) data.tau.template head<6>() = data.ground_fc[0].vector();
 }
