@@ -2,7 +2,7 @@
 // double, long double and AD6 (forward-mode AutoDiff with 6 fixed-size derivatives).
 //
 // Oracles: every structured operation against its 6×6 matrix, and the 6×6 matrices against
-// their definitions from 4×4 homogeneous matrices (conventions.md §1): Ad_H ξ = (H ξ^ H⁻¹)∨,
+// their definitions from 4×4 homogeneous matrices (docs/conventions.md §1): Ad_H ξ = (H ξ^ H⁻¹)∨,
 // (v×) m = [v^, m^]∨, _A X^B = (^B X_A)ᵀ. exp against a long-double Taylor series of the 4×4
 // matrix exponential; Jacobians against central differences of exp/log in long double and,
 // for AD6, against the derivative AutoDiff takes through exp and log.
@@ -382,7 +382,7 @@ void check_group(std::mt19937& gen) {
 template <class S>
 void check_inertia(std::mt19937& gen) {
   const double tol = tolerance<S>();
-  // Build one from (m, c, I_c) and check the 6×6 form of conventions.md §1.
+  // Build one from (m, c, I_c) and check the 6×6 form of docs/conventions.md §1.
   const S m = from_long_double<S>(2.5L);
   const Vector3<S> c = random_vector<S, 3>(gen, -0.3L, 0.3L);
   const Matrix3<S> Ic = from_long_double<S>(Matrix3<LD>((Matrix3<LD>() << 0.3L, 0.01L, -0.02L,  //

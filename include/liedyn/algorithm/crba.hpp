@@ -1,7 +1,7 @@
 // liedyn — algorithm: the composite-rigid-body algorithm (CRBA) for the mass matrix of a
 // moving-base (or welded-base) tree.
 //
-// Frames and order (conventions.md §2): M is (nv × nv), BASE FIRST,
+// Frames and order (docs/conventions.md §2): M is (nv × nv), BASE FIRST,
 //   M = [ M^c_0  F ; Fᵀ  M_JJ ]   (moving base)      M = M_JJ   (welded base)
 // with M^c_0 the composite inertia of the whole tree in the base frame (the 6×6 matrix of
 // data.Ic[0]), F = _0F the base–joint block (column j−1: the wrench _0X^j M^c_j Γ_j that
@@ -11,7 +11,7 @@
 // plus the armature on the diagonal. M depends on the joint positions s only (base-frame
 // coordinates), never on H, ν or r.
 //
-// Algorithm (Featherstone, RBDA §6.2; seed 001): the composite inertias M^c_i are accumulated
+// Algorithm (Featherstone, RBDA §6.2): the composite inertias M^c_i are accumulated
 // in the body frames, as in the textbook, and the diagonal entry Γ_iᵀ M^c_i Γ_i is formed there:
 // about the joint, along its own axis, so a light body far from the base keeps its digits (in
 // the base frame its m·|p|² terms cancel, losing ~|p|²/d² of them: 1e-12 relative on talos'

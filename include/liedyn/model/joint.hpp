@@ -1,7 +1,7 @@
 // liedyn — model: 1-DoF screw joints.
 //
 // Joint i connects parent body λ(i) to body i. It is a constant screw axis Γ in the child
-// frame (conventions.md §2), linear first:
+// frame (docs/conventions.md §2), linear first:
 //   revolute about unit e: Γ = [0; e]   prismatic along e: Γ = [e; 0]   helical: Γ = [p e; e]
 // with p the pitch in metres per radian. With the constant placement ^{λ(i)}H_{λ(i)|i} of the
 // joint frame in the parent frame, the child pose is ^{λ(i)}H_i(s_i) = ^{λ(i)}H_{λ(i)|i} exp((Γ s_i)^).

@@ -1,7 +1,7 @@
 // liedyn — spatial algebra: 6D motion vectors (twists, accelerations) and force vectors
 // (wrenches, momenta), and their cross products.
 //
-// Conventions (shared/design/conventions.md §1): LINEAR FIRST. A motion is [v_lin; ω], a force
+// Conventions (docs/conventions.md §1): LINEAR FIRST. A motion is [v_lin; ω], a force
 // is [force; moment]. The twist cross product is v× = [ω^, v_lin^; 0, ω^]; the wrench cross
 // product ("bar times star") is v×̄* = −(v×)ᵀ = [ω^, 0; v_lin^, ω^]. Featherstone's book is
 // angular first — do not mix.
