@@ -190,8 +190,8 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       data.M.row(row).template head<6>() = y.vector().transpose();
       // Row j of D1ν = M[j, 0:6] ad(a_g0) = −(a_g0 ×̄* y)ᵀ; of D3ν = yᵀ ad_ν + eᵀ (the base as
       // the root joint: S = I, W = ν × e_m), i.e. (e − ν ×̄* y)ᵀ.
-      // Coefficient by coefficient into the strided rows: the Eigen expressions cost 2 µs of
-      // talos' 10 µs pass (skew.hpp says why).
+      // Coefficient by coefficient into the strided rows: the Eigen row expressions were a large
+      // share of the pass (skew.hpp says why; BENCHMARKS.md, design measurements).
       const Vec3<S> yf = load3(y.vector().data()), yn = load3(y.vector().data() + 3);
       const Vec3<S> ga = load3(a_g0.vector().data()), gw = load3(a_g0.vector().data() + 3);
       const Vec3<S> na = load3(nu.vector().data()), nw = load3(nu.vector().data() + 3);

@@ -91,8 +91,8 @@ struct Joint {
     // placement's rotation, sliding moves its origin along column k — 12 multiplications instead
     // of a Rodrigues matrix and a 3×3 product. About −e_k by q is about e_k by −q.
     // Coefficient by coefficient, straight into H: the Eigen form (copy the placement, assign
-    // columns at a run-time index, return an SE3 the caller copies) took 5× as long — 29 against
-    // 5.4 ns per joint on talos, then a third of crba's time.
+    // columns at a run-time index, return an SE3 the caller copies) was several times slower and
+    // a large share of crba (BENCHMARKS.md, design measurements).
     const int k = static_cast<int>(alignment), a = k == 2 ? 0 : k + 1, b = a == 2 ? 0 : a + 1;
     const S sign = axis(k);
     const S* Rp = placement.rotation().data();

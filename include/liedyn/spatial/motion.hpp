@@ -50,8 +50,7 @@ class Motion {
 
   // The arithmetic below is written per coordinate rather than as Eigen 6-vector expressions: its
   // operands are mostly fresh results of the scalar-form operators (see detail::Vec3), and a
-  // 2-wide packet load of two separately stored coordinates stalls store forwarding (RNEA: −7%
-  // instructions and ~5% time on solo12).
+  // 2-wide packet load of two separately stored coordinates stalls store forwarding.
   /// Coordinate-wise sum; both motions must be expressed in the same frame (not checked).
   Motion operator+(const Motion& o) const {
     Vector r;
