@@ -22,6 +22,7 @@ packages=(
   gnuplot-nox
   valgrind
   doxygen
+  clang-format
 )
 
 missing=()
