@@ -303,8 +303,16 @@ def main():
               f" **{seconds[1]:.1f} s** wall (median of three compiles: {', '.join(f'{t:.1f}' for t in seconds)} s),"
               f" **{peak_mib:.0f} MiB** peak compiler memory.\n")
     md.append(f"```\n{compile_cmd}\n```\n")
+    # The hand-written "Design measurements" section (figures behind header comments) is kept.
+    kept = ""
+    if os.path.exists(args.markdown):
+        with open(args.markdown) as f:
+            old = f.read()
+        at = old.find("\n## Design measurements")
+        if at >= 0:
+            kept = old[at:]
     with open(args.markdown, "w") as f:
-        f.write("\n".join(md) + "\n")
+        f.write("\n".join(md) + "\n" + kept)
     print(f"wrote {os.path.relpath(args.markdown)}, {os.path.relpath(json_path)}"
           + "".join(f", {p}" for p in pngs))
 

@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
   const ReferenceCase rc = reference_case(model);
   const Model<LD> model_ld = model.cast<LD>();
   const State<LD> x_ld = to_long_double(rc.x);
-  // The accelerations of forward dynamics at the input u (conventions.md §3), computed in long
+  // The accelerations of forward dynamics at the input u (docs/conventions.md §3), computed in long
   // double and rounded once: both scalars then differentiate at the same accelerations.
   Data<LD> data_ld(model_ld);
   const VectorX<double> ddq = aba(model_ld, data_ld, x_ld, VectorX<LD>(rc.u.cast<LD>())).cast<double>();

@@ -22,6 +22,7 @@ packages=(
   gnuplot-nox
   valgrind
   doxygen
+  clang-format
   # the Python module (python/, docs/python.md), its tests and its example
   pybind11-dev
   python3-dev

@@ -474,7 +474,7 @@ TEST_CASE("interop: dynamics Jacobians in each library's coordinates equal finit
       const auto id = interop::inverse_dynamics_jacobians_to(c, m, x, ddq, tau_id, D1, D2, D3, D4, M, r.perm);
       const auto fd = interop::forward_dynamics_jacobians_to(c, m, x, tau, ddq_fd, A, Minv, r.perm);
       // Central differences at the default step ε^(1/3) on entries up to O(100): the error
-      // "V" bottoms out near 1e-9 of the largest entry (conventions.md §5); 1e-7 leaves room
+      // "V" bottoms out near 1e-9 of the largest entry (docs/conventions.md §5); 1e-7 leaves room
       // and is far below a missing term (≥ 1e-2 here, see the last check).
       const double tol = 1e-7;
       CHECK(relative_error(id.dtau_dq, MatrixX<double>(J_id.leftCols(nv))) < tol);

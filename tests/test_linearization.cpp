@@ -7,7 +7,8 @@
 // Oracles, independent of the code under test:
 //   * central finite differences in long double of the whole vector field, forward dynamics by
 //     the textbook route of reference_dynamics.hpp (M from nv RNEA passes, dense Cholesky), with
-//     the geometric perturbation x ⊕ δx = (H exp(η^), s + δs, t + δt, r + δr) of conventions §3, §5;
+//     the geometric perturbation x ⊕ δx = (H exp(η^), s + δs, t + δt, r + δr) of
+//     docs/conventions.md §3, §5;
 //   * the reference numbers AB, BB, AI, BI of an independent numpy implementation (tests/data/);
 //   * a hand-written semi-implicit Euler step (4×4 matrix exponential by Taylor series);
 //   * the physics of a stabilized hover (the closed loop must converge).

@@ -3,7 +3,7 @@
 // Model::cast, Data sizing; the state: neutral/random states, integrate/difference with their
 // Jacobians, and the three base-twist representations (velocities and accelerations).
 //
-// Oracles: 6×6 spatial-inertia congruences (conventions.md §1) for the merge, central finite
+// Oracles: 6×6 spatial-inertia congruences (docs/conventions.md §1) for the merge, central finite
 // differences on the state manifold for the Jacobians, and a finite difference in time along a
 // trajectory H(t) for the apparent (mixed) base acceleration.
 #include <catch2/catch.hpp>
@@ -55,7 +55,7 @@ JointSpec<double> rev(const std::string& name, const Vector3<double>& axis = Vec
 }
 
 /// The inertia in frame A of a body whose inertia in frame B is I_B, X = ^A H_B, from the 6×6
-/// definition M_A = (^B X_A)ᵀ M_B ^B X_A (conventions.md §1), independent of transformed().
+/// definition M_A = (^B X_A)ᵀ M_B ^B X_A (docs/conventions.md §1), independent of transformed().
 Matrix6<double> congruence(const SpatialInertia<double>& I_B, const SE3<double>& X) {
   const Matrix6<double> BXA = X.inverse().velocity_transform();
   return BXA.transpose() * I_B.matrix() * BXA;
@@ -641,7 +641,7 @@ TEST_CASE("State: base-twist representations convert exactly, velocities and acc
     const Matrix3<double>& R = H.rotation();
     const Vector3<double>& o = H.translation();
 
-    // The definitions (conventions.md §2).
+    // The definitions (docs/conventions.md §2).
     const Vector6<double> w = liedyn::base_twist_from_body(H, nu, TwistRepresentation::Inertial);
     const Vector6<double> mx = liedyn::base_twist_from_body(H, nu, TwistRepresentation::Mixed);
     CHECK(relative_error(w, Vector6<double>(H.velocity_transform() * nu)) < 1e-14);

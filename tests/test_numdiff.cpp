@@ -245,7 +245,7 @@ TEST_CASE("numdiff: what the pose columns hold fixed", "[numdiff][representation
     CHECK(relative_error(numdiff::jacobian_wrt_pose(model, w_of, x, opt), Eigen::MatrixXd(D1)) < tol);
     CHECK(relative_error(numdiff::jacobian_wrt_twist(model, w_of, x, opt), Eigen::MatrixXd(D3)) < tol);
   }
-  // For any function: ∂f/∂η|ν = ∂f/∂η|w + ∂f/∂w · ∂w/∂η|ν (chain rule; conventions §3:
+  // For any function: ∂f/∂η|ν = ∂f/∂η|w + ∂f/∂w · ∂w/∂η|ν (chain rule; docs/conventions.md §3:
   // D1ν = D1 − D3 ad_ν in the body-twist form). A nonlinear f of (H, s, ν, r): the mixed
   // acceleration bias of a frame.
   const int tool = model.frame_id("tool");

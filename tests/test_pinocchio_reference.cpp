@@ -268,7 +268,8 @@ TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics", "[
     CHECK(worst.check("dtau_dq", relative_error(id.dtau_dq, d.mat("dtau_dq"))) < kTol);
     CHECK(worst.check("dtau_dv", relative_error(id.dtau_dv, d.mat("dtau_dv"))) < kTol);
     CHECK(worst.check("dtau_da", relative_error(id.dtau_da, d.mat("dtau_da"))) < kTol);
-    // The base columns alone, the part that depends on what is held fixed (conventions §3, §7).
+    // The base columns alone, the part that depends on what is held fixed (docs/conventions.md
+    // §3, §7).
     CHECK(worst.check("dtau_dq[:, 0:6]", relative_error(id.dtau_dq.leftCols(6), d.mat("dtau_dq").leftCols(6))) < kTol);
 
     // ∂q̈/∂q, ∂q̈/∂v, ∂q̈/∂τ at (q, v, tau): the bottom rows of the Body linearization A, and B.

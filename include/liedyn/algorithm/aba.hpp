@@ -1,8 +1,8 @@
 // liedyn — algorithm: forward dynamics by the articulated-body algorithm (ABA), for a moving
-// base (Featherstone's floating-base ABA, RBDA §9.3 / Table 9.5; seed 001) or a welded one
+// base (Featherstone's floating-base ABA, RBDA §9.3 / Table 9.5) or a welded one
 // (the classical ABA, RBDA Table 7.1).
 //
-// Frames and order (conventions.md §2): x = (H, s, ν, r) with ν the base BODY twist; input
+// Frames and order (docs/conventions.md §2): x = (H, s, ν, r) with ν the base BODY twist; input
 // τ̄ = [τ̄_b; τ] base first (τ̄ = τ for a welded base), τ̄_b the wrench applied to the base in
 // the base frame — zero for a free-floating robot, the thrust for a base driven by a wrench;
 // output ddq = [ν̇; ṙ] with ν̇ = ^0 a_{A,0} the base's intrinsic acceleration in its own frame.

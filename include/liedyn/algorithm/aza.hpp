@@ -1,4 +1,5 @@
-// liedyn — algorithm: AZA, the "ABA with zero inputs" of the IDSVA paper (seed 002): solves
+// liedyn — algorithm: AZA, the "ABA with zero inputs" of the IDSVA paper (Singh–Russell–Wensing
+// 2022): solves
 // M(s) X = Y for many right-hand sides in O(n) each, by factoring the articulated-body inertias
 // once and running ABA's last two sweeps per column with zero velocity and gravity.
 //

@@ -1,7 +1,7 @@
 // liedyn — algorithm: the composite-rigid-body algorithm (CRBA) for the mass matrix of a
 // moving-base (or welded-base) tree.
 //
-// Frames and order (conventions.md §2): M is (nv × nv), BASE FIRST,
+// Frames and order (docs/conventions.md §2): M is (nv × nv), BASE FIRST,
 //   M = [ M^c_0  F ; Fᵀ  M_JJ ]   (moving base)      M = M_JJ   (welded base)
 // with M^c_0 the composite inertia of the whole tree in the base frame (the 6×6 matrix of
 // data.Ic[0]), F = _0F the base–joint block (column j−1: the wrench _0X^j M^c_j Γ_j that
@@ -11,7 +11,7 @@
 // plus the armature on the diagonal. M depends on the joint positions s only (base-frame
 // coordinates), never on H, ν or r.
 //
-// Algorithm (Featherstone, RBDA §6.2; seed 001): the composite inertias M^c_i are accumulated
+// Algorithm (Featherstone, RBDA §6.2): the composite inertias M^c_i are accumulated
 // in the body frames, as in the textbook, and the diagonal entry Γ_iᵀ M^c_i Γ_i is formed there:
 // about the joint, along its own axis, so a light body far from the base keeps its digits (in
 // the base frame its m·|p|² terms cancel, losing ~|p|²/d² of them: 1e-12 relative on talos'
@@ -21,15 +21,13 @@
 //    per ancestor k, M_kj = Γ_kᵀ (_kX^j F) — the textbook's d transforms per joint, done a
 //    subtree's block of columns per pose (crba_walk). Across a revolute joint about ±e_k whose
 //    placement is unrotated (nearly every joint of real robots) a move turns two coordinates of
-//    each 3-vector instead of multiplying by a 3×3 rotation: −13% on talos;
+//    each 3-vector instead of multiplying by a 3×3 rotation;
 //  * base frame (deeper trees — long chains): F_j = ^0X_j M^c_j Γ_j is formed once per joint and
 //    row k of M over subtree(k) is S_kᵀ times a contiguous block of those columns, S_k = ^0X_k Γ_k
 //    — three transforms per joint whatever its depth, then one 6-term dot product per entry.
-// The crossover is measured (interleaved timing, one session; the random models have rotated
-// placements and general axes): the walk was faster on random trees at Σ depth = 4.4 n (13%) and
-// 7.0 n (3%), on the humanoid (5.2 n, 22%), talos (6.4 n, 19%) and solo12 (2 n, 32%); the
-// base-frame route on a chain at 8.5 n (5%), a tree at 13 n (9%), a chain at 16.5 n (29%) and a
-// tree at 24 n (35%). Both triangles are written; entries between different branches stay zero.
+// The crossover Σ depth = 8 n was set by timing both routes on real and random trees
+// (BENCHMARKS.md, design measurements). Both triangles are written; entries between different
+// branches are zero.
 //
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
 // the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
@@ -62,8 +60,7 @@ int revolute_coordinate_axis(const Joint<S>& joint) {
 }
 
 // M^c Γ for the joint's screw Γ (both in the joint's body frame). For a revolute joint about ±e_k
-// it is a column of the inertia's matrix, ±(−h × e_k; I_o e_k), read off instead of multiplied:
-// 5–6% of crba's time on solo12 and talos (interleaved timing).
+// it is a column of the inertia's matrix, ±(−h × e_k; I_o e_k), read off instead of multiplied.
 template <class S>
 void composite_times_screw(const SpatialInertia<S>& I, const Joint<S>& joint, S* f) {
   const int k = revolute_coordinate_axis(joint);
@@ -95,7 +92,7 @@ Motion<S> ground_screw(const SE3<S>& H, const Joint<S>& joint) {
 }
 
 // f ← ^AX_B f for a wrench f = (force; moment) stored at f[0..5], H = ^AH_B, coefficient by
-// coefficient (skew.hpp says why): 12% faster on solo12 than SE3::act_forces' Eigen form.
+// coefficient (skew.hpp says why): faster than SE3::act_forces' Eigen form.
 template <class S>
 void act_force_in_place(const SE3<S>& H, S* f) {
   const Matrix3<S>& R = H.rotation();
@@ -133,7 +130,7 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
       }
     };
     if (const int k = revolute_coordinate_axis(joint); k >= 0) {
-      // Γ = ±(0; e_k): Γᵀ f = ±n_k, one coefficient (6–10% of crba's time on solo12 and talos).
+      // Γ = ±(0; e_k): Γᵀ f = ±n_k, one coefficient instead of a 6-term dot product.
       const S sign = joint.axis(k);
       fill([&](const S* f) { return sign * f[3 + k]; });
     } else {
@@ -141,8 +138,8 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
     }
     data.Ic[parent].add_transformed(data.Ic[i], data.H_parent[i]);
     if (parent > 0 || off > 0) {  // a welded base's children need no move: F is then scratch
-      // _λX^i on each column, coefficient by coefficient (skew.hpp says why): 12% faster on
-      // solo12 than SE3::act_forces' Eigen form.
+      // _λX^i on each column, coefficient by coefficient (skew.hpp says why): faster than
+      // SE3::act_forces' Eigen form.
       S* const first = F.data() + 6 * (i - 1);
       S* const last = F.data() + 6 * end;
       const Vec3<S> p = load3(data.H_parent[i].translation().data());

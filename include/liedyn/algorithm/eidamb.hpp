@@ -1,7 +1,7 @@
 // liedyn — algorithm: EIDAmb, the extended inverse dynamics of a moving-base robot (Table 4 of
-// Bos, Traversaro, Pucci, Saccon 2022; shared/seeds/000_…), which also returns the base wrench.
+// Bos, Traversaro, Pucci, Saccon 2022), which also returns the base wrench.
 //
-// Frames and order (conventions.md §2, §6): x = (H, s, ν, r) with ν the base BODY twist (the
+// Frames and order (docs/conventions.md §2, §6): x = (H, s, ν, r) with ν the base BODY twist (the
 // table takes the inertial twist w and computes ν = ^0X_A w on its line 5; we take ν directly);
 // ddq = [ν̇; ṙ] with ν̇ = ^0 a_{A,0}; output τ̄ = [τ̄_b; τ] base first (the table prints it
 // joints first), τ̄_b the base wrench in the base frame. Gravity: the table's ^A a_grav input is

@@ -1,8 +1,8 @@
 // liedyn — algorithm: the geometric derivatives of the extended inverse dynamics ĪD(x, ddq)
 // with respect to the base pose H (left-trivialized), the joint positions s, the base twist and
-// the joint velocities r — the paper's D1..D4 (Tables 5–8 of shared/seeds/000_…, with the
-// corrections of conventions.md §3) — and the mass matrix M = ∂ĪD/∂ddq, in one O(n·d) pass
-// (d: tree depth).
+// the joint velocities r — the paper's D1..D4 (Tables 5–8 of Bos–Traversaro–Pucci–Saccon 2022,
+// with the corrections of docs/conventions.md §3) — and the mass matrix M = ∂ĪD/∂ddq, in one
+// O(n·d) pass (d: tree depth).
 //
 // Frames and order. Rows follow τ̄ = [τ̄_b; τ] (base first, τ̄_b in the base frame). Columns:
 //   D1 = ∂ĪD/∂η with H = H̄ exp(η^), η linear first (nv × 6);
@@ -13,12 +13,13 @@
 //   D3w = D3ν ^0X_A;          Mixed (m = blockdiag(R, R) ν): D1m = D1ν + D3ν [0, v^; 0, ω^],
 //   D3m = D3ν blockdiag(Rᵀ, Rᵀ).
 // They are evaluated at the given accelerations ddq = [ν̇; ṙ]; for the linearization of forward
-// dynamics pass the accelerations FD(x, τ̄) (conventions.md §3). For a welded base D1 and D3 are
-// empty and D2, D4 are n × n.
+// dynamics pass the accelerations FD(x, τ̄) (docs/conventions.md §3). For a welded base D1 and D3
+// are empty and D2, D4 are n × n.
 //
 // How (differs from the tables' structure, same results): every quantity is expressed in the
 // base frame 0 frozen at the current instant (a "ground" frame for s, ν, r, which do not move
-// it) — the restructuring of the IDSVA paper (seed 002), with the base as a 6-DoF root joint.
+// it) — the restructuring of the IDSVA paper (Singh–Russell–Wensing 2022), with the base as a
+// 6-DoF root joint.
 // With S_i the joint axis, V_i, A_i the body twist and acceleration, I_i the inertia, all in that
 // frame, and over subtree(j): composite inertia I^c_j, momentum h^c_j, wrench F^c_j and inertia
 // variation B^c_j = Σ (V ×̄* I − I V×), the derivatives reduce to, for k an ancestor of j
@@ -195,8 +196,8 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       data.M.row(row).template head<6>() = y.vector().transpose();
       // Row j of D1ν = M[j, 0:6] ad(a_g0) = −(a_g0 ×̄* y)ᵀ; of D3ν = yᵀ ad_ν + eᵀ (the base as
       // the root joint: S = I, W = ν × e_m), i.e. (e − ν ×̄* y)ᵀ.
-      // Coefficient by coefficient into the strided rows: the Eigen expressions cost 2 µs of
-      // talos' 10 µs pass (skew.hpp says why).
+      // Coefficient by coefficient into the strided rows: the Eigen row expressions were a large
+      // share of the pass (skew.hpp says why; BENCHMARKS.md, design measurements).
       const Vec3<S> yf = load3(y.vector().data()), yn = load3(y.vector().data() + 3);
       const Vec3<S> ga = load3(a_g0.vector().data()), gw = load3(a_g0.vector().data() + 3);
       const Vec3<S> na = load3(nu.vector().data()), nw = load3(nu.vector().data() + 3);

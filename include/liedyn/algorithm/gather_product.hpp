@@ -52,7 +52,7 @@ void gather_product2_generic(int m, int ld, const S* M, const int* rows, const S
 #if LIEDYN_HAVE_X86_AVX2_DISPATCH
 // The same for double with 256-bit fused multiply–adds, for processors that have them (chosen
 // at run time, so a portable binary built without -march flags still uses them). This product
-// is a third of the linearization's time on a 50-DoF humanoid; AVX2 and FMA do four
+// is a large part of the linearization's time on large robots; AVX2 and FMA do four
 // multiply–adds per instruction where SSE2 does one (two lanes, separate multiply and add).
 // Results differ from the generic kernel's only by rounding (fused multiply–adds, the same
 // summation order per output).

@@ -1,13 +1,13 @@
 // liedyn — algorithm: IMMAmb, the analytic inverse of the mass matrix of a moving-base robot
-// (Table 9 of Bos, Traversaro, Pucci, Saccon 2022; shared/seeds/000_…), with the table's three
-// defects fixed (conventions.md §6):
+// (Table 9 of Bos, Traversaro, Pucci, Saccon 2022), with the table's three
+// defects fixed (docs/conventions.md §6):
 //   1. M^A_0 = M_0 is initialized with the other bodies (lines 1–5 run from i = 0);
 //   2. line 18 reads 𝓟_λ(i)[:, i+6:] (the table prints 𝓟_λ(i)[i:i+6:]);
 //   3. the block Minv[joints, base] = Minv[base, joints]ᵀ is written (next to line 20).
 // For a welded base it is the same recursion without the base (Carpentier's analytic inverse
 // of the joint-space inertia matrix): 𝓟_0 = 0 and there are no base rows or columns.
 //
-// Frames and order (conventions.md §2): Minv = M(s)⁻¹, (nv × nv), BASE FIRST — the table's
+// Frames and order (docs/conventions.md §2): Minv = M(s)⁻¹, (nv × nv), BASE FIRST — the table's
 // index i+6 (1-based, base in 1..6) is our row model.v_index(i) = offset() + i − 1, and the
 // table's base block 1:6 is our 0..5. Both triangles are written. 𝓕_i and 𝓟_i are 6 × n,
 // column j − 1 for joint j: 𝓕_i[:, j] is the wrench on body i from a unit generalized force at

@@ -1,7 +1,7 @@
 // liedyn — algorithm: forward kinematics, frame poses, frame Jacobians and the Jacobian's
 // acceleration bias J̇ q̇, for a moving-base (or welded-base) tree.
 //
-// Frames and conventions (shared/design/conventions.md §1–§3):
+// Frames and conventions (docs/conventions.md §1–§3):
 //   * A is the inertial frame; body 0 is the base with ^A H_0 = x.H (moving base) or
 //     model.welded_base_pose() (welded base: x.H is then ignored).
 //   * ^{λ(i)}H_i(s_i) = model.joint(i).transform(s_i); ^A H_i = ^A H_{λ(i)} ^{λ(i)}H_i.

@@ -1,5 +1,5 @@
 // liedyn — algorithm: the singularity-free linearization of the forward dynamics of a moving-base
-// robot on its Lie group, δẋ = A δx + B δτ̄, continuous and discrete time (conventions.md §4).
+// robot on its Lie group, δẋ = A δx + B δτ̄, continuous and discrete time (docs/conventions.md §4).
 //
 // State perturbation δx = (η, δs, δt, δr) ∈ R^{12+2n}: H = H̄ exp(η^) (η linear first, left-
 // trivialized), t the base twist in the chosen representation (Body ν — native —, Inertial
@@ -15,7 +15,7 @@
 //   δṡ = δr
 //   δṫ = T (−M⁻¹K)_base δx + G_η η + G_t δt + T (M⁻¹)_base δτ̄
 //   δṙ = (−M⁻¹K)_joints δx + (M⁻¹)_joints δτ̄
-// Body: N_η = 0, N_t = T = I, G = 0 — the A of conventions §4. Inertial: N_η = ad_ν,
+// Body: N_η = 0, N_t = T = I, G = 0 — the A of docs/conventions.md §4. Inertial: N_η = ad_ν,
 // N_t = ^0X_A, T = ^AX_0, G_η = −^AX_0 ad_a. Mixed: N_η = [0, v^; 0, ω^], N_t = blockdiag(Rᵀ, Rᵀ),
 // T = blockdiag(R, R), G_η = [0, −R a_lin^; 0, −R a_ang^], G_t = [m_ang^, −m_lin^; 0, 0].
 //

@@ -13,9 +13,9 @@
 // outside k's subtree — a contiguous range of coordinates — so each term touches one diagonal
 // block of M⁻¹, and column c of M⁻¹ combines only the g_k of c and its ancestors:
 // O(Σ_d |subtree(d)|²) work, about nv³/3 only for a single chain.
-// Frames and order: those of data.M (conventions.md §2) — base first, the base's six coordinates
-// a twist or wrench in the base frame (linear first), then the joints; x in ltdl_solve and
-// data.Minv follow the same order and frames.
+// Frames and order: those of data.M (docs/conventions.md §2) — base first, the base's six
+// coordinates a twist or wrench in the base frame (linear first), then the joints; x in
+// ltdl_solve and data.Minv follow the same order and frames.
 // None of these allocate. The mass matrix must be invertible (Model::require_invertible_mass_matrix).
 #pragma once
 

@@ -1,5 +1,5 @@
-// liedyn — algorithm: the two textbook routes to the mass matrix and forward dynamics (seed 001:
-// "MR forward dynamics", RBDA §6.1), kept as slow, simple REFERENCE implementations against
+// liedyn — algorithm: the two textbook routes to the mass matrix and forward dynamics (Lynch and
+// Park's Modern Robotics, ch. 8; RBDA §6.1), kept as slow, simple REFERENCE implementations against
 // which the fast kernels (crba, aba, immamb) are tested. Not meant for production use.
 //
 //   mass_matrix_from_inverse_dynamics: column k of M is ID(q, q̇, e_k) − ID(q, q̇, 0). We evaluate
@@ -10,7 +10,7 @@
 //     bias_force (RNEA with zero accelerations; external wrenches included there), solved with
 //     Eigen's dense Cholesky (LLT), cost O(nv³).
 //
-// Frames and order as everywhere (conventions.md §2): base first, ν the base body twist, τ̄_b
+// Frames and order as everywhere (docs/conventions.md §2): base first, ν the base body twist, τ̄_b
 // the base wrench in the base frame.
 //
 // These functions ALLOCATE (the unit vectors, the output matrix, the factorization): they are

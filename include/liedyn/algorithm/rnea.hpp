@@ -2,7 +2,7 @@
 // moving or welded base; and from it the bias h(x), the gravity term and the
 // Coriolis/centrifugal term of M q̈ + V + G = Γ.
 //
-// Frames and order (conventions.md §2): x = (H, s, ν, r) with ν the base BODY twist;
+// Frames and order (docs/conventions.md §2): x = (H, s, ν, r) with ν the base BODY twist;
 // accelerations ddq = [ν̇; ṙ] with ν̇ = ^0 a_{A,0} the base's intrinsic acceleration in its own
 // frame (ddq = ṙ for a welded base); output τ̄ = [τ̄_b; τ] with τ̄_b the base wrench in the
 // base frame (τ̄ = τ for a welded base). Gravity enters as the base acceleration −[g; 0].

@@ -23,7 +23,8 @@
 // Ns(u) = [0, u_lin^ (linear in world); 0, u_ang^ (angular in world)], N = Ns(ν),
 // Q = [−ω^, v^; 0, 0] (linear in world) else 0, G = Ns(ν̇ + [ω×v; 0]) + Q N, and
 // E = [T_b Ns(τ̄_b); 0]. For Pinocchio (T_b = I) N, Q, G, E vanish: dtau_dq = P [D1ν D2] Pᵀ,
-// dtau_dv = P [D3ν D4] Pᵀ, ddq_dq = P [A_η A_s] Pᵀ, ddq_dv = P [A_ν A_r] Pᵀ (conventions.md §7).
+// dtau_dv = P [D3ν D4] Pᵀ, ddq_dq = P [A_η A_s] Pᵀ, ddq_dv = P [A_ν A_r] Pᵀ (docs/conventions.md
+// §7).
 //
 // MuJoCo's mjd_inverseFD returns the TRANSPOSES of ∂τ_L/∂q, ∂τ_L/∂v, ∂τ_L/∂a (its outputs are
 // documented as column-major, "transposed relative to control-theory convention"); the
@@ -154,7 +155,7 @@ ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(const Convention& conv
   return out;
 }
 
-/// Our Body-representation linearization (A: 2nv × 2nv, B: 2nv × nv, conventions.md §4) from
+/// Our Body-representation linearization (A: 2nv × 2nv, B: 2nv × nv, docs/conventions.md §4) from
 /// Pinocchio's computeABADerivatives outputs (ddq_dq, ddq_dv, Minv, all nv × nv in its joint
 /// order) at the state x: A = [−ad_ν 0 I 0; 0 0 0 I; Pᵀ ddq_dq P, Pᵀ ddq_dv P],
 /// B = [0; 0; Pᵀ Minv P]. Pinocchio's Minv may hold only its upper triangle: pass it

@@ -2,8 +2,8 @@
 // conversion of states, velocities, accelerations, generalized forces and mass matrices between
 // them and liedyn.
 //
-// Ours (conventions.md §2): x = (H, s, ν, r), H = ^A H_0 the base pose, ν = ^0 v_{A,0} the base
-// BODY twist [linear; angular], generalized vectors base first, joints in our order.
+// Ours (docs/conventions.md §2): x = (H, s, ν, r), H = ^A H_0 the base pose, ν = ^0 v_{A,0} the
+// base BODY twist [linear; angular], generalized vectors base first, joints in our order.
 //
 // Theirs: the base velocity is v_b = T_b(R) ν with R = ^A R_0 and T_b one of (BaseVelocity)
 //   Body                    [^0 v; ^0 ω]        T_b = I                       Pinocchio

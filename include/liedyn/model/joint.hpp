@@ -1,7 +1,7 @@
 // liedyn — model: 1-DoF screw joints.
 //
 // Joint i connects parent body λ(i) to body i. It is a constant screw axis Γ in the child
-// frame (conventions.md §2), linear first:
+// frame (docs/conventions.md §2), linear first:
 //   revolute about unit e: Γ = [0; e]   prismatic along e: Γ = [e; 0]   helical: Γ = [p e; e]
 // with p the pitch in metres per radian. With the constant placement ^{λ(i)}H_{λ(i)|i} of the
 // joint frame in the parent frame, the child pose is ^{λ(i)}H_i(s_i) = ^{λ(i)}H_{λ(i)|i} exp((Γ s_i)^).
@@ -91,8 +91,8 @@ struct Joint {
     // placement's rotation, sliding moves its origin along column k — 12 multiplications instead
     // of a Rodrigues matrix and a 3×3 product. About −e_k by q is about e_k by −q.
     // Coefficient by coefficient, straight into H: the Eigen form (copy the placement, assign
-    // columns at a run-time index, return an SE3 the caller copies) took 5× as long — 29 against
-    // 5.4 ns per joint on talos, then a third of crba's time.
+    // columns at a run-time index, return an SE3 the caller copies) was several times slower and
+    // a large share of crba (BENCHMARKS.md, design measurements).
     const int k = static_cast<int>(alignment), a = k == 2 ? 0 : k + 1, b = a == 2 ? 0 : a + 1;
     const S sign = axis(k);
     const S* Rp = placement.rotation().data();

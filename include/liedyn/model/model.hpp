@@ -7,7 +7,7 @@
 //
 // The base is either moving (6 DoF: a floating humanoid, or an arm on a ship whose base motion
 // is prescribed) or welded to the inertial frame. Velocity/force vectors and matrices are
-// ordered BASE FIRST (conventions.md §2): index 0..5 the base (moving base only), then joint i
+// ordered BASE FIRST (docs/conventions.md §2): index 0..5 the base (moving base only), then joint i
 // at index offset()+i-1, where offset() is 6 for a moving base and 0 for a welded one.
 //
 // A Model is immutable once built (by ModelBuilder or a loader) and can be shared between
@@ -111,7 +111,7 @@ class Model {
   /// The name of joint i (i ≥ 1; empty for i = 0).
   const std::string& joint_name(int i) const { return joints_[i].name; }
   /// Physical gravity g in the inertial frame, e.g. (0, 0, −9.81). The kernels use it as the
-  /// fictitious base acceleration −[g; 0] (conventions.md §2).
+  /// fictitious base acceleration −[g; 0] (docs/conventions.md §2).
   const Vector3<S>& gravity() const { return gravity_; }
   /// The welded base's fixed pose ^A H_0 (identity unless set); unused for a moving base, whose
   /// pose is part of the state.

@@ -16,7 +16,7 @@ namespace liedyn {
 /// reference data, so its τ̄, M, M⁻¹, D1..D4, A and B apply.
 template <class S = double>
 Model<S> figure4_model() {
-  // Generated from shared/reference/fig4_like_case.json (parents, joint types, axes, pitches,
+  // Generated from tests/data/fig4_like_case.json (parents, joint types, axes, pitches,
   // placements and inertias), so that the reference numbers apply to this model.
   struct Row { int parent; char type; double axis[3]; double pitch; double R[9]; double p[3]; double m; double h[3]; double Io[9]; };
   static const Row rows[] = {

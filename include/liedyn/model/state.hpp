@@ -3,7 +3,7 @@
 //
 // H = ^A H_0 is the base pose in the inertial frame A; s the joint positions; ν the base twist
 // in its NATIVE representation, the body twist ν = ^0 v_{A,0} (Ḣ = H ν^, Pinocchio's
-// free-flyer velocity); r = ṡ. The other representations (conventions.md §2):
+// free-flyer velocity); r = ṡ. The other representations (docs/conventions.md §2):
 //   inertial  w = ^A v_{A,0} = ^A X_0 ν                              (Ḣ = w^ H; the paper's input)
 //   mixed     m = [^A ȯ_0; ^A ω_{A,0}] = blockdiag(R, R) ν, R = ^A R_0  (iDynTree's default)
 // Tangent vectors of the state are δx = (η, δs, δν, δr) ∈ R^{12+2n} (R^{2n} for a welded base),

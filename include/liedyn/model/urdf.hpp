@@ -3,7 +3,7 @@
 // The core library never includes this header. Link liedyn::urdf (which brings tinyxml2) to use it:
 //   liedyn::Model<double> m = liedyn::load_urdf_file("robot.urdf");
 //
-// What is read, and how it maps onto the model (model.hpp, builder.hpp, conventions.md §2):
+// What is read, and how it maps onto the model (model.hpp, builder.hpp, docs/conventions.md §2):
 // * The ROOT LINK (the one link that is no joint's child) becomes body 0, the base, named after
 //   the link. By default it is the moving base (6 DoF, pose and body twist in the state); with
 //   UrdfOptions::weld_base it is welded to the inertial frame at UrdfOptions::welded_base_pose.

@@ -1,21 +1,21 @@
 // liedyn — numdiff: geometric finite differences of functions of the state
 // x = (H, s, ν, r) ∈ SE(3) × Rⁿ × R⁶ × Rⁿ, and of functions of a plain vector.
 //
-// A user-facing tool (conventions.md §5): check an analytic derivative, or differentiate a
+// A user-facing tool (docs/conventions.md §5): check an analytic derivative, or differentiate a
 // function nobody wrote a derivative for. Everything is templated on the scalar S, so the same
 // call runs in long double (or liedyn::float128, numdiff/float128.hpp) to push the round-off
 // floor down: cast the model and the state (`model.template cast<long double>()`,
 // `x.template cast<long double>()`) and call again.
 //
 // Columns and perturbations (the tangent δx = (η, δs, δtwist, δr), state.hpp):
-//   η (6)      H ← H exp(±δ e_k^)            right perturbation, η linear first (§3)
+//   η (6)      H ← H exp(±δ e_k^)  right perturbation, η linear first (docs/conventions.md §3)
 //   δs (n)     s ← s ± δ e_k
 //   δtwist (6) the base twist in opt.twist_representation, t ← t ± δ e_k, then ν = t at H in
 //              body form (Body: ν ± δ e_k itself)
 //   δr (n)     r ← r ± δ e_k
 // A welded base has only (δs, δr).
 //
-// WHAT IS HELD FIXED (conventions.md §3): the η columns hold the base twist fixed *in
+// WHAT IS HELD FIXED (docs/conventions.md §3): the η columns hold the base twist fixed *in
 // opt.twist_representation*. With Body, ν is unchanged while H moves (Pinocchio's dtau_dq
 // convention, the paper's D1ν). With Inertial, w = ^A X_0 ν is held fixed, so ν is recomputed
 // at the perturbed pose, ν' = ^0X_A(H') w (the paper's Table 5, D1). With Mixed, m = [^A ȯ_0;

@@ -8,9 +8,9 @@
 //   * Eigen gets a NumTraits and std::numeric_limits gets a specialization.
 // The math comes from glibc's libm (sinf128, cosf128, sqrtf128, atan2f128, ... — glibc ≥ 2.26,
 // the _Float128 interfaces of ISO/IEC TS 18661-3), which every C++ program links anyway: no
-// libquadmath, no extra link flag. Everything is software-emulated: roughly 20–100× slower
-// than double. Compiles to nothing where the type or the library functions are missing; test
-// LIEDYN_HAS_FLOAT128.
+// libquadmath, no extra link flag. Everything is software-emulated, far slower than double
+// (docs/finite-differences.md). Compiles to nothing where the type or the library functions are
+// missing; test LIEDYN_HAS_FLOAT128.
 //
 // Conversions: implicit from any arithmetic type (exact from float, double, integers; long
 // double is rounded to 113 bits, exact too), explicit to arithmetic types

@@ -1,7 +1,7 @@
 // liedyn — spatial algebra: rigid-body spatial inertia.
 //
 // Stored as (m, h = m c, I_o) about the frame's origin, c the centre of mass and I_o the
-// rotational inertia about the origin. Its 6×6 form, linear first (conventions.md §1):
+// rotational inertia about the origin. Its 6×6 form, linear first (docs/conventions.md §1):
 //   M = [m 1, −h^; h^, I_o],   I_o = I_c − m c^ c^.
 // M maps a motion (twist/acceleration) in that frame to a force (momentum/wrench) in it.
 #pragma once
@@ -16,7 +16,7 @@
 namespace liedyn {
 
 /// A rigid body's spatial inertia about a frame's origin, stored as (m, h = m c, I_o); its 6×6
-/// form is [m 1, −h^; h^, I_o], linear first (conventions.md §1).
+/// form is [m 1, −h^; h^, I_o], linear first (docs/conventions.md §1).
 template <class S>
 class SpatialInertia {
  public:

@@ -1,7 +1,7 @@
 // liedyn — spatial algebra: 6D motion vectors (twists, accelerations) and force vectors
 // (wrenches, momenta), and their cross products.
 //
-// Conventions (shared/design/conventions.md §1): LINEAR FIRST. A motion is [v_lin; ω], a force
+// Conventions (docs/conventions.md §1): LINEAR FIRST. A motion is [v_lin; ω], a force
 // is [force; moment]. The twist cross product is v× = [ω^, v_lin^; 0, ω^]; the wrench cross
 // product ("bar times star") is v×̄* = −(v×)ᵀ = [ω^, 0; v_lin^, ω^]. Featherstone's book is
 // angular first — do not mix.
@@ -50,8 +50,7 @@ class Motion {
 
   // The arithmetic below is written per coordinate rather than as Eigen 6-vector expressions: its
   // operands are mostly fresh results of the scalar-form operators (see detail::Vec3), and a
-  // 2-wide packet load of two separately stored coordinates stalls store forwarding (RNEA: −7%
-  // instructions and ~5% time on solo12).
+  // 2-wide packet load of two separately stored coordinates stalls store forwarding.
   /// Coordinate-wise sum; both motions must be expressed in the same frame (not checked).
   Motion operator+(const Motion& o) const {
     Vector r;

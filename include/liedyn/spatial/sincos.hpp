@@ -1,12 +1,12 @@
 // liedyn — spatial algebra: sine and cosine, for the joint transforms.
 //
-// Every kernel starts with one sin/cos per joint. glibc's sin and cos are accurate but branchy
-// and table-driven, one call at a time: about a tenth of RNEA on a 12-joint quadruped. For double
-// and |q| ≤ 2¹⁶ π/2, sin_cos reduces the angle by π/2 in extended precision and evaluates both
-// polynomials branch-free (sin_cos_lanes), so the batched form runs 2 angles per SSE2 step or 4
-// per AVX2 step (chosen at run time); every result is within 1 ulp of the true value
-// (tests/test_spatial.cpp measures it against long double). Other scalar types, larger angles
-// and non-finite ones take std::sin and std::cos.
+// Every kernel starts with one sin/cos per joint. glibc's sin and cos are accurate but branchy and
+// table-driven, one call at a time — a visible share of the O(n) kernels on small robots
+// (BENCHMARKS.md, design measurements). For double and |q| ≤ 2¹⁶ π/2, sin_cos reduces the angle by
+// π/2 in extended precision and evaluates both polynomials branch-free (sin_cos_lanes), so the
+// batched form runs 2 angles per SSE2 step or 4 per AVX2 step (chosen at run time); every result is
+// within 1 ulp of the true value (tests/test_spatial_numeric.cpp measures it against long double).
+// Other scalar types, larger angles and non-finite ones take std::sin and std::cos.
 #pragma once
 
 #include <cmath>

@@ -30,10 +30,10 @@ namespace detail {
 // a 3-vector (or a cross product of 3-segments of a 6-vector) as 2-wide packets plus horizontal
 // adds and passes the halves through the stack, where a 16-byte reload of two 8-byte stores
 // stalls store forwarding. Written out coefficient by coefficient the same arithmetic stays in
-// registers: with SE3's actions and the motion cross product in this form, RNEA ran 20–25%
-// faster on solo12 and talos (interleaved timing, one session). Which operators use it was decided by
-// measurement, not taste: SpatialInertia * Motion and the wrench cross product are faster in
-// Eigen's form inside the derivative pass, so they keep it. Any scalar type works (AD too).
+// registers; SE3's actions and the motion cross product use this form. Which operators use it
+// was decided by timing each (BENCHMARKS.md, design measurements), not by taste: SpatialInertia *
+// Motion and the wrench cross product were faster in Eigen's form inside the derivative pass, so
+// they keep it. Any scalar type works (AD too).
 template <class S>
 struct Vec3 {
   S x, y, z;

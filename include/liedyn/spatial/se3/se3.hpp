@@ -3,7 +3,7 @@
 // An SE3 ^A H_B = (R, p) holds the orientation R = ^A R_B and origin p = ^A o_B of frame B in
 // frame A; it maps B-coordinates of a point to A-coordinates: x_A = R x_B + p.
 // Tangent vectors are LINEAR FIRST, ξ = [ρ; φ], and exp(ξ^) with ξ^ = [φ^ ρ; 0 0].
-// Perturbations are on the right (left-trivialized): H exp(η^) — conventions.md §3.
+// Perturbations are on the right (left-trivialized): H exp(η^) — docs/conventions.md §3.
 // Acting on a Motion applies the velocity transform ^A X_B = [R, p^ R; 0, R]; acting on a Force
 // applies the wrench transform _A X^B = [R, 0; p^ R, R] = (^B X_A)ᵀ. Neither forms a 6×6.
 #pragma once
