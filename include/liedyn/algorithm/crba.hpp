@@ -236,6 +236,7 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
 template <class S, class Derived>
 const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("crba", "s", s, model.num_joints());
+  detail::check_data("crba", model, data);
   detail::update_joint_transforms(model, data, s);
   if (detail::crba_walks(model))
     detail::crba_walk(model, data);

@@ -14,10 +14,13 @@
 // threads; per-call scratch lives in Data (data.hpp).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "liedyn/config.hpp"
 #include "liedyn/model/joint.hpp"
 
 namespace liedyn {
@@ -56,6 +59,16 @@ struct MimicRelation {
 
 template <class S>
 class ModelBuilder;
+
+namespace detail {
+/// A process-wide counter: every Model object built from scratch (builder, loader, cast) takes
+/// the next value as its identity, which a Data records so that kernels refuse a Data sized for
+/// another model.
+inline std::uint64_t next_model_id() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+}  // namespace detail
 
 /// The kinematic tree of a moving-base (or welded-base) robot: bodies 0..n, body 0 the base,
 /// regular numbering λ(i) < i, base-first generalized order. Immutable once built (by
@@ -137,6 +150,29 @@ class Model {
                      "along their axis: " + names + " (add armature or inertia to them)");
   }
 
+  /// The model's identity: fresh for every model built (builder, loader, cast, lock_joints),
+  /// kept by copies (which are the same model). Data::resize records it; every kernel checks it.
+  std::uint64_t id() const { return id_; }
+
+  /// body_id(name), throwing InvalidArgument "liedyn: <who>: no body named '<name>'" when absent.
+  int require_body_id(const std::string& name, const char* who) const {
+    const int i = body_id(name);
+    if (i < 0) detail::throw_invalid_argument(std::string(who) + ": no body named '" + name + "'");
+    return i;
+  }
+  /// joint_id(name), throwing InvalidArgument "liedyn: <who>: no joint named '<name>'" when absent.
+  int require_joint_id(const std::string& name, const char* who) const {
+    const int i = joint_id(name);
+    if (i < 0) detail::throw_invalid_argument(std::string(who) + ": no joint named '" + name + "'");
+    return i;
+  }
+  /// frame_id(name), throwing InvalidArgument "liedyn: <who>: no frame named '<name>'" when absent.
+  int require_frame_id(const std::string& name, const char* who) const {
+    const int f = frame_id(name);
+    if (f < 0) detail::throw_invalid_argument(std::string(who) + ": no frame named '" + name + "'");
+    return f;
+  }
+
   /// Total mass of the robot.
   S total_mass() const {
     S m(0);
@@ -214,6 +250,7 @@ class Model {
   std::vector<int> singular_joints_;
   Vector3<S> gravity_ = Vector3<S>(S(0), S(0), S(-9.81));
   SE3<S> welded_pose_;
+  std::uint64_t id_ = detail::next_model_id();
 };
 
 }  // namespace liedyn
