@@ -57,6 +57,66 @@ struct MimicRelation {
   double offset = 0.0;
 };
 
+/// What a loader or the builder does with a link inertia that a real rigid body cannot have
+/// or is unlikely to have (docs/loading.md). Errors at every level: negative, zero-with-inertia
+/// or non-finite mass, NaN or infinity, an asymmetric rotational inertia, an eigenvalue clearly
+/// below zero (beyond the round-off of the transform).
+/// * strict: refuse principal moments that violate the triangle inequality (naming the link and,
+///   for a file, its line).
+/// * lenient: keep every inertia as written; each deviation becomes a ModelDiagnostic.
+/// * balance: add the smallest isotropic inertia δ·1 (about the centre of mass) that makes the
+///   principal moments meet the triangle inequality; each change is a ModelDiagnostic.
+enum class InertiaPolicy { strict, lenient, balance };
+
+/// "strict", "lenient" or "balance".
+inline const char* to_string(InertiaPolicy p) {
+  switch (p) {
+    case InertiaPolicy::strict: return "strict";
+    case InertiaPolicy::lenient: return "lenient";
+    case InertiaPolicy::balance: return "balance";
+  }
+  return "?";
+}
+
+/// The kinds of ModelDiagnostic.
+enum class DiagnosticKind {
+  /// Principal moments λ1 ≤ λ2 ≤ λ3 with λ1 + λ2 < λ3 (loaded as written under lenient).
+  /// magnitude: λ3 − λ1 − λ2 in kg·m².
+  triangle_inequality,
+  /// A rotational inertia smaller than any rigid body of that mass can have: its trace is below
+  /// that of a ball of the densest element (osmium, 22 590 kg/m³), 6/5 m R². Typically a
+  /// placeholder (every diagonal entry 1e-6). magnitude: the ratio trace(I_c) / (6/5 m R²) < 1.
+  placeholder_inertia,
+  /// A movable joint whose whole subtree has no mass. magnitude: 0.
+  massless_subtree,
+  /// balance changed the inertia: δ·1 added about the centre of mass. magnitude: δ in kg·m².
+  balanced_inertia,
+  /// lock_joints welded this joint (link: the joint's child body). magnitude: the position.
+  locked_joint,
+};
+
+/// "triangle_inequality", "placeholder_inertia", "massless_subtree", "balanced_inertia" or
+/// "locked_joint".
+inline const char* to_string(DiagnosticKind k) {
+  switch (k) {
+    case DiagnosticKind::triangle_inequality: return "triangle_inequality";
+    case DiagnosticKind::placeholder_inertia: return "placeholder_inertia";
+    case DiagnosticKind::massless_subtree: return "massless_subtree";
+    case DiagnosticKind::balanced_inertia: return "balanced_inertia";
+    case DiagnosticKind::locked_joint: return "locked_joint";
+  }
+  return "?";
+}
+
+/// A deviation a loader or the builder accepted (or repaired under InertiaPolicy::balance):
+/// which link, what, by how much. Frame-free: magnitudes are scalars (see DiagnosticKind).
+struct ModelDiagnostic {
+  std::string link;  ///< the link (body or merged fixed body) concerned
+  DiagnosticKind kind = DiagnosticKind::triangle_inequality;
+  std::string message;     ///< a sentence naming the link and the numbers
+  double magnitude = 0.0;  ///< see DiagnosticKind
+};
+
 template <class S>
 class ModelBuilder;
 
@@ -173,6 +233,10 @@ class Model {
     return f;
   }
 
+  /// What the loader or builder accepted or changed (inertias, massless subtrees, locked joints),
+  /// in the order found. Empty for a model whose every link is a plausible rigid body.
+  const std::vector<ModelDiagnostic>& diagnostics() const { return diagnostics_; }
+
   /// Total mass of the robot.
   S total_mass() const {
     S m(0);
@@ -211,6 +275,7 @@ class Model {
     m.body_names_ = body_names_;
     m.mimic_ = mimic_;
     m.singular_joints_ = singular_joints_;
+    m.diagnostics_ = diagnostics_;
     m.gravity_ = gravity_.template cast<T>();
     m.welded_pose_ = welded_pose_.template cast<T>();
     m.joints_.clear();
@@ -248,6 +313,7 @@ class Model {
   std::vector<Frame<S>> frames_;
   std::vector<MimicRelation> mimic_;
   std::vector<int> singular_joints_;
+  std::vector<ModelDiagnostic> diagnostics_;
   Vector3<S> gravity_ = Vector3<S>(S(0), S(0), S(-9.81));
   SE3<S> welded_pose_;
   std::uint64_t id_ = detail::next_model_id();
