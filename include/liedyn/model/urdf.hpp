@@ -262,6 +262,10 @@ inline Link read_link(const Context& c, const XMLElement* el, InertiaPolicy poli
   Ic.diagonal().array() += delta;
   // In the <inertial> frame the centre of mass is the origin; then move to the link frame.
   l.inertia = SpatialInertia<double>::from_mass_com_inertia(m, Vector3<double>::Zero(), Ic).transformed(X);
+  // Finite numbers can overflow on the way to the link frame (a huge mass far off the origin).
+  if (!std::isfinite(l.inertia.mass()) || !l.inertia.first_moment().allFinite() ||
+      !l.inertia.inertia_origin().allFinite())
+    c.fail(in, iwho + ": non-finite mass or inertia (overflow in the link frame)");
   return l;
 }
 
