@@ -594,8 +594,6 @@ TEST_CASE("URDF: what cannot be represented fails with a message that says what 
       {urdf(link("a", inertial("-1"))), "<inertial>", {"link 'a'", "negative mass"}},
       {urdf(link("a", inertial("1", "ixx=\"-0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\""))), "<inertial>",
        {"link 'a'", "not positive semi-definite"}},
-      {urdf(link("a", inertial("1", "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.5\""))), "<inertial>",
-       {"link 'a'", "triangle inequality"}},
       {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "")), "<joint name=\"j\"", {"joint 'j'", "needs a <limit>"}},
       {urdf(link("a") + link("b") + joint("j", "prismatic", "a", "b", "")), "<joint name=\"j\"", {"joint 'j'", "needs a <limit>"}},
       {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "  <limit lower=\"0\" upper=\"1\" velocity=\"1\"/>\n")), "<limit",
@@ -635,6 +633,19 @@ TEST_CASE("URDF: what cannot be represented fails with a message that says what 
       for (const std::string& s : c.says) CHECK_THAT(msg, Contains(s));
       if (!c.at.empty()) CHECK_THAT(msg, Contains(line_of(c.xml, c.at) + ":"));
     }
+  }
+  // A triangle-inequality violation is refused under InertiaPolicy::strict (link and line), and
+  // loaded as written, with a diagnostic, under the default lenient policy.
+  {
+    const std::string tri = urdf(link("a", inertial("1", "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.5\"")));
+    liedyn::UrdfOptions strict;
+    strict.inertia = liedyn::InertiaPolicy::strict;
+    CHECK_THROWS_WITH(liedyn::load_urdf_string(tri, strict),
+                      StartsWith("liedyn: URDF: " + line_of(tri, "<inertial>") + ": link 'a'") &&
+                          Contains("triangle inequality"));
+    const Model<double> lenient = liedyn::load_urdf_string(tri);
+    REQUIRE(lenient.diagnostics().size() == 1);
+    CHECK(lenient.diagnostics()[0].kind == liedyn::DiagnosticKind::triangle_inequality);
   }
   // Options.
   liedyn::UrdfOptions bad;

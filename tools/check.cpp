@@ -98,7 +98,7 @@ double condition_number(const MatrixX<double>& M) {
 
 int run_check(const CheckOptions& opt, std::ostream& out) {
   const auto t_start = std::chrono::steady_clock::now();
-  const Model<double> model = load_model(opt.urdf, opt.fixed_base);
+  const Model<double> model = load_model(opt.urdf, opt.fixed_base, SE3<double>(), LoadOptions{opt.inertia, opt.lock});
   const Model<long double> model_ld = model.cast<long double>();
   const int n = model.num_joints(), nv = model.nv();
   const bool moving = model.has_moving_base();
@@ -218,7 +218,9 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   o << "Finite differences: central, geometric (H exp(+-d e_k)), long double, d = "
     << fmt("%.2g", double(fd_step())) << ".\n";
   if (invertible) o << "Condition number of M: up to " << fmt("%.2g", kappa) << ".\n";
-  o << "error = max|analytic - reference| / max|reference|, worst over the states.\n\n";
+  o << "error = max|analytic - reference| / max|reference|, worst over the states.\n";
+  print_diagnostics(model, o);
+  o << "\n";
 
   std::size_t wq = 8, wh = 8;
   for (const Check& c : report.checks()) {

@@ -29,6 +29,8 @@ constexpr int kExitError = 2;        ///< bad input, unreadable file, unavailabl
 struct InfoOptions {
   std::string urdf;
   bool fixed_base = false;
+  std::string inertia = "lenient";  ///< --inertia (model_io.hpp, LoadOptions)
+  std::vector<std::string> lock;    ///< --lock NAME=POS,...
 };
 
 struct EvalOptions {
@@ -38,6 +40,8 @@ struct EvalOptions {
   std::string representation = "body";  ///< body | inertial | mixed (D1, D3, A, B)
   double discrete_dt = 0.0;              ///< > 0: A and B of the discrete step (linearize_discrete)
   std::vector<std::string> only;         ///< keys to print (empty: every available key)
+  std::string inertia = "lenient";       ///< --inertia (model_io.hpp, LoadOptions)
+  std::vector<std::string> lock;         ///< --lock NAME=POS,...
 };
 
 struct CheckOptions {
@@ -46,6 +50,8 @@ struct CheckOptions {
   int states = 3;
   unsigned seed = 1;
   double dt = 0.01;  ///< time step of the discrete-linearization check
+  std::string inertia = "lenient";  ///< --inertia (model_io.hpp, LoadOptions)
+  std::vector<std::string> lock;    ///< --lock NAME=POS,...
 };
 
 /// The keys `liedyn eval` can print, in output order.

@@ -83,7 +83,10 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
   const nlohmann::json doc = read_json_file(opt.state);
   // With --fixed-base the file's base pose (if any) is where the base is welded.
   const SE3<double> pose = opt.fixed_base ? state_base_pose(doc, opt.state) : SE3<double>();
-  const Model<double> model = load_model(opt.urdf, opt.fixed_base, pose);
+  const Model<double> model = load_model(opt.urdf, opt.fixed_base, pose, LoadOptions{opt.inertia, opt.lock});
+  // stdout is the JSON document: the load diagnostics go to stderr, one note each.
+  for (const ModelDiagnostic& d : model.diagnostics())
+    err << "liedyn: note: " << to_string(d.kind) << ": " << d.message << "\n";
   const StateInput in = parse_state(doc, model, opt.state);
   const State<double>& x = in.x;
   const bool moving = model.has_moving_base();

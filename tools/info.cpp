@@ -64,7 +64,7 @@ std::string limits_text(const liedyn::Joint<double>& j) {
 
 int run_info(const InfoOptions& opt, std::ostream& out) {
   using namespace liedyn;
-  const Model<double> model = load_model(opt.urdf, opt.fixed_base);
+  const Model<double> model = load_model(opt.urdf, opt.fixed_base, SE3<double>(), LoadOptions{opt.inertia, opt.lock});
   const int n = model.num_joints(), nb = model.num_bodies();
   const bool moving = model.has_moving_base();
   std::ostringstream o;
@@ -186,6 +186,8 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
       o << "\n";
     }
   }
+  o << "\n";
+  print_diagnostics(model, o);
   out << o.str();
   return kExitOk;
 }

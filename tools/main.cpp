@@ -4,6 +4,7 @@
 //   liedyn eval  ROBOT.urdf --state STATE.json [--fixed-base] [--representation body|inertial|mixed]
 //                [--discrete DT] [--only KEY,...]
 //   liedyn check ROBOT.urdf [--states N] [--seed S] [--dt DT] [--fixed-base]
+// each with [--inertia strict|lenient|balance] [--lock NAME=POS,...] (docs/loading.md).
 //
 // Exit codes: 0 success; 1 `check` found a comparison above its tolerance; 2 an error (bad
 // STATE.json, unreadable or unsupported URDF, unavailable quantity, ...), reported as
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +35,17 @@ CLI::Validator positive_finite() {
         return std::string();
       },
       "POSITIVE");
+}
+
+// --inertia and --lock, shared by info, eval and check (docs/loading.md).
+void add_load_options(CLI::App* app, std::string& inertia, std::vector<std::string>& lock) {
+  app->add_option("--inertia", inertia,
+                  "Link inertias a rigid body cannot have: strict refuses, lenient (default) loads as written "
+                  "and reports, balance adds the least isotropic inertia")
+      ->check(CLI::IsMember({"strict", "lenient", "balance"}));
+  app->add_option("--lock", lock, "Weld these joints at these positions (rad or m)")
+      ->delimiter(',')
+      ->type_name("NAME=POS,...");
 }
 
 int report(const std::string& message) {
@@ -57,6 +70,7 @@ int main(int argc, char** argv) {
                                               "singular joints, mimic relations");
   info->add_option("urdf", info_opt.urdf, "URDF file")->required();
   info->add_flag("--fixed-base", info_opt.fixed_base, "Weld the root link to the world");
+  add_load_options(info, info_opt.inertia, info_opt.lock);
 
   EvalOptions eval_opt;
   CLI::App* eval = app.add_subcommand("eval", "Evaluate the dynamics and the linearization at a state (JSON on stdout)");
@@ -74,6 +88,7 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember(eval_keys()))
       ->type_name("KEY,...");
+  add_load_options(eval, eval_opt.inertia, eval_opt.lock);
 
   CheckOptions check_opt;
   CLI::App* check = app.add_subcommand(
@@ -85,6 +100,7 @@ int main(int argc, char** argv) {
   check->add_option("--dt", check_opt.dt, "Time step of the discrete-linearization check (default 0.01)")
       ->check(positive_finite());
   check->add_flag("--fixed-base", check_opt.fixed_base, "Weld the root link to the world");
+  add_load_options(check, check_opt.inertia, check_opt.lock);
 
   try {
     app.parse(argc, argv);

@@ -11,6 +11,7 @@
 #include "liedyn/model/builder.hpp"
 #include "liedyn/model/data.hpp"
 #include "liedyn/model/joint.hpp"
+#include "liedyn/model/lock_joints.hpp"
 #include "liedyn/model/model.hpp"
 #include "liedyn/model/samples.hpp"
 #include "liedyn/model/state.hpp"

@@ -67,6 +67,7 @@ template <class S, class Derived>
 const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
                       const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("aba", model, x);
+  detail::check_data("aba", model, data);
   LIEDYN_CHECK_SIZE("aba", "tau", tau, model.nv());
   detail::check_wrenches("aba", model, fext);
   model.require_invertible_mass_matrix("aba");

@@ -115,6 +115,7 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
 template <class S, class Derived>
 void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("aza_factorize", "s", s, model.num_joints());
+  detail::check_data("aza_factorize", model, data);
   model.require_invertible_mass_matrix("aza_factorize");
   detail::update_poses(model, data, s);
   detail::aza_factorize_at_poses(model, data);
@@ -124,8 +125,9 @@ void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase
 template <class S, class DY, class DX>
 void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>& Y, const Eigen::MatrixBase<DX>& X_) {
   auto& X = const_cast<Eigen::MatrixBase<DX>&>(X_);
-  LIEDYN_CHECK(Y.rows() == model.nv() && X.rows() == model.nv() && X.cols() == Y.cols(),
-               "aza_solve: Y and X must have nv rows and the same number of columns");
+  detail::check_data("aza_solve", model, data);
+  LIEDYN_CHECK_DIMS("aza_solve", "Y", Y, model.nv(), Y.cols());
+  LIEDYN_CHECK_DIMS("aza_solve", "X", X, model.nv(), Y.cols());
   const int nb = model.num_bodies();
   const int off = model.offset();
   const bool moving = model.has_moving_base();

@@ -18,23 +18,28 @@ using ExternalWrenches = std::vector<Force<S>>;
 
 namespace detail {
 
+/// The state's joint vectors have num_joints() entries.
 template <class S>
 void check_state(const char* who, const Model<S>& model, const State<S>& x) {
   LIEDYN_CHECK_SIZE(who, "state.s", x.s, model.num_joints());
   LIEDYN_CHECK_SIZE(who, "state.r", x.r, model.num_joints());
-  (void)who;
-  (void)model;
-  (void)x;
 }
 
+/// The Data was sized (Data::resize) for this very model: a Data of another model of the same
+/// size would otherwise run and return a plausible wrong answer.
+template <class S>
+void check_data(const char* who, const Model<S>& model, const Data<S>& data) {
+  LIEDYN_CHECK(data.model_id == model.id(),
+               std::string(who) + ": data was sized for another model (build it with Data(model) or call " +
+                   "data.resize(model))");
+}
+
+/// An external-wrench vector, when given, has one entry per body.
 template <class S>
 void check_wrenches(const char* who, const Model<S>& model, const ExternalWrenches<S>* fext) {
   LIEDYN_CHECK(fext == nullptr || static_cast<int>(fext->size()) == model.num_bodies(),
-               std::string(who) + ": external wrenches must have one entry per body (" +
-                   std::to_string(model.num_bodies()) + ")");
-  (void)who;
-  (void)model;
-  (void)fext;
+               std::string(who) + ": external wrenches has size " + std::to_string(fext ? fext->size() : 0) +
+                   ", expected " + std::to_string(model.num_bodies()) + " (one entry per body)");
 }
 
 /// data.joint_sin, data.joint_cos = sin s, cos s, all joints in one batch (vectorized for double:

@@ -233,6 +233,7 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
 template <class S, class Derived>
 const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("crba", "s", s, model.num_joints());
+  detail::check_data("crba", model, data);
   detail::update_joint_transforms(model, data, s);
   // The routes write M's entries on the tree's ancestor/descendant pattern only: the joint block
   // is cleared first so that the entries between branches are zero whatever data.M held.

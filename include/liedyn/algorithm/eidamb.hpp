@@ -30,6 +30,7 @@ template <class S, class Derived>
 const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x,
                          const Eigen::MatrixBase<Derived>& ddq, const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("eidamb", model, x);
+  detail::check_data("eidamb", model, data);
   LIEDYN_CHECK_SIZE("eidamb", "ddq", ddq, model.nv());
   detail::check_wrenches("eidamb", model, fext);
   const int nb = model.num_bodies();

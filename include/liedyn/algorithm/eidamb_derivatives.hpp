@@ -322,6 +322,7 @@ void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
                         TwistRepresentation rep = TwistRepresentation::Body,
                         const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("eidamb_derivatives", model, x);
+  detail::check_data("eidamb_derivatives", model, data);
   LIEDYN_CHECK_SIZE("eidamb_derivatives", "ddq", ddq, model.nv());
   detail::check_wrenches("eidamb_derivatives", model, fext);
   detail::update_poses(model, data, x.s);

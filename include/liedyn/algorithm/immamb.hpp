@@ -166,6 +166,7 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
 template <class S, class Derived>
 const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("immamb", "s", s, model.num_joints());
+  detail::check_data("immamb", model, data);
   model.require_invertible_mass_matrix("immamb");
   aza_factorize(model, data, s);
   return detail::immamb_from_factors(model, data);

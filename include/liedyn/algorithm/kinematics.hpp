@@ -36,6 +36,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "liedyn/algorithm/common.hpp"
 #include "liedyn/model/data.hpp"
@@ -53,16 +54,16 @@ namespace detail {
 
 template <class S>
 void check_body_index(const Model<S>& model, int body, const char* who) {
-  if (body < 0 || body >= model.num_bodies())
-    throw std::out_of_range(std::string(who) + ": body index " + std::to_string(body) + " out of range [0, " +
-                            std::to_string(model.num_bodies()) + ")");
+  LIEDYN_CHECK(body >= 0 && body < model.num_bodies(),
+               std::string(who) + ": body index " + std::to_string(body) + " out of range [0, " +
+                   std::to_string(model.num_bodies()) + ")");
 }
 
 template <class S>
 void check_frame_index(const Model<S>& model, int frame, const char* who) {
-  if (frame < 0 || frame >= static_cast<int>(model.frames().size()))
-    throw std::out_of_range(std::string(who) + ": frame index " + std::to_string(frame) + " out of range [0, " +
-                            std::to_string(model.frames().size()) + ")");
+  LIEDYN_CHECK(frame >= 0 && frame < static_cast<int>(model.frames().size()),
+               std::string(who) + ": frame index " + std::to_string(frame) + " out of range [0, " +
+                   std::to_string(model.frames().size()) + ")");
 }
 
 /// Calls visit(j) for every body j on the path base → body (base first, `body` last), in
@@ -154,6 +155,8 @@ Vector6<S> frame_motion_in(const SE3<S>& H_F, const Motion<S>& v_F, const Motion
 /// data.H_world[i] = ^A H_i, with ^A H_0 = base_pose(model, x). O(n).
 template <class S>
 void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  detail::check_state("forward_poses", model, x);
+  detail::check_data("forward_poses", model, data);
   data.H_world[0] = base_pose(model, x);
   detail::update_joint_transforms(model, data, x.s);
   for (int i = 1; i < model.num_bodies(); ++i) data.H_world[i] = data.H_world[model.parent(i)] * data.H_parent[i];
@@ -164,6 +167,8 @@ void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
 /// a welded base). O(n).
 template <class S>
 void forward_velocity(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  detail::check_state("forward_velocity", model, x);
+  detail::check_data("forward_velocity", model, data);
   data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
   data.vJ[0] = Motion<S>();
   for (int i = 1; i < model.num_bodies(); ++i) {
@@ -188,16 +193,25 @@ void forward_kinematics(const Model<S>& model, Data<S>& data, const State<S>& x)
 /// forward_poses / forward_kinematics).
 template <class S>
 SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int body, const SE3<S>& placement) {
-  detail::check_body_index(model, body, "liedyn::frame_pose");
+  detail::check_data("frame_pose", model, data);
+  detail::check_body_index(model, body, "frame_pose");
   return data.H_world[body] * placement;
 }
 
 /// ^A H_F of model frame `frame_id` (after forward_poses / forward_kinematics).
 template <class S>
 SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int frame_id) {
-  detail::check_frame_index(model, frame_id, "liedyn::frame_pose");
+  detail::check_data("frame_pose", model, data);
+  detail::check_frame_index(model, frame_id, "frame_pose");
   const Frame<S>& f = model.frame(frame_id);
   return data.H_world[f.body] * f.placement;
+}
+
+/// ^A H_F of the model frame named `frame` (after forward_poses); throws InvalidArgument naming
+/// it if the model has no such frame.
+template <class S>
+SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, const std::string& frame) {
+  return frame_pose(model, data, model.require_frame_id(frame, "frame_pose"));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -218,11 +232,15 @@ template <class S, class Derived>
 void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int body, const SE3<S>& placement,
                     TwistRepresentation rep, const Eigen::MatrixBase<Derived>& J_) {
   auto& J = const_cast<Eigen::MatrixBase<Derived>&>(J_);
-  detail::check_body_index(model, body, "liedyn::frame_jacobian");
+  detail::check_body_index(model, body, "frame_jacobian");
   const int nv = model.nv();
-  J.derived().resize(6, nv);
-  if (J.rows() != 6 || J.cols() != nv)
-    throw std::invalid_argument("liedyn::frame_jacobian: J must be 6 x nv = 6 x " + std::to_string(nv));
+  detail::check_state("frame_jacobian", model, x);
+  detail::check_data("frame_jacobian", model, data);
+  // A plain matrix is resized; an expression keeps its size (resize only asserts), so check first.
+  if (J.rows() != 6 || J.cols() != nv) {
+    if (std::is_same<typename Derived::PlainObject, Derived>::value) J.derived().resize(6, nv);
+    LIEDYN_CHECK_DIMS("frame_jacobian", "J", J, 6, nv);
+  }
   J.setZero();
   detail::support_chain_kinematics(model, data, x, body, /*velocities=*/false);
   const SE3<S> H_F = data.H_world[body] * placement;
@@ -249,9 +267,16 @@ void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int
 template <class S, class Derived>
 void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id, TwistRepresentation rep,
                     const Eigen::MatrixBase<Derived>& J) {
-  detail::check_frame_index(model, frame_id, "liedyn::frame_jacobian");
+  detail::check_frame_index(model, frame_id, "frame_jacobian");
   const Frame<S>& f = model.frame(frame_id);
   frame_jacobian(model, data, x, f.body, f.placement, rep, J);
+}
+
+/// Jacobian of the model frame named `frame`; throws InvalidArgument naming it if absent.
+template <class S, class Derived>
+void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, const std::string& frame,
+                    TwistRepresentation rep, const Eigen::MatrixBase<Derived>& J) {
+  frame_jacobian(model, data, x, model.require_frame_id(frame, "frame_jacobian"), rep, J);
 }
 
 /// Jacobian of body `body`'s own frame (placement identity); the same as frame_jacobian with the
@@ -272,7 +297,9 @@ void body_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int 
 template <class S>
 Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, int body, const SE3<S>& placement,
                           TwistRepresentation rep) {
-  detail::check_body_index(model, body, "liedyn::frame_velocity");
+  detail::check_state("frame_velocity", model, x);
+  detail::check_data("frame_velocity", model, data);
+  detail::check_body_index(model, body, "frame_velocity");
   detail::support_chain_kinematics(model, data, x, body, /*velocities=*/true);
   const Motion<S> v_F = placement.act_inverse(data.v[body]);
   return detail::frame_motion_in(data.H_world[body] * placement, v_F, v_F, rep, false);
@@ -282,9 +309,16 @@ Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& 
 template <class S>
 Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id,
                           TwistRepresentation rep) {
-  detail::check_frame_index(model, frame_id, "liedyn::frame_velocity");
+  detail::check_frame_index(model, frame_id, "frame_velocity");
   const Frame<S>& f = model.frame(frame_id);
   return frame_velocity(model, data, x, f.body, f.placement, rep);
+}
+
+/// The twist of the model frame named `frame` (InvalidArgument naming it if absent).
+template <class S>
+Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, const std::string& frame,
+                          TwistRepresentation rep) {
+  return frame_velocity(model, data, x, model.require_frame_id(frame, "frame_velocity"), rep);
 }
 
 /// J̇ q̇ for the frame attached to `body` at `placement`, in representation `rep`: the time
@@ -297,7 +331,9 @@ Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& 
 template <class S>
 Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
                                    const SE3<S>& placement, TwistRepresentation rep) {
-  detail::check_body_index(model, body, "liedyn::frame_acceleration_bias");
+  detail::check_state("frame_acceleration_bias", model, x);
+  detail::check_data("frame_acceleration_bias", model, data);
+  detail::check_body_index(model, body, "frame_acceleration_bias");
   Motion<S> a;  // running ^j a (bias part) along the chain; a_0 = ν̇ = 0
   detail::for_each_support_body(model, body, [&](int j) {
     if (j == 0) {
@@ -323,9 +359,16 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
 template <class S>
 Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id,
                                    TwistRepresentation rep) {
-  detail::check_frame_index(model, frame_id, "liedyn::frame_acceleration_bias");
+  detail::check_frame_index(model, frame_id, "frame_acceleration_bias");
   const Frame<S>& f = model.frame(frame_id);
   return frame_acceleration_bias(model, data, x, f.body, f.placement, rep);
+}
+
+/// J̇ q̇ of the model frame named `frame` (InvalidArgument naming it if absent).
+template <class S>
+Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x, const std::string& frame,
+                                   TwistRepresentation rep) {
+  return frame_acceleration_bias(model, data, x, model.require_frame_id(frame, "frame_acceleration_bias"), rep);
 }
 
 }  // namespace liedyn

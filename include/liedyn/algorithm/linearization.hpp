@@ -145,14 +145,15 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
 template <class S, class Derived, class Out>
 void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
                                   const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt,
-                                  const ExternalWrenches<S>* fext, const S& sign, Out out) {
-  check_state("linearize", model, x);
-  LIEDYN_CHECK_SIZE("linearize", "tau", tau, model.nv());
-  model.require_invertible_mass_matrix("linearize");
+                                  const ExternalWrenches<S>* fext, const S& sign, Out out, const char* who) {
+  check_state(who, model, x);
+  check_data(who, model, data);
+  LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
+  model.require_invertible_mass_matrix(who);
   const int nv = model.nv(), n = model.num_joints(), nb6 = model.offset();
   const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
   if (dense) {
-    check_wrenches("linearize", model, fext);
+    check_wrenches(who, model, fext);
     update_poses(model, data, x.s);
     // ĪD is affine in the accelerations and M, D1, D3, D4 do not depend on them: one pass at
     // zero accelerations gives h = ĪD(x, 0) with them, the sparse factors of M give
@@ -193,7 +194,7 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Ei
                const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
   const int nv = model.nv(), n = model.num_joints(), N = 2 * nv;
   // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped below).
-  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv));
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv), "linearize");
   data.B.bottomRows(nv) = data.Minv;
   // The top rows' zeros and identity are written on every call: A and B are outputs a user may
   // overwrite (A = I + dt A). setIdentity on the identity's block would test every coefficient:
@@ -237,8 +238,8 @@ template <class S, class DS, class Du>
 void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<DS>& actuation,
                         const Eigen::MatrixBase<Du>& u, MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
                         const ExternalWrenches<S>* fext = nullptr) {
-  LIEDYN_CHECK(actuation.rows() == model.nv() && actuation.cols() == u.size(),
-               "linearize_actuated: the actuation matrix must be nv × size(u)");
+  detail::check_data("linearize_actuated", model, data);
+  LIEDYN_CHECK_DIMS("linearize_actuated", "actuation", actuation, model.nv(), u.size());
   data.tmp_nv2.noalias() = actuation * u;
   linearize(model, data, x, data.tmp_nv2, opt, fext);
   const int nv = model.nv();
@@ -258,6 +259,7 @@ State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const St
                                   const Eigen::MatrixBase<Derived>& tau, const S& dt,
                                   const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("semi_implicit_euler_step", model, x);
+  detail::check_data("semi_implicit_euler_step", model, data);
   LIEDYN_CHECK_SIZE("semi_implicit_euler_step", "tau", tau, model.nv());
   model.require_invertible_mass_matrix("semi_implicit_euler_step");
   bias_force(model, data, x, fext);  // also leaves the joint transforms H_parent at x.s
@@ -283,7 +285,7 @@ template <class S, class Derived>
 void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
                         const S& dt, const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
   detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(1),
-                                       data.lin_MinvK.leftCols(2 * model.nv()));
+                                       data.lin_MinvK.leftCols(2 * model.nv()), "linearize_discrete");
   const int nv = model.nv(), n = model.num_joints(), N = 2 * nv, off = model.offset();
   // Rows of δ(ν̇, ṙ): −M⁻¹K δx + M⁻¹ δτ̄, with δx in opt.representation.
   data.A.setZero();

@@ -21,6 +21,7 @@
 
 #include <cassert>
 
+#include "liedyn/algorithm/common.hpp"
 #include "liedyn/algorithm/gather_product.hpp"
 #include "liedyn/model/data.hpp"
 
@@ -34,6 +35,7 @@ namespace liedyn {
 /// for i an ancestor of j, D_j = M(j, j) − Σ_c D_c L(c, j)².
 template <class S>
 void ltdl_factorize(const Model<S>& model, Data<S>& data) {
+  detail::check_data("ltdl_factorize", model, data);
   const int nv = model.nv();
   MatrixX<S>& F = data.ltdl;
   S* scaled = data.ltdl_scratch.data();  // D_c L(c, j) over j's subtree
@@ -59,7 +61,8 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data, const Eigen::MatrixB
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const int nv = model.nv();
   const MatrixX<S>& F = data.ltdl;
-  assert(x.size() == nv);
+  detail::check_data("ltdl_solve", model, data);
+  LIEDYN_CHECK_SIZE("ltdl_solve", "x", x, nv);
   // Lᵀ y = x, leaves first: y_j = x_j − Σ_{c in j's subtree} L(c, j) y_c, one dot product.
   for (int j = nv - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
@@ -82,6 +85,7 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data, const Eigen::MatrixB
 /// ancestors: c + 1's parent is c or one of them).
 template <class S>
 const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
+  detail::check_data("ltdl_inverse", model, data);
   const int nv = model.nv();
   const MatrixX<S>& F = data.ltdl;
   MatrixX<S>& G = data.ltdl_Linv_;  // zero outside each column's subtree: only that part is written

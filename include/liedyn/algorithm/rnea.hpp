@@ -71,6 +71,7 @@ template <class S, class Derived>
 const VectorX<S>& rnea(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
                        const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("rnea", model, x);
+  detail::check_data("rnea", model, data);
   LIEDYN_CHECK_SIZE("rnea", "ddq", ddq, model.nv());
   detail::check_wrenches("rnea", model, fext);
   return detail::rnea_pass(model, data, x, &ddq, true, true, fext);
@@ -81,6 +82,7 @@ template <class S>
 const VectorX<S>& bias_force(const Model<S>& model, Data<S>& data, const State<S>& x,
                              const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("bias_force", model, x);
+  detail::check_data("bias_force", model, data);
   detail::check_wrenches("bias_force", model, fext);
   data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, true, fext);
   return data.h;
@@ -90,6 +92,7 @@ const VectorX<S>& bias_force(const Model<S>& model, Data<S>& data, const State<S
 template <class S>
 const VectorX<S>& gravity_force(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("gravity_force", model, x);
+  detail::check_data("gravity_force", model, data);
   return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, false, true, nullptr);
 }
 
@@ -98,6 +101,7 @@ const VectorX<S>& gravity_force(const Model<S>& model, Data<S>& data, const Stat
 template <class S>
 const VectorX<S>& coriolis_force(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("coriolis_force", model, x);
+  detail::check_data("coriolis_force", model, data);
   return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false, nullptr);
 }
 

@@ -8,8 +8,11 @@
 // numbers the bodies depth-first (see model.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <variant>
@@ -81,6 +84,116 @@ struct JointSpec {
 /// random inertias violate the triangle inequalities.
 enum class InertiaCheck { Physical, PositiveDefinite };
 
+namespace detail {
+
+/// The verdict on one rotational inertia I_c about the centre of mass, of mass m (see
+/// InertiaPolicy): `error` non-empty for what no level accepts; otherwise the deviations, with
+/// the principal moments λ1 ≤ λ2 ≤ λ3.
+struct InertiaReview {
+  std::string error;
+  Vector3<double> moments = Vector3<double>::Zero();
+  double triangle_excess = 0.0;    ///< λ3 − λ1 − λ2 when beyond round-off, else 0
+  double placeholder_ratio = 1.0;  ///< trace(I_c) / (6/5 m R²) when below 1, else 1
+};
+
+/// Checks m and I_c as written about the centre of mass. `round_off_scale` is the size of what
+/// the numbers went through (|I_c| + m|c|² when I_c was recovered from an inertia about another
+/// point, |I_c| when read as written): the tolerances are 64 ε times it.
+inline InertiaReview review_inertia(double m, const Matrix3<double>& Ic, double round_off_scale) {
+  InertiaReview r;
+  if (!std::isfinite(m) || !Ic.allFinite()) {
+    r.error = "non-finite mass or inertia";
+    return r;
+  }
+  if (m < 0.0) {
+    r.error = "negative mass";
+    return r;
+  }
+  const double scale = std::max(round_off_scale, Ic.cwiseAbs().maxCoeff());
+  const double tol = 64.0 * std::numeric_limits<double>::epsilon() * (scale > 0.0 ? scale : 1.0);
+  if (m == 0.0) {
+    if (Ic.cwiseAbs().maxCoeff() > tol) r.error = "zero mass with a non-zero rotational inertia";
+    return r;
+  }
+  if ((Ic - Ic.transpose()).cwiseAbs().maxCoeff() > tol) {
+    r.error = "rotational inertia is not symmetric";
+    return r;
+  }
+  const Eigen::SelfAdjointEigenSolver<Matrix3<double>> es(Matrix3<double>(0.5 * (Ic + Ic.transpose())),
+                                                          Eigen::EigenvaluesOnly);
+  r.moments = es.eigenvalues();  // ascending
+  if (r.moments(0) < -tol) {
+    r.error = "rotational inertia is not positive semi-definite (smallest principal moment " +
+              std::to_string(r.moments(0)) + " kg m^2)";
+    return r;
+  }
+  const double excess = r.moments(2) - r.moments(0) - r.moments(1);
+  if (excess > tol) r.triangle_excess = excess;
+  // The smallest trace a rigid body of mass m can have: a ball of the densest element, osmium
+  // (22 590 kg/m³), for which trace I_c = 2 ∫|r|² dm = 6/5 m R². An exactly zero I_c is a point
+  // mass, a deliberate idealization, and is not reported.
+  const double trace = Ic.trace();
+  if (trace > tol) {
+    const double kPi = 3.14159265358979323846;
+    const double radius = std::cbrt(3.0 * m / (4.0 * kPi * 22590.0));
+    const double least = 1.2 * m * radius * radius;
+    if (trace < least) r.placeholder_ratio = trace / least;
+  }
+  return r;
+}
+
+/// A number for a diagnostic message (6 significant digits).
+inline std::string number_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+/// The triangle-inequality sentence of a diagnostic or error ("principal moments (a, b, c)
+/// violate ... by x kg m^2 (p % of c)").
+inline std::string triangle_text(const InertiaReview& r) {
+  return "principal moments (" + number_text(r.moments(0)) + ", " + number_text(r.moments(1)) + ", " +
+         number_text(r.moments(2)) + ") kg m^2 violate the triangle inequality l1 + l2 >= l3 by " +
+         number_text(r.triangle_excess) + " kg m^2 (" + number_text(100.0 * r.triangle_excess / r.moments(2)) +
+         " % of l3)";
+}
+
+/// Applies `policy` to a reviewed inertia of link `link`: throws ModelError(prefix + why) for an
+/// error or (strict) a triangle violation; appends the diagnostics; returns δ ≥ 0, the isotropic
+/// inertia balance adds about the centre of mass (0 otherwise).
+inline double apply_inertia_policy(const InertiaReview& r, InertiaPolicy policy, bool check_triangle,
+                                   const std::string& link, const std::string& error_prefix,
+                                   std::vector<ModelDiagnostic>& out) {
+  if (!r.error.empty()) throw ModelError(error_prefix + r.error);
+  double delta = 0.0;
+  if (check_triangle && r.triangle_excess > 0.0) {
+    if (policy == InertiaPolicy::strict)
+      throw ModelError(error_prefix + triangle_text(r) +
+                       " (inertia policy strict; lenient loads it as written, balance repairs it)");
+    if (policy == InertiaPolicy::balance) {
+      delta = r.triangle_excess;
+      out.push_back(ModelDiagnostic{link, DiagnosticKind::balanced_inertia,
+                                    "link '" + link + "': " + triangle_text(r) + "; balanced by adding " +
+                                        number_text(delta) + " kg m^2 to each principal moment",
+                                    delta});
+    } else {
+      out.push_back(ModelDiagnostic{link, DiagnosticKind::triangle_inequality,
+                                    "link '" + link + "': " + triangle_text(r) + "; loaded as written",
+                                    r.triangle_excess});
+    }
+  }
+  if (r.placeholder_ratio < 1.0)
+    out.push_back(ModelDiagnostic{
+        link, DiagnosticKind::placeholder_inertia,
+        "link '" + link + "': rotational inertia (trace " + number_text(r.moments.sum()) +
+            " kg m^2) is " + number_text(r.placeholder_ratio) +
+            " times the least a rigid body of its mass can have (an osmium ball); likely a placeholder",
+        r.placeholder_ratio});
+  return delta;
+}
+
+}  // namespace detail
+
 /// Builds and validates a Model: bodies, fixed bodies, frames and mimic relations in any
 /// order (by parent name or builder id), then build().
 template <class S>
@@ -94,20 +207,26 @@ class ModelBuilder {
                         const SpatialInertia<S>& base_inertia = SpatialInertia<S>())
       : base_type_(base) {
     check_name(base_name, "base body");
-    check_inertia(base_name, base_inertia);
     Entry e;
+    e.inertia = reviewed_inertia(base_name, base_inertia);
     e.name = std::move(base_name);
-    e.inertia = base_inertia.symmetrized();
     push(std::move(e));
   }
 
   /// Replaces the base body's inertia (validated, then symmetrized). Throws ModelError if invalid.
-  void set_base_inertia(const SpatialInertia<S>& I) {
-    check_inertia(entries_[0].name, I);
-    entries_[0].inertia = I.symmetrized();
-  }
+  void set_base_inertia(const SpatialInertia<S>& I) { entries_[0].inertia = reviewed_inertia(entries_[0].name, I); }
   /// Must be called before adding bodies to take effect on them (each body is checked when added).
+  /// PositiveDefinite accepts triangle-inequality violations silently (synthetic robots).
   void set_inertia_check(InertiaCheck check) { inertia_check_ = check; }
+  /// What to do with inertias that violate the triangle inequality (InertiaPolicy; strict by
+  /// default here, where inertias come from code; the loaders default to lenient). Must be called
+  /// before adding bodies to take effect on them.
+  void set_inertia_policy(InertiaPolicy policy) { inertia_policy_ = policy; }
+  /// The policy set_inertia_policy chose.
+  InertiaPolicy inertia_policy() const { return inertia_policy_; }
+  /// Records a diagnostic found by a loader (which checks inertias as its file writes them); the
+  /// built model lists it in Model::diagnostics(), before the builder's own.
+  void add_diagnostic(ModelDiagnostic d) { loader_diagnostics_.push_back(std::move(d)); }
   /// Physical gravity g in the inertial frame (default (0, 0, −9.81)); must be finite.
   void set_gravity(const Vector3<S>& g) {
     if (!g.allFinite()) throw ModelError("liedyn: gravity must be finite");
@@ -125,7 +244,7 @@ class ModelBuilder {
                const SpatialInertia<S>& inertia) {
     const std::string who = "body '" + name + "'";
     check_new_body(name, parent);
-    check_inertia(name, inertia);
+    const SpatialInertia<S> reviewed = reviewed_inertia(name, inertia);
     if (joint.name.empty()) throw ModelError("liedyn: " + who + ": its joint has no name");
     if (joint_names_.count(joint.name)) throw ModelError("liedyn: duplicate joint name '" + joint.name + "'");
     const std::string jwho = "joint '" + joint.name + "' (of body '" + name + "')";
@@ -151,7 +270,7 @@ class ModelBuilder {
     e.joint = joint;
     e.joint.axis = axis / norm;
     if (joint.type != JointType::Helical) e.joint.pitch = S(0);
-    e.inertia = inertia.symmetrized();
+    e.inertia = reviewed;
     joint_names_[joint.name] = static_cast<int>(entries_.size());
     return push(std::move(e));
   }
@@ -161,14 +280,14 @@ class ModelBuilder {
   int add_fixed_body(const BodyRef& parent, const std::string& name, const SE3<S>& placement,
                      const SpatialInertia<S>& inertia = SpatialInertia<S>()) {
     check_new_body(name, parent);
-    check_inertia(name, inertia);
+    const SpatialInertia<S> reviewed = reviewed_inertia(name, inertia);
     check_placement("fixed body '" + name + "'", placement);
     Entry e;
     e.name = name;
     e.parent = parent;
     e.movable = false;
     e.joint.placement = placement;
-    e.inertia = inertia.symmetrized();
+    e.inertia = reviewed;
     return push(std::move(e));
   }
 
@@ -325,6 +444,9 @@ class ModelBuilder {
                          "': the inertia merged from its fixed bodies is not finite (overflow)");
     }
     m.singular_joints_ = find_singular_joints(m);
+    m.diagnostics_ = loader_diagnostics_;
+    m.diagnostics_.insert(m.diagnostics_.end(), diagnostics_.begin(), diagnostics_.end());
+    add_massless_subtrees(m);
     return m;
   }
 
@@ -378,12 +500,47 @@ class ModelBuilder {
       if (*p == name) throw ModelError("liedyn: body '" + name + "' is its own parent (cycle)");
     check_ref(parent, "body '" + name + "'");
   }
-  void check_inertia(const std::string& body, const SpatialInertia<S>& I) const {
-    std::string why;
-    if (I.is_physically_valid(&why, /*allow_degenerate=*/true)) return;
-    if (inertia_check_ == InertiaCheck::PositiveDefinite && why == "principal moments violate the triangle inequality")
-      return;
-    throw ModelError("liedyn: body '" + body + "': " + why);
+  // Validates I (errors throw at every level), applies the policy (diagnostics, balance) and
+  // returns the inertia to store, symmetrized.
+  SpatialInertia<S> reviewed_inertia(const std::string& body, const SpatialInertia<S>& I) {
+    const std::string prefix = "liedyn: body '" + body + "': ";
+    const double m = static_cast<double>(I.mass());
+    const Vector3<double> h = I.first_moment().template cast<double>();
+    const Matrix3<double> Io = I.inertia_origin().template cast<double>();
+    if (!std::isfinite(m) || !h.allFinite() || !Io.allFinite()) throw ModelError(prefix + "non-finite mass or inertia");
+    if (m == 0.0 && h.cwiseAbs().maxCoeff() > 0.0)
+      throw ModelError(prefix + "massless body with a non-zero first moment");
+    const Matrix3<double> Ic = m > 0.0 ? Matrix3<double>(Io + hat(h) * hat(h) / m) : Io;
+    const detail::InertiaReview r = detail::review_inertia(m, Ic, Io.cwiseAbs().maxCoeff());
+    std::vector<ModelDiagnostic> ignored;
+    const bool physical = inertia_check_ == InertiaCheck::Physical;
+    const double delta =
+        detail::apply_inertia_policy(r, inertia_policy_, physical, body, prefix, physical ? diagnostics_ : ignored);
+    if (delta == 0.0) return I.symmetrized();
+    return SpatialInertia<S>::from_moments(I.mass(), I.first_moment(),
+                                           Matrix3<S>(I.inertia_origin() + S(delta) * Matrix3<S>::Identity()))
+        .symmetrized();
+  }
+
+  // One diagnostic per maximal massless subtree hanging from a movable joint.
+  static void add_massless_subtrees(Model<S>& m) {
+    const int nb = m.num_bodies();
+    std::vector<double> sub(nb, 0.0);
+    for (int i = nb - 1; i >= 0; --i) {
+      sub[i] += static_cast<double>(m.inertia(i).mass());
+      if (i > 0) sub[m.parent(i)] += sub[i];
+    }
+    for (int i = 1; i < nb; ++i) {
+      const int p = m.parent(i);
+      if (sub[i] != 0.0 || (p > 0 && sub[p] == 0.0)) continue;
+      const int count = m.subtree_end(i) - i;
+      m.diagnostics_.push_back(ModelDiagnostic{
+          m.body_name(i), DiagnosticKind::massless_subtree,
+          "link '" + m.body_name(i) + "': joint '" + m.joint_name(i) + "' moves " + std::to_string(count) +
+              (count == 1 ? " body" : " bodies") +
+              " with no mass (kinematics work; forward dynamics need inertia or armature there)",
+          0.0});
+    }
   }
   void check_placement(const std::string& who, const SE3<S>& X) const {
     if (!X.rotation().allFinite() || !X.translation().allFinite())
@@ -435,6 +592,9 @@ class ModelBuilder {
 
   BaseType base_type_;
   InertiaCheck inertia_check_ = InertiaCheck::Physical;
+  InertiaPolicy inertia_policy_ = InertiaPolicy::strict;
+  std::vector<ModelDiagnostic> diagnostics_;         // found by reviewed_inertia, in call order
+  std::vector<ModelDiagnostic> loader_diagnostics_;  // add_diagnostic
   std::vector<Entry> entries_;
   std::map<std::string, int> names_;        // body and frame names (-1 for frames)
   std::map<std::string, int> joint_names_;  // movable joint names

@@ -24,6 +24,7 @@ struct Data {
   void resize(const Model<S>& model) {
     const int nb = model.num_bodies(), n = model.num_joints(), nv = model.nv();
     num_bodies = nb;
+    model_id = model.id();
     H_parent.assign(nb, SE3<S>());
     joint_q.setZero(n);
     joint_sin.setZero(n);
@@ -95,6 +96,8 @@ struct Data {
   }
 
   int num_bodies = 0;
+  /// Model::id() of the model this Data was sized for: kernels refuse a Data from another model.
+  std::uint64_t model_id = 0;
 
   // --- kinematics -------------------------------------------------------------------------
   std::vector<SE3<S>> H_parent;  ///< ^{λ(i)}H_i(s_i); its inverse action is the paper's ^iX_{λ(i)}

@@ -14,10 +14,13 @@
 // threads; per-call scratch lives in Data (data.hpp).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "liedyn/config.hpp"
 #include "liedyn/model/joint.hpp"
 
 namespace liedyn {
@@ -54,8 +57,78 @@ struct MimicRelation {
   double offset = 0.0;
 };
 
+/// What a loader or the builder does with a link inertia that a real rigid body cannot have
+/// or is unlikely to have (docs/loading.md). Errors at every level: negative, zero-with-inertia
+/// or non-finite mass, NaN or infinity, an asymmetric rotational inertia, an eigenvalue clearly
+/// below zero (beyond the round-off of the transform).
+/// * strict: refuse principal moments that violate the triangle inequality (naming the link and,
+///   for a file, its line).
+/// * lenient: keep every inertia as written; each deviation becomes a ModelDiagnostic.
+/// * balance: add the smallest isotropic inertia δ·1 (about the centre of mass) that makes the
+///   principal moments meet the triangle inequality; each change is a ModelDiagnostic.
+enum class InertiaPolicy { strict, lenient, balance };
+
+/// "strict", "lenient" or "balance".
+inline const char* to_string(InertiaPolicy p) {
+  switch (p) {
+    case InertiaPolicy::strict: return "strict";
+    case InertiaPolicy::lenient: return "lenient";
+    case InertiaPolicy::balance: return "balance";
+  }
+  return "?";
+}
+
+/// The kinds of ModelDiagnostic.
+enum class DiagnosticKind {
+  /// Principal moments λ1 ≤ λ2 ≤ λ3 with λ1 + λ2 < λ3 (loaded as written under lenient).
+  /// magnitude: λ3 − λ1 − λ2 in kg·m².
+  triangle_inequality,
+  /// A rotational inertia smaller than any rigid body of that mass can have: its trace is below
+  /// that of a ball of the densest element (osmium, 22 590 kg/m³), 6/5 m R². Typically a
+  /// placeholder (every diagonal entry 1e-6). magnitude: the ratio trace(I_c) / (6/5 m R²) < 1.
+  placeholder_inertia,
+  /// A movable joint whose whole subtree has no mass. magnitude: 0.
+  massless_subtree,
+  /// balance changed the inertia: δ·1 added about the centre of mass. magnitude: δ in kg·m².
+  balanced_inertia,
+  /// lock_joints welded this joint (link: the joint's child body). magnitude: the position.
+  locked_joint,
+};
+
+/// "triangle_inequality", "placeholder_inertia", "massless_subtree", "balanced_inertia" or
+/// "locked_joint".
+inline const char* to_string(DiagnosticKind k) {
+  switch (k) {
+    case DiagnosticKind::triangle_inequality: return "triangle_inequality";
+    case DiagnosticKind::placeholder_inertia: return "placeholder_inertia";
+    case DiagnosticKind::massless_subtree: return "massless_subtree";
+    case DiagnosticKind::balanced_inertia: return "balanced_inertia";
+    case DiagnosticKind::locked_joint: return "locked_joint";
+  }
+  return "?";
+}
+
+/// A deviation a loader or the builder accepted (or repaired under InertiaPolicy::balance):
+/// which link, what, by how much. Frame-free: magnitudes are scalars (see DiagnosticKind).
+struct ModelDiagnostic {
+  std::string link;  ///< the link (body or merged fixed body) concerned
+  DiagnosticKind kind = DiagnosticKind::triangle_inequality;
+  std::string message;     ///< a sentence naming the link and the numbers
+  double magnitude = 0.0;  ///< see DiagnosticKind
+};
+
 template <class S>
 class ModelBuilder;
+
+namespace detail {
+/// A process-wide counter: every Model object built from scratch (builder, loader, cast) takes
+/// the next value as its identity, which a Data records so that kernels refuse a Data sized for
+/// another model.
+inline std::uint64_t next_model_id() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+}  // namespace detail
 
 /// The kinematic tree of a moving-base (or welded-base) robot: bodies 0..n, body 0 the base,
 /// regular numbering λ(i) < i, base-first generalized order. Immutable once built (by
@@ -137,6 +210,33 @@ class Model {
                      "along their axis: " + names + " (add armature or inertia to them)");
   }
 
+  /// The model's identity: fresh for every model built (builder, loader, cast, lock_joints),
+  /// kept by copies (which are the same model). Data::resize records it; every kernel checks it.
+  std::uint64_t id() const { return id_; }
+
+  /// body_id(name), throwing InvalidArgument "liedyn: <who>: no body named '<name>'" when absent.
+  int require_body_id(const std::string& name, const char* who) const {
+    const int i = body_id(name);
+    if (i < 0) detail::throw_invalid_argument(std::string(who) + ": no body named '" + name + "'");
+    return i;
+  }
+  /// joint_id(name), throwing InvalidArgument "liedyn: <who>: no joint named '<name>'" when absent.
+  int require_joint_id(const std::string& name, const char* who) const {
+    const int i = joint_id(name);
+    if (i < 0) detail::throw_invalid_argument(std::string(who) + ": no joint named '" + name + "'");
+    return i;
+  }
+  /// frame_id(name), throwing InvalidArgument "liedyn: <who>: no frame named '<name>'" when absent.
+  int require_frame_id(const std::string& name, const char* who) const {
+    const int f = frame_id(name);
+    if (f < 0) detail::throw_invalid_argument(std::string(who) + ": no frame named '" + name + "'");
+    return f;
+  }
+
+  /// What the loader or builder accepted or changed (inertias, massless subtrees, locked joints),
+  /// in the order found. Empty for a model whose every link is a plausible rigid body.
+  const std::vector<ModelDiagnostic>& diagnostics() const { return diagnostics_; }
+
   /// Total mass of the robot.
   S total_mass() const {
     S m(0);
@@ -175,6 +275,7 @@ class Model {
     m.body_names_ = body_names_;
     m.mimic_ = mimic_;
     m.singular_joints_ = singular_joints_;
+    m.diagnostics_ = diagnostics_;
     m.gravity_ = gravity_.template cast<T>();
     m.welded_pose_ = welded_pose_.template cast<T>();
     m.joints_.clear();
@@ -212,8 +313,10 @@ class Model {
   std::vector<Frame<S>> frames_;
   std::vector<MimicRelation> mimic_;
   std::vector<int> singular_joints_;
+  std::vector<ModelDiagnostic> diagnostics_;
   Vector3<S> gravity_ = Vector3<S>(S(0), S(0), S(-9.81));
   SE3<S> welded_pose_;
+  std::uint64_t id_ = detail::next_model_id();
 };
 
 }  // namespace liedyn

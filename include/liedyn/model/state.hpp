@@ -112,6 +112,7 @@ struct State {
   void set_base_twist(const Vector6<S>& twist, TwistRepresentation rep) { nu = base_twist_to_body(H, twist, rep); }
   /// Generalized velocity [ν; r] (or r for a welded base).
   VectorX<S> velocity(const Model<S>& model) const {
+    LIEDYN_CHECK_SIZE("State::velocity", "state.r", r, model.num_joints());
     VectorX<S> v(model.nv());
     if (model.has_moving_base()) v << nu, r;
     else v = r;
@@ -129,6 +130,15 @@ struct State {
     return x;
   }
 };
+
+namespace detail {
+/// s and r of `x` have the model's num_joints() entries (`name` is the argument's name).
+template <class S>
+void check_state_sizes(const char* who, const char* name, const Model<S>& model, const State<S>& x) {
+  LIEDYN_CHECK_SIZE(who, std::string(name) + ".s", x.s, model.num_joints());
+  LIEDYN_CHECK_SIZE(who, std::string(name) + ".r", x.r, model.num_joints());
+}
+}  // namespace detail
 
 /// Size of the state's tangent space: 12 + 2n (moving base) or 2n.
 template <class S>
@@ -168,6 +178,8 @@ State<S> random_state(const Model<S>& model, Rng& rng) {
 /// (δs, δr) for a welded one.
 template <class S, class Derived>
 State<S> integrate(const Model<S>& model, const State<S>& x, const Eigen::MatrixBase<Derived>& dx) {
+  detail::check_state_sizes("integrate", "x", model, x);
+  LIEDYN_CHECK_SIZE("integrate", "dx", dx, tangent_size(model));
   State<S> y = x;
   const int n = model.num_joints();
   if (model.has_moving_base()) {
@@ -185,6 +197,8 @@ State<S> integrate(const Model<S>& model, const State<S>& x, const Eigen::Matrix
 /// y ⊖ x: the δx with x ⊕ δx = y (η = log(H_x⁻¹ H_y)).
 template <class S>
 VectorX<S> difference(const Model<S>& model, const State<S>& x, const State<S>& y) {
+  detail::check_state_sizes("difference", "x", model, x);
+  detail::check_state_sizes("difference", "y", model, y);
   VectorX<S> dx(tangent_size(model));
   if (model.has_moving_base()) dx << x.H.inverse_times(y.H).log(), y.s - x.s, y.nu - x.nu, y.r - x.r;
   else dx << y.s - x.s, y.r - x.r;
@@ -196,6 +210,7 @@ VectorX<S> difference(const Model<S>& model, const State<S>& x, const State<S>& 
 template <class S, class Derived>
 void integrate_jacobians(const Model<S>& model, const Eigen::MatrixBase<Derived>& dx, MatrixX<S>& J_x,
                          MatrixX<S>& J_dx) {
+  LIEDYN_CHECK_SIZE("integrate_jacobians", "dx", dx, tangent_size(model));
   const int N = tangent_size(model);
   J_x.setIdentity(N, N);
   J_dx.setIdentity(N, N);
@@ -210,6 +225,8 @@ void integrate_jacobians(const Model<S>& model, const Eigen::MatrixBase<Derived>
 template <class S>
 void difference_jacobians(const Model<S>& model, const State<S>& x, const State<S>& y, MatrixX<S>& J_x,
                           MatrixX<S>& J_y) {
+  detail::check_state_sizes("difference_jacobians", "x", model, x);
+  detail::check_state_sizes("difference_jacobians", "y", model, y);
   const int N = tangent_size(model);
   J_x = -MatrixX<S>::Identity(N, N);
   J_y.setIdentity(N, N);

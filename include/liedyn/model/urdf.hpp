@@ -24,11 +24,15 @@
 // * Inertia: <inertial><origin xyz rpy/><mass value/><inertia ixx ixy ixz iyy iyz izz/></inertial>,
 //   the rotational inertia about the centre of mass in the <inertial> origin frame, which sits at
 //   the centre of mass. The loader builds the spatial inertia in the link frame (linear first,
-//   (m, m c, I_o) about the link origin). A link without <inertial> has no inertia. Zero mass and
-//   point masses are accepted (URDF uses them for frames and sensors); negative mass, a
-//   rotational inertia that is not positive semi-definite or violates the triangle inequalities
-//   are errors. A joint whose subtree then moves no inertia along its axis is reported by
-//   Model::singular_joints().
+//   (m, m c, I_o) about the link origin). A link without <inertial> has no inertia. Zero mass
+//   (without inertia) and point masses at any offset are accepted (URDF uses them for frames and
+//   sensors). Each inertia is checked as the file writes it, about the centre of mass:
+//   negative mass, zero mass with a rotational inertia, and a rotational inertia that is not
+//   positive semi-definite are errors; principal moments that violate the triangle inequality
+//   follow UrdfOptions::inertia (InertiaPolicy: lenient, the default, loads them as written and
+//   lists them, with implausibly small placeholder inertias and massless subtrees, in
+//   Model::diagnostics(); balance repairs them; strict refuses them). A joint whose subtree moves
+//   no inertia along its axis is reported by Model::singular_joints().
 // * Ignored: <visual>, <collision>, <material>, <gazebo>, <transmission>, <dynamics damping
 //   friction> (the model has no joint friction), <calibration>, <safety_controller>, and the
 //   <axis> of fixed joints. Armature is not part of URDF: it is 0. Fixed joints' names are not
@@ -70,6 +74,9 @@ struct UrdfOptions {
   SE3<double> welded_base_pose;
   /// Physical gravity in the inertial frame.
   Vector3<double> gravity{0.0, 0.0, -9.81};
+  /// What to do with link inertias a rigid body cannot have (InertiaPolicy, docs/loading.md):
+  /// lenient loads them as written and lists them in Model::diagnostics().
+  InertiaPolicy inertia = InertiaPolicy::lenient;
 };
 
 namespace detail {
@@ -207,6 +214,7 @@ struct Link {
   const XMLElement* el = nullptr;
   SpatialInertia<double> inertia;
   int parent_joint = -1;  // index into the joints, -1 for a root
+  std::vector<ModelDiagnostic> diagnostics;  // from the inertia policy
 };
 
 struct Joint {
@@ -222,7 +230,7 @@ struct Joint {
   bool movable() const { return type != "fixed"; }
 };
 
-inline Link read_link(const Context& c, const XMLElement* el) {
+inline Link read_link(const Context& c, const XMLElement* el, InertiaPolicy policy) {
   Link l;
   l.el = el;
   l.name = read_name(c, el, "name", "a <link>");
@@ -241,10 +249,23 @@ inline Link read_link(const Context& c, const XMLElement* el) {
   for (int k = 0; k < 6; ++k) v[k] = read_number(c, inertia, names[k], iwho, true, 0.0);
   Matrix3<double> Ic;
   Ic << v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5];
+  // Checked as written, about the centre of mass, before any transform adds round-off (a point
+  // mass off the link origin has I_c = 0 exactly here).
+  const detail::InertiaReview review = detail::review_inertia(m, Ic, Ic.cwiseAbs().maxCoeff());
+  double delta = 0.0;
+  try {
+    delta = detail::apply_inertia_policy(review, policy, true, l.name, "", l.diagnostics);
+  } catch (const ModelError& e) {
+    c.fail(in, iwho + ": " + e.what());
+  }
+  for (ModelDiagnostic& d : l.diagnostics) d.message = "line " + std::to_string(in->GetLineNum()) + ": " + d.message;
+  Ic.diagonal().array() += delta;
   // In the <inertial> frame the centre of mass is the origin; then move to the link frame.
   l.inertia = SpatialInertia<double>::from_mass_com_inertia(m, Vector3<double>::Zero(), Ic).transformed(X);
-  std::string why;
-  if (!l.inertia.is_physically_valid(&why, /*allow_degenerate=*/true)) c.fail(in, iwho + ": " + why);
+  // Finite numbers can overflow on the way to the link frame (a huge mass far off the origin).
+  if (!std::isfinite(l.inertia.mass()) || !l.inertia.first_moment().allFinite() ||
+      !l.inertia.inertia_origin().allFinite())
+    c.fail(in, iwho + ": non-finite mass or inertia (overflow in the link frame)");
   return l;
 }
 
@@ -308,7 +329,7 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, c
   std::vector<Link> links;
   std::map<std::string, int> link_id;
   for (const XMLElement* el = robot->FirstChildElement("link"); el; el = el->NextSiblingElement("link")) {
-    Link l = read_link(c, el);
+    Link l = read_link(c, el, opt.inertia);
     if (link_id.count(l.name)) c.fail(el, "duplicate link name '" + l.name + "'");
     link_id[l.name] = static_cast<int>(links.size());
     links.push_back(std::move(l));
@@ -382,7 +403,17 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, c
     if (j.leader == j.name) c.fail(j.mimic, who + ": mimics itself");
   }
 
-  ModelBuilder<double> b(opt.weld_base ? BaseType::Welded : BaseType::Moving, root.name, root.inertia);
+  ModelBuilder<double> b(opt.weld_base ? BaseType::Welded : BaseType::Moving, root.name);
+  // The inertias were checked as written (read_link); the builder checks again what can only go
+  // wrong after the transforms (overflow) without re-reporting the file's deviations.
+  b.set_inertia_check(InertiaCheck::PositiveDefinite);
+  for (const Link& l : links)
+    for (const ModelDiagnostic& d : l.diagnostics) b.add_diagnostic(d);
+  try {
+    b.set_base_inertia(root.inertia);
+  } catch (const ModelError& e) {
+    c.fail(root.el, strip_prefix(e.what()));
+  }
   try {
     b.set_gravity(opt.gravity);
     if (opt.weld_base) b.set_welded_base_pose(opt.welded_base_pose);

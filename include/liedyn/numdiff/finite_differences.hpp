@@ -131,15 +131,15 @@ MatrixX<S> difference_columns(int ncols, G&& g, Coord&& coord, F0&& f0, const Nu
       const S hm = c - S(c - h);
       const VectorX<S> yp = g(k, hp);
       const VectorX<S> ym = g(k, S(-hm));
-      if (yp.size() != ym.size()) throw std::invalid_argument("liedyn::numdiff: f changed its output size");
+      if (yp.size() != ym.size()) liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
       col = (yp - ym) / S(hp + hm);
     } else {
       const VectorX<S> yp = g(k, hp);
-      if (yp.size() != y0.size()) throw std::invalid_argument("liedyn::numdiff: f changed its output size");
+      if (yp.size() != y0.size()) liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
       col = (yp - y0) / hp;
     }
     if (k == 0) out.resize(col.size(), ncols);
-    else if (col.size() != out.rows()) throw std::invalid_argument("liedyn::numdiff: f changed its output size");
+    else if (col.size() != out.rows()) liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
     out.col(k) = col;
   }
   return out;
@@ -212,13 +212,6 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
   return MatrixX<S>();
 }
 
-template <class S>
-void check_state(const Model<S>& model, const State<S>& x) {
-  const int n = model.num_joints();
-  if (x.s.size() != n || x.r.size() != n)
-    throw std::invalid_argument("liedyn::numdiff: the state's s and r must have num_joints() entries");
-}
-
 }  // namespace detail
 
 /// The m × tangent_size(model) Jacobian of y = f(x) by finite differences, columns
@@ -226,7 +219,7 @@ void check_state(const Model<S>& model, const State<S>& x) {
 /// perturbations and for what the pose columns hold fixed.
 template <class S, class F>
 MatrixX<S> state_jacobian(const Model<S>& model, F&& f, const State<S>& x, const NumDiffOptions<S>& opt = {}) {
-  detail::check_state(model, x);
+  liedyn::detail::check_state_sizes("numdiff::state_jacobian", "x", model, x);
   // f(x), evaluated at most once and shared by the blocks.
   VectorX<S> y0;
   bool have_y0 = false;
@@ -244,7 +237,7 @@ MatrixX<S> state_jacobian(const Model<S>& model, F&& f, const State<S>& x, const
   MatrixX<S> J(m, tangent_size(model));
   int first = 0;
   for (int b = 0; b < 4; ++b) {
-    if (cols[b].rows() != m) throw std::invalid_argument("liedyn::numdiff: f changed its output size");
+    if (cols[b].rows() != m) liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
     J.middleCols(first, cols[b].cols()) = cols[b];
     first += static_cast<int>(cols[b].cols());
   }
@@ -256,7 +249,7 @@ MatrixX<S> state_jacobian(const Model<S>& model, F&& f, const State<S>& x, const
 template <class S, class F>
 MatrixX<S> state_jacobian_block(const Model<S>& model, F&& f, const State<S>& x, StateBlock block,
                                 const NumDiffOptions<S>& opt = {}) {
-  detail::check_state(model, x);
+  liedyn::detail::check_state_sizes("numdiff::state_jacobian_block", "x", model, x);
   auto f0 = [&]() { return detail::as_vector<S>(f(x)); };
   return detail::state_block_columns(model, f, f0, x, block, opt);
 }

@@ -6,6 +6,7 @@
 // M maps a motion (twist/acceleration) in that frame to a force (momentum/wrench) in it.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -187,7 +188,8 @@ class SpatialInertia {
   SpatialInertia transformed_inverse(const SE3<S>& X) const { return transformed(X.inverse()); }
 
   /// Physically valid: finite, m > 0, I_c symmetric positive definite, and its principal
-  /// moments satisfy the triangle inequalities λ_i + λ_j ≥ λ_k (up to a relative tolerance).
+  /// moments satisfy the triangle inequalities λ_i + λ_j ≥ λ_k (up to a tolerance relative to
+  /// |I_c| + m|c|², the round-off of recovering I_c from the stored I_o).
   /// With `allow_degenerate`, the limits real robot files use are accepted too: a massless body
   /// (m = 0, h = 0) and a positive semi-definite I_c (a point mass, a thin rod). On failure,
   /// `why` (if given) says which rule failed.
@@ -202,7 +204,9 @@ class SpatialInertia {
     if (m_ == S(0) && !allow_degenerate) return fail("mass must be positive");
     if (m_ == S(0) && h_.cwiseAbs().maxCoeff() > S(0)) return fail("massless body with a non-zero first moment");
     const Matrix3<S> Ic = inertia_com();
-    const S scale = Ic.cwiseAbs().maxCoeff();
+    // I_c = I_o − m ĉ ĉᵀ loses the round-off of I_o, whose size is |I_c| + m|c|²: a point mass
+    // away from the origin has I_c ≈ 0 and round-off of the order of ε m|c|².
+    const S scale = std::max<S>(Ic.cwiseAbs().maxCoeff(), Io_.cwiseAbs().maxCoeff());
     const S tol = S(64) * Eigen::NumTraits<S>::epsilon() * (scale > S(0) ? scale : S(1));
     if ((Ic - Ic.transpose()).cwiseAbs().maxCoeff() > tol) return fail("rotational inertia is not symmetric");
     const Eigen::SelfAdjointEigenSolver<Matrix3<S>> es(Matrix3<S>((Ic + Ic.transpose()) * S(0.5)),
