@@ -18,6 +18,8 @@
 
 #include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/aza.hpp"
+#include "liedyn/algorithm/constrained_inverse_dynamics.hpp"
+#include "liedyn/algorithm/constrained_solvers.hpp"
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
