@@ -204,7 +204,8 @@ Vector3<S> center_of_mass_acceleration(const Model<S>& model, Data<S>& data, con
 /// Derivatives with respect to the state, columns δx = (η, δs, δt, δr) with δt the base twist in
 /// `rep` (η holds that twist fixed; welded base: (δs, δr)), into data.com_dx = ∂p_com/∂x
 /// (3 × 2nv, p_com in A), data.centroidal_momentum_dx = ∂h_G/∂x and data.centroidal_rate_dx =
-/// ∂ḣ_G/∂x at the accelerations q̈ (6 × 2nv each, centroidal frame). Also leaves the derivative
+/// ∂ḣ_G/∂x at fixed accelerations q̈ = [ν̇; ṙ] (ν̇ the body acceleration, whatever `rep`)
+/// (6 × 2nv each, centroidal frame). Also leaves the derivative
 /// pass's D1..D4, M and τ̄ = ĪD(x, q̈) (body twist) in data. For a welded base x.H must be the
 /// welded pose (gravity is taken in x.H's axes, as rnea does).
 template <class S, class Derived>
