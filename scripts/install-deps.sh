@@ -22,6 +22,13 @@ packages=(
   gnuplot-nox
   valgrind
   doxygen
+  # the Python module (python/, docs/python.md), its tests and its example
+  pybind11-dev
+  python3-dev
+  python3-numpy
+  python3-pytest
+  python3-scipy
+  python3-matplotlib
 )
 
 missing=()

@@ -71,6 +71,27 @@ void update_poses(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<
   update_base_poses(model, data);
 }
 
+/// Zeros in the joint columns of m where a tree has no entry: column first_col + j − 1 belongs to
+/// joint j, row offset() + b − 1 to joint b, and the entry vanishes when b is neither an ancestor
+/// nor a descendant of j (different branches). M, D2 and D4 share this pattern; their kernels
+/// compute only the entries on it, and write these zeros on every call so that no output relies
+/// on a value left by an earlier one (a user may overwrite any output). Base rows are not touched.
+/// In the regular (depth-first) numbering the unrelated bodies of j are contiguous runs: those
+/// after j's subtree, and those strictly between consecutive ancestors of j.
+template <class S, class Derived>
+void zero_between_branches(const Model<S>& model, Eigen::DenseBase<Derived>& m, int first_col) {
+  const int off = model.offset(), nb = model.num_bodies();
+  for (int j = 1; j < nb; ++j) {
+    auto column = m.col(first_col + j - 1);
+    const int end = model.subtree_end(j);
+    if (end < nb) column.segment(off + end - 1, nb - end).setZero();
+    for (int a = j, p = model.parent(j); a > 0; a = p, p = model.parent(p)) {
+      const int first = p + 1;  // bodies p + 1 .. a − 1 hang from p before a's subtree
+      if (a > first) column.segment(off + first - 1, a - first).setZero();
+    }
+  }
+}
+
 /// The fictitious base acceleration of gravity, ^0X_A (−[g; 0]), in the base frame.
 template <class S>
 Motion<S> gravity_in_base(const Model<S>& model, const SE3<S>& H) {

@@ -34,9 +34,9 @@
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
 // the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
 // (^0H_i) and data.ground_axis (S_i).
-// M's entries between different branches are never written: zero since Data was built (no
-// kernel writes them; eidamb_derivatives relies on the same), so M is not cleared — 2–3% of the
-// call on solo12 and talos. Cost O(n·d) (d = tree depth). No allocation.
+// M's entries between different branches are written as zeros on every call (runs of
+// coordinates, see zero_between_branches): nothing relies on data.M keeping an earlier value.
+// Cost O(n·d) (d = tree depth). No allocation.
 #pragma once
 
 #include <type_traits>
@@ -241,6 +241,7 @@ const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::Matrix
     detail::crba_walk(model, data);
   else
     detail::crba_base_frame(model, data);
+  detail::zero_between_branches(model, data.M, model.offset());
   return data.M;
 }
 

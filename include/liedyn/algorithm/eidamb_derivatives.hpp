@@ -39,7 +39,7 @@
 // D1 = D1ν + D3ν ad_ν. The other representations are applied a row at a time, after the pass.
 //
 // Outputs in Data: D1, D2, D3, D4, M (both triangles, armature included) and tau = ĪD(x, ddq).
-// No allocation. D2/D4 entries outside the ancestor/descendant pattern stay zero.
+// No allocation. D2/D4 and M entries outside the ancestor/descendant pattern are written as zeros.
 #pragma once
 
 #include "liedyn/algorithm/common.hpp"
@@ -206,6 +206,9 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       }
     }
   }
+  zero_between_branches(model, data.M, off);
+  zero_between_branches(model, data.D4, 0);
+  if (kWithD2) zero_between_branches(model, data.D2, 0);
   if (!moving) return;
 
   // Base rows: τ̄_b = F^c_0; M, D1ν, D3ν from the whole-tree composites.
@@ -301,6 +304,7 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const Eigen:
     }
     if (moving) data.D2.col(col).template head<6>() = P.vector();
   }
+  zero_between_branches(model, data.D2, 0);
   data.ground_fc[0] += data.ground_Ic[0] * data.ground_dA[0] + data.ground_dF[0];
   if (moving) data.tau.template head<6>() = data.ground_fc[0].vector();
 }

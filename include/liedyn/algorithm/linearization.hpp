@@ -140,22 +140,6 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
     for (int m = 0; m < 6; ++m) out.col(c) += out.col(off + n + m) * TN(m, c);
 }
 
-// Debug check of linearize's kept entries: A's and B's top rows are zero outside the η rows'
-// two 6 × 6 blocks and the s rows' identity.
-template <class S>
-bool linearization_top_rows_kept(const Model<S>& model, const Data<S>& data) {
-  const int nv = model.nv(), n = model.num_joints(), off = model.offset(), N = 2 * nv;
-  if (!data.B.topRows(nv).isZero(S(0))) return false;
-  for (int c = 0; c < N; ++c)
-    for (int r = 0; r < nv; ++r) {
-      const bool eta_block = off > 0 && r < 6 && (c < 6 || (c >= 6 + n && c < 12 + n));
-      if (eta_block) continue;
-      const S expected = (r >= off && c == r + nv) ? S(1) : S(0);
-      if (data.A(r, c) != expected) return false;
-    }
-  return true;
-}
-
 // Forward dynamics accelerations into data.ddq, sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv)
 // and M⁻¹ into data.Minv. Shared by the continuous and discrete linearizations.
 template <class S, class Derived, class Out>
@@ -211,16 +195,12 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Ei
   // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped below).
   detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv));
   data.B.bottomRows(nv) = data.Minv;
-  // The top rows' zeros and identity do not change between calls: written once (a sixth of the
-  // call on a 50-DoF robot when rewritten every time). setIdentity on the identity's block would
-  // test every coefficient: only its diagonal is set.
-  if (!data.lin_top_rows_set) {
-    data.A.topRows(nv).setZero();
-    data.B.topRows(nv).setZero();
-    data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr
-    data.lin_top_rows_set = true;
-  }
-  assert(detail::linearization_top_rows_kept(model, data));
+  // The top rows' zeros and identity are written on every call: A and B are outputs a user may
+  // overwrite (A = I + dt A). setIdentity on the identity's block would test every coefficient:
+  // only its diagonal is set.
+  data.A.topRows(nv).setZero();
+  data.B.topRows(nv).setZero();
+  data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr
   if (!model.has_moving_base()) return;
   Matrix6<S> N_eta, N_t, T;
   detail::twist_maps(opt.representation, x.H, x.nu, N_eta, N_t, T);
@@ -322,7 +302,6 @@ void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
                                        data.lin_MinvK.leftCols(2 * model.nv()));
   const int nv = model.nv(), n = model.num_joints(), N = 2 * nv, off = model.offset();
   // Rows of δ(ν̇, ṙ): −M⁻¹K δx + M⁻¹ δτ̄, with δx in opt.representation.
-  data.lin_top_rows_set = false;
   data.A.setZero();
   data.A.diagonal().setOnes();  // setIdentity would test every coefficient
   data.B.setZero();

@@ -73,8 +73,8 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data, const Eigen::MatrixB
   }
 }
 
-/// M⁻¹ into data.Minv (both triangles), from the factors of ltdl_factorize; L⁻¹ is left in
-/// data.ltdl_Linv (and, for a moving base, its base columns' rows in data.ltdl_base_rows).
+/// M⁻¹ into data.Minv (both triangles), from the factors of ltdl_factorize (L⁻¹ is kept in
+/// Data's private scratch).
 ///
 /// Column c of M⁻¹ = Σ_k D_k⁻¹ g_k g_kᵀ e_c sums over the k with c in k's subtree — c's
 /// ancestors and c — so its lower part is a combination of those few columns of L⁻¹: the
@@ -84,7 +84,7 @@ template <class S>
 const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
   const int nv = model.nv();
   const MatrixX<S>& F = data.ltdl;
-  MatrixX<S>& G = data.ltdl_Linv;  // zero outside each column's subtree: only that part is written
+  MatrixX<S>& G = data.ltdl_Linv_;  // zero outside each column's subtree: only that part is written
   const int off = model.offset();
   if (off == 6) {
     // A moving base's six columns hold most of L⁻¹'s entries (its coordinates are everyone's

@@ -55,7 +55,7 @@ struct Data {
     M.setZero(nv, nv);
     Minv.setZero(nv, nv);
     ltdl.setZero(nv, nv);
-    ltdl_Linv.setZero(nv, nv);
+    ltdl_Linv_.setZero(nv, nv);
     ltdl_base_rows.setZero(6, nv);
     ltdl_scratch.setZero(2 * nv);
     const int nbase = model.has_moving_base() ? 6 : 0;
@@ -73,8 +73,6 @@ struct Data {
     ground_e.assign(nb, Force<S>());
     ground_dA.assign(nb, Motion<S>());
     ground_dF.assign(nb, Force<S>());
-    // D2 and D4 are zero outside the tree's ancestor/descendant pattern; the derivative kernel
-    // writes only the pattern, so the zeros set here stay.
     D1.setZero(nv, nbase);
     D2.setZero(nv, n);
     D3.setZero(nv, nbase);
@@ -92,7 +90,6 @@ struct Data {
     lin_rows.assign(nv, 0);
     A.setZero(N, N);
     B.setZero(N, nv);
-    lin_top_rows_set = false;
     tmp_nv.setZero(nv);
     tmp_nv2.setZero(nv);
     centroidal_matrix.setZero(6, nv);
@@ -171,19 +168,14 @@ struct Data {
   std::vector<int> lin_rows;  ///< scratch: the rows of one column pattern of D2/D4 (nv)
   MatrixX<S> A;          ///< δẋ = A δx + B δτ̄ (2nv × 2nv), or the discrete step's Jacobian
   MatrixX<S> B;          ///< (2nv × nv), input τ̄ (all generalized forces, base first)
-  /// A's and B's top nv rows hold linearize's constant entries (zeros, the s rows' identity):
-  /// set by linearize, which then rewrites only the η rows' blocks there; cleared by
-  /// linearize_discrete. Treat A and B as read-only (debug builds assert the entries kept).
-  bool lin_top_rows_set = false;
 
   // --- outputs ------------------------------------------------------------------------------
   VectorX<S> tau;   ///< generalized force τ̄ = [τ̄_b; τ]
   VectorX<S> h;     ///< bias h(x)
   VectorX<S> ddq;   ///< forward dynamics [ν̇; ṙ]
-  MatrixX<S> M;     ///< mass matrix, both triangles; entries between branches stay the zeros set here
+  MatrixX<S> M;     ///< mass matrix, both triangles
   MatrixX<S> Minv;  ///< its inverse, both triangles
   MatrixX<S> ltdl;       ///< M = Lᵀ D L (ltdl.hpp): D on the diagonal, L strictly below
-  MatrixX<S> ltdl_Linv;  ///< L⁻¹, column k on the coordinates of k's subtree (ltdl_inverse)
   Matrix6X<S> ltdl_base_rows;  ///< scratch of ltdl_inverse: column d = row d of L⁻¹ on the base (moving base)
   VectorX<S> ltdl_scratch;  ///< scratch of ltdl_factorize and ltdl_inverse (2 nv)
   VectorX<S> tmp_nv, tmp_nv2;  ///< scratch of size nv
@@ -195,6 +187,14 @@ struct Data {
   Eigen::Matrix<S, 3, Eigen::Dynamic> com_dx;  ///< ∂p_com/∂x (3 × 2nv), inertial frame
   Matrix6X<S> centroidal_momentum_dx;          ///< ∂h_G/∂x (6 × 2nv)
   Matrix6X<S> centroidal_rate_dx;              ///< ∂ḣ_G/∂x at the given q̈ (6 × 2nv)
+
+ private:
+  // Scratch that keeps values between calls, so that no kernel depends on a public member
+  // keeping one: L⁻¹ is zero outside each column's subtree and ltdl_inverse writes only that
+  // part (its zeros are set once, here).
+  MatrixX<S> ltdl_Linv_;
+  template <class T>
+  friend const MatrixX<T>& ltdl_inverse(const Model<T>& model, Data<T>& data);
 };
 
 }  // namespace liedyn

@@ -1,0 +1,209 @@
+// liedyn tests — "Data holds results, not promises": no kernel depends on a public member of
+// Data keeping a value between calls.
+//
+// For every kernel: run it on a fresh Data, write NaN into every public member of that Data
+// (outputs and intermediates alike, as a user who reuses the buffers might), run it again with
+// the same inputs, and require bit-identical outputs. A kernel that reads a public entry it did
+// not write in the same call (a zero pattern set when Data was built, a constant block written
+// once) returns NaN there and fails. The pairs whose second call takes the first's result as
+// input (ltdl_factorize → ltdl_solve/ltdl_inverse, aza_factorize → aza_solve) run as one unit.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <liedyn/liedyn.hpp>
+
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace liedyn;
+using S = double;
+const S nan = std::numeric_limits<S>::quiet_NaN();
+
+void scribble(S& x) { x = nan; }
+template <class Derived>
+void scribble(Eigen::PlainObjectBase<Derived>& m) {
+  m.setConstant(nan);
+}
+void scribble(SE3<S>& H) { H = SE3<S>(Matrix3<S>::Constant(nan), Vector3<S>::Constant(nan)); }
+void scribble(Motion<S>& v) { v = Motion<S>(Vector6<S>::Constant(nan)); }
+void scribble(Force<S>& f) { f = Force<S>(Vector6<S>::Constant(nan)); }
+void scribble(SpatialInertia<S>& I) {
+  I = SpatialInertia<S>::from_moments(nan, Vector3<S>::Constant(nan), Matrix3<S>::Constant(nan));
+}
+void scribble(int& i) { i = -1; }
+template <class T>
+void scribble(std::vector<T>& v) {
+  for (T& e : v) scribble(e);
+}
+
+// Every public member of Data but num_bodies (the size it was built for).
+void scribble(Data<S>& d) {
+  scribble(d.H_parent), scribble(d.joint_q), scribble(d.joint_sin), scribble(d.joint_cos);
+  scribble(d.H_world), scribble(d.H_base), scribble(d.v), scribble(d.vJ);
+  scribble(d.a), scribble(d.a_r), scribble(d.a_base), scribble(d.momentum), scribble(d.f), scribble(d.b_c);
+  scribble(d.Ic), scribble(d.IA), scribble(d.pA), scribble(d.U), scribble(d.c);
+  scribble(d.D), scribble(d.Dinv), scribble(d.u), scribble(d.F), scribble(d.Fset), scribble(d.Pset);
+  scribble(d.ground_axis), scribble(d.ground_v), scribble(d.ground_a), scribble(d.ground_u);
+  scribble(d.ground_psi), scribble(d.ground_w), scribble(d.ground_Ic), scribble(d.ground_Bc);
+  scribble(d.ground_hc), scribble(d.ground_fc), scribble(d.ground_y), scribble(d.ground_e);
+  scribble(d.ground_dA), scribble(d.ground_dF);
+  scribble(d.D1), scribble(d.D2), scribble(d.D3), scribble(d.D4);
+  scribble(d.aza_IA), scribble(d.aza_S), scribble(d.aza_U), scribble(d.aza_Dinv), scribble(d.aza_p);
+  scribble(d.aza_a), scribble(d.aza_u);
+  d.aza_base.compute(Matrix6<S>::Constant(nan));
+  scribble(d.lin_K), scribble(d.lin_MinvK), scribble(d.lin_rows), scribble(d.A), scribble(d.B);
+  scribble(d.tau), scribble(d.h), scribble(d.ddq), scribble(d.M), scribble(d.Minv);
+  scribble(d.ltdl), scribble(d.ltdl_base_rows), scribble(d.ltdl_scratch), scribble(d.tmp_nv), scribble(d.tmp_nv2);
+}
+
+using Outputs = std::vector<MatrixX<S>>;
+
+struct Kernel {
+  std::string name;
+  std::function<Outputs(Data<S>&)> run;  // runs the kernel, returns copies of its outputs
+};
+
+bool bit_identical(const MatrixX<S>& a, const MatrixX<S>& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(S) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+MatrixX<S> pose_matrix(const SE3<S>& H) {
+  MatrixX<S> m(3, 4);
+  m << H.rotation(), H.translation();
+  return m;
+}
+
+std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const VectorX<S>& ddq, const VectorX<S>& tau) {
+  const int nv = model.nv(), n = model.num_joints();
+  const int frame = model.num_bodies() - 1;
+  std::vector<Kernel> k;
+  k.push_back({"rnea", [=, &model, &x, &ddq, &tau](Data<S>& d) { return Outputs{rnea(model, d, x, ddq)}; }});
+  k.push_back({"bias_force", [=, &model, &x, &ddq, &tau](Data<S>& d) { return Outputs{bias_force(model, d, x)}; }});
+  k.push_back({"gravity_force", [=, &model, &x, &ddq, &tau](Data<S>& d) { return Outputs{gravity_force(model, d, x)}; }});
+  k.push_back({"coriolis_force", [=, &model, &x, &ddq, &tau](Data<S>& d) { return Outputs{coriolis_force(model, d, x)}; }});
+  k.push_back({"eidamb", [=, &model, &x, &ddq, &tau](Data<S>& d) { return Outputs{eidamb(model, d, x, ddq)}; }});
+  k.push_back({"crba", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 crba(model, d, x);
+                 return Outputs{d.M, d.F, d.Ic[0].matrix()};
+               }});
+  k.push_back({"aba", [=, &model, &x, &ddq, &tau](Data<S>& d) { return Outputs{aba(model, d, x, tau)}; }});
+  k.push_back({"immamb", [=, &model, &x, &ddq, &tau](Data<S>& d) { return Outputs{immamb(model, d, x)}; }});
+  k.push_back({"aza_factorize+aza_solve", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 MatrixX<S> X(nv, 2);
+                 aza_factorize(model, d, x.s);
+                 aza_solve(model, d, MatrixX<S>::Identity(nv, 2), X);
+                 return Outputs{X};
+               }});
+  k.push_back({"crba+ltdl_factorize+ltdl_solve+ltdl_inverse", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 crba(model, d, x);
+                 ltdl_factorize(model, d);
+                 VectorX<S> y = tau;
+                 ltdl_solve(model, d, y);
+                 ltdl_inverse(model, d);
+                 return Outputs{y, d.Minv, d.ltdl.diagonal()};
+               }});
+  for (TwistRepresentation rep : {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+    const std::string r = std::to_string(static_cast<int>(rep));
+    k.push_back({"eidamb_derivatives rep " + r, [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                   eidamb_derivatives(model, d, x, ddq, rep);
+                   return Outputs{d.D1, d.D2, d.D3, d.D4, d.M, d.tau};
+                 }});
+    for (MinvMethod minv : {MinvMethod::Dense, MinvMethod::Sweeps}) {
+      LinearizationOptions<S> opt;
+      opt.representation = rep;
+      opt.minv = minv;
+      const std::string name = " rep " + r + " minv " + std::to_string(static_cast<int>(minv));
+      k.push_back({"linearize" + name, [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                     linearize(model, d, x, tau, opt);
+                     return Outputs{d.A, d.B, d.ddq, d.Minv, d.D1, d.D2, d.D3, d.D4};
+                   }});
+      k.push_back({"linearize_discrete" + name, [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                     linearize_discrete(model, d, x, tau, S(0.01), opt);
+                     return Outputs{d.A, d.B};
+                   }});
+    }
+  }
+  k.push_back({"linearize_actuated", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 const MatrixX<S> actuation = MatrixX<S>::Identity(nv, n).eval();
+                 MatrixX<S> Bu(2 * nv, n);
+                 linearize_actuated(model, d, x, actuation, VectorX<S>(tau.tail(n)), Bu);
+                 return Outputs{d.A, Bu};
+               }});
+  k.push_back({"semi_implicit_euler_step", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 const State<S> y = semi_implicit_euler_step(model, d, x, tau, S(0.01));
+                 return Outputs{pose_matrix(y.H), y.s, y.nu, y.r};
+               }});
+  k.push_back({"forward_kinematics+frame_pose", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 forward_kinematics(model, d, x);
+                 return Outputs{pose_matrix(frame_pose(model, d, frame))};
+               }});
+  for (TwistRepresentation rep : {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+    k.push_back({"frame kinematics rep " + std::to_string(static_cast<int>(rep)), [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                   MatrixX<S> J(6, nv);
+                   frame_jacobian(model, d, x, frame, rep, J);
+                   const MatrixX<S> v = frame_velocity(model, d, x, frame, rep);
+                   const MatrixX<S> a = frame_acceleration_bias(model, d, x, frame, rep);
+                   return Outputs{J, v, a};
+                 }});
+  }
+  return k;
+}
+
+void check_contract(const Model<S>& model, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  const State<S> x = random_state(model, rng);
+  const VectorX<S> ddq = VectorX<S>::Random(model.nv());
+  const VectorX<S> tau = VectorX<S>::Random(model.nv());
+  for (const Kernel& kernel : kernels(model, x, ddq, tau)) {
+    INFO(kernel.name << ", " << model.num_joints() << " joints, Σ depth " << model.total_depth());
+    Data<S> data(model);
+    const Outputs first = kernel.run(data);
+    scribble(data);
+    const Outputs again = kernel.run(data);
+    REQUIRE(first.size() == again.size());
+    for (std::size_t o = 0; o < first.size(); ++o) {
+      INFO("output " << o);
+      REQUIRE(first[o].allFinite());
+      CHECK(bit_identical(first[o], again[o]));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Data contract: every kernel repeats its outputs bit for bit after every public member of Data is scribbled",
+          "[data][contract]") {
+  // Branching trees (crba walks up the body frames, entries between branches are zero) and
+  // deep chains (crba's base-frame route), moving and welded bases, aligned axes (the joints'
+  // fast cases).
+  struct Case {
+    int joints;
+    RandomModelOptions opt;
+  };
+  std::vector<Case> cases;
+  for (bool moving : {true, false}) {
+    for (int branching : {0, 3, 12}) {
+      RandomModelOptions opt;
+      opt.moving_base = moving;
+      opt.branching = branching;
+      cases.push_back({branching == 0 ? 24 : 17, opt});
+      opt.axis_aligned = true;
+      opt.revolute_only = true;
+      cases.push_back({branching == 0 ? 24 : 17, opt});
+    }
+  }
+  std::uint32_t seed = 11;
+  for (const Case& c : cases) {
+    std::mt19937 rng(seed++);
+    const Model<S> model = random_model<S>(c.joints, rng, c.opt);
+    check_contract(model, seed);
+  }
+}
