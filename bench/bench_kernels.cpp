@@ -73,6 +73,20 @@ void register_all(const std::string& robot, const Model_& m) {
   register_kernel("crba", robot, model, [](auto& mo, auto& d, auto& x, auto&) {
     benchmark::DoNotOptimize(crba(mo, d, x.s).data());
   });
+  register_kernel("com_jacobian", robot, model, [](auto& mo, auto& d, auto& x, auto&) {
+    benchmark::DoNotOptimize(center_of_mass(mo, d, x).data());
+    benchmark::DoNotOptimize(center_of_mass_jacobian(mo, d, x).data());
+  });
+  register_kernel("centroidal_matrix", robot, model, [](auto& mo, auto& d, auto& x, auto&) {
+    benchmark::DoNotOptimize(centroidal_momentum_matrix(mo, d, x).data());
+  });
+  register_kernel("centroidal_derivatives", robot, model, [](auto& mo, auto& d, auto& x, auto& a) {
+    centroidal_derivatives(mo, d, x, a);
+    benchmark::DoNotOptimize(d.centroidal_rate_dx.data());
+  });
+  register_kernel("coriolis_matrix", robot, model, [](auto& mo, auto& d, auto& x, auto&) {
+    benchmark::DoNotOptimize(coriolis_matrix(mo, d, x).data());
+  });
   if (!model->singular_joints().empty()) return;
   register_kernel("aba", robot, model, [](auto& mo, auto& d, auto& x, auto& a) {
     benchmark::DoNotOptimize(aba(mo, d, x, a).data());

@@ -61,6 +61,8 @@ void scribble(Data<S>& d) {
   scribble(d.lin_K), scribble(d.lin_MinvK), scribble(d.lin_rows), scribble(d.A), scribble(d.B);
   scribble(d.tau), scribble(d.h), scribble(d.ddq), scribble(d.M), scribble(d.Minv);
   scribble(d.ltdl), scribble(d.ltdl_base_rows), scribble(d.ltdl_scratch), scribble(d.tmp_nv), scribble(d.tmp_nv2);
+  scribble(d.centroidal_matrix), scribble(d.com_jacobian), scribble(d.coriolis);
+  scribble(d.com_dx), scribble(d.centroidal_momentum_dx), scribble(d.centroidal_rate_dx);
 }
 
 using Outputs = std::vector<MatrixX<S>>;
@@ -140,6 +142,31 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
   k.push_back({"semi_implicit_euler_step", [=, &model, &x, &ddq, &tau](Data<S>& d) {
                  const State<S> y = semi_implicit_euler_step(model, d, x, tau, S(0.01));
                  return Outputs{pose_matrix(y.H), y.s, y.nu, y.r};
+               }});
+  k.push_back({"semi_implicit_euler_step (output argument)", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 State<S> y = x;
+                 semi_implicit_euler_step(model, d, x, tau, S(0.01), y);
+                 return Outputs{pose_matrix(y.H), y.s, y.nu, y.r};
+               }});
+  k.push_back({"centre of mass and centroidal quantities", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 const MatrixX<S> p = center_of_mass(model, d, x), pb = center_of_mass(model, d, x, ComFrame::Base);
+                 const MatrixX<S> v = center_of_mass_velocity(model, d, x), a = center_of_mass_acceleration(model, d, x, ddq);
+                 const MatrixX<S> J = center_of_mass_jacobian(model, d, x), JB = center_of_mass_jacobian(model, d, x, ComFrame::Base);
+                 const MatrixX<S> h = centroidal_momentum(model, d, x), A = centroidal_momentum_matrix(model, d, x);
+                 const MatrixX<S> drift = centroidal_momentum_drift(model, d, x);
+                 const MatrixX<S> rate = centroidal_momentum_rate(model, d, x, ddq);
+                 return Outputs{p, pb, v, a, J, JB, h, A, drift, rate};
+               }});
+  for (TwistRepresentation rep : {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+    k.push_back({"centroidal_derivatives rep " + std::to_string(static_cast<int>(rep)), [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                   centroidal_derivatives(model, d, x, ddq, rep);
+                   return Outputs{d.com_dx, d.centroidal_momentum_dx, d.centroidal_rate_dx};
+                 }});
+  }
+  k.push_back({"energy and coriolis_matrix", [=, &model, &x, &ddq, &tau](Data<S>& d) {
+                 const MatrixX<S> T = MatrixX<S>::Constant(1, 1, kinetic_energy(model, d, x));
+                 const MatrixX<S> U = MatrixX<S>::Constant(1, 1, potential_energy(model, d, x));
+                 return Outputs{T, U, coriolis_matrix(model, d, x)};
                }});
   k.push_back({"forward_kinematics+frame_pose", [=, &model, &x, &ddq, &tau](Data<S>& d) {
                  forward_kinematics(model, d, x);

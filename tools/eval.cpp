@@ -13,6 +13,14 @@
 //   linearization_tau the τ̄ of A and B: the input if given, else ĪD(x, accelerations) if given,
 //                     else h (zero accelerations)
 //   A, B              linearize / linearize_discrete at (x, linearization_tau) [M invertible]
+//   com               centre of mass p_com, inertial frame (centroidal.hpp)
+//   com_jacobian      J_com (3 × nv), inertial axes
+//   centroidal_momentum  h_G = [m ṗ_com; k_G], centroidal frame (CoM origin, inertial axes)
+//   centroidal_matrix A_G (6 × nv), h_G = A_G ν̄
+//   centroidal_drift  Ȧ_G ν̄ (ḣ_G at zero accelerations)
+//   kinetic_energy, potential_energy   energy.hpp (numbers)
+//   coriolis_matrix   C(x) (nv × nv), C ν̄ = velocity products, Ṁ − 2C skew (coriolis.hpp)
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -22,6 +30,9 @@
 
 #include "cli.hpp"
 #include "liedyn/algorithm/aba.hpp"
+#include "liedyn/algorithm/centroidal.hpp"
+#include "liedyn/algorithm/coriolis.hpp"
+#include "liedyn/algorithm/energy.hpp"
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
@@ -38,7 +49,9 @@ using json = nlohmann::ordered_json;
 const std::vector<std::string>& eval_keys() {
   static const std::vector<std::string> keys = {
       "joint_names", "nv", "base_type", "representation", "discrete_dt", "tau", "M", "Minv", "h", "ddq",
-      "derivatives_ddq", "D1", "D2", "D3", "D4", "linearization_tau", "A", "B"};
+      "derivatives_ddq", "D1", "D2", "D3", "D4", "linearization_tau", "A", "B",
+      "com", "com_jacobian", "centroidal_momentum", "centroidal_matrix", "centroidal_drift", "kinetic_energy",
+      "potential_energy", "coriolis_matrix"};
   return keys;
 }
 
@@ -175,6 +188,20 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
       missing["A"] = missing["B"] = singular_reason(model);
     }
   }
+
+  // Centre of mass, centroidal quantities, energy and the Coriolis matrix.
+  auto put_number = [&](const char* key, double v) {
+    if (!std::isfinite(v)) throw Error("eval: '" + std::string(key) + "' is not finite (overflow?): check the magnitudes in " + opt.state);
+    value[key] = v;
+  };
+  if (need_any({"com"})) put("com", center_of_mass(model, data, x));
+  if (need_any({"com_jacobian"})) put("com_jacobian", center_of_mass_jacobian(model, data, x));
+  if (need_any({"centroidal_momentum"})) put("centroidal_momentum", centroidal_momentum(model, data, x));
+  if (need_any({"centroidal_matrix"})) put("centroidal_matrix", centroidal_momentum_matrix(model, data, x));
+  if (need_any({"centroidal_drift"})) put("centroidal_drift", centroidal_momentum_drift(model, data, x));
+  if (need_any({"kinetic_energy"})) put_number("kinetic_energy", kinetic_energy(model, data, x));
+  if (need_any({"potential_energy"})) put_number("potential_energy", potential_energy(model, data, x));
+  if (need_any({"coriolis_matrix"})) put("coriolis_matrix", coriolis_matrix(model, data, x));
 
   // Assemble in the documented key order.
   json result = json::object();

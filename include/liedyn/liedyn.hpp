@@ -15,6 +15,7 @@
 #include "liedyn/model/model.hpp"
 #include "liedyn/model/samples.hpp"
 #include "liedyn/model/state.hpp"
+#include "liedyn/model/configuration.hpp"
 
 #include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/aza.hpp"
@@ -28,5 +29,8 @@
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
+#include "liedyn/algorithm/centroidal.hpp"
+#include "liedyn/algorithm/coriolis.hpp"
+#include "liedyn/algorithm/energy.hpp"
 
 #include "liedyn/numdiff.hpp"

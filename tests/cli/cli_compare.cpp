@@ -22,6 +22,9 @@
 #include <nlohmann/json.hpp>
 
 #include "liedyn/algorithm/aba.hpp"
+#include "liedyn/algorithm/centroidal.hpp"
+#include "liedyn/algorithm/coriolis.hpp"
+#include "liedyn/algorithm/energy.hpp"
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
@@ -94,6 +97,15 @@ void compare(const json& out, const std::string& key, const MatrixX<double>& exp
   const double diff = expected.size() ? (got - expected).cwiseAbs().maxCoeff() : 0.0;
   const double rel = scale > 0 ? diff / scale : diff;
   std::printf("  %-18s %3dx%-3d  max rel. difference %.3g\n", key.c_str(), int(got.rows()), int(got.cols()), rel);
+  if (!(rel <= 1e-12)) fail(key + ": differs from the library by " + std::to_string(rel));
+}
+
+void compare_number(const json& out, const std::string& key, double expected) {
+  if (!out.at(key).is_number()) return fail(key + ": not a number");
+  const double got = out.at(key).get<double>();
+  const double diff = std::fabs(got - expected), scale = std::fabs(expected);
+  const double rel = scale > 0 ? diff / scale : diff;
+  std::printf("  %-18s number   max rel. difference %.3g\n", key.c_str(), rel);
   if (!(rel <= 1e-12)) fail(key + ": differs from the library by " + std::to_string(rel));
 }
 
@@ -186,7 +198,9 @@ int main(int argc, char** argv) {
   const bool invertible = model.singular_joints().empty();
   Data<double> data(model);
   std::set<std::string> expected_keys = {"joint_names", "nv", "base_type", "representation", "M", "h",
-                                         "derivatives_ddq", "D2", "D4", "linearization_tau"};
+                                         "derivatives_ddq", "D2", "D4", "linearization_tau", "com", "com_jacobian",
+                                         "centroidal_momentum", "centroidal_matrix", "centroidal_drift",
+                                         "kinetic_energy", "potential_energy", "coriolis_matrix"};
   if (moving) expected_keys.insert({"D1", "D3"});
   if (dt > 0) expected_keys.insert("discrete_dt");
   if (has_acc) expected_keys.insert("tau");
@@ -240,6 +254,15 @@ int main(int argc, char** argv) {
     if (has("A")) compare(out, "A", data.A, false);
     if (has("B")) compare(out, "B", data.B, false);
   }
+
+  if (has("com")) compare(out, "com", center_of_mass(model, data, x), true);
+  if (has("com_jacobian")) compare(out, "com_jacobian", center_of_mass_jacobian(model, data, x), false);
+  if (has("centroidal_momentum")) compare(out, "centroidal_momentum", centroidal_momentum(model, data, x), true);
+  if (has("centroidal_matrix")) compare(out, "centroidal_matrix", centroidal_momentum_matrix(model, data, x), false);
+  if (has("centroidal_drift")) compare(out, "centroidal_drift", centroidal_momentum_drift(model, data, x), true);
+  if (has("kinetic_energy")) compare_number(out, "kinetic_energy", kinetic_energy(model, data, x));
+  if (has("potential_energy")) compare_number(out, "potential_energy", potential_energy(model, data, x));
+  if (has("coriolis_matrix")) compare(out, "coriolis_matrix", coriolis_matrix(model, data, x), false);
 
   if (failures) {
     std::cerr << failures << " difference(s) between `liedyn eval` and the library\n";

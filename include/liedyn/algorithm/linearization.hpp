@@ -251,13 +251,14 @@ void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
     Bu.col(c).bottomRows(nv).noalias() = data.B.bottomRows(nv) * actuation.col(c);
 }
 
-/// One step of the Lie-group semi-implicit Euler scheme:
+/// One step of the Lie-group semi-implicit Euler scheme into `out`:
 ///   ν⁺ = ν + Δt ν̇,  r⁺ = r + Δt ṙ,  s⁺ = s + Δt r⁺,  H⁺ = H exp(Δt ν⁺^),
-/// with (ν̇, ṙ) = FD(x, τ̄) (body twist; for a welded base only s and r move).
+/// with (ν̇, ṙ) = FD(x, τ̄) (body twist; for a welded base only s and r move). `out` may be x;
+/// no allocation once out.s and out.r have the model's size.
 template <class S, class Derived>
-State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                  const Eigen::MatrixBase<Derived>& tau, const S& dt,
-                                  const ExternalWrenches<S>* fext = nullptr) {
+void semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const State<S>& x,
+                              const Eigen::MatrixBase<Derived>& tau, const S& dt, State<S>& out,
+                              const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("semi_implicit_euler_step", model, x);
   detail::check_data("semi_implicit_euler_step", model, data);
   LIEDYN_CHECK_SIZE("semi_implicit_euler_step", "tau", tau, model.nv());
@@ -267,14 +268,29 @@ State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const St
   detail::aza_factorize_at_poses(model, data);
   data.tmp_nv = tau - data.h;
   aza_solve(model, data, data.tmp_nv, data.ddq);
-  State<S> y = x;
   const int off = model.offset(), n = model.num_joints();
-  y.r += dt * data.ddq.segment(off, n);
-  y.s += dt * y.r;
-  if (model.has_moving_base()) {
-    y.nu += dt * data.ddq.template head<6>();
-    y.H = x.H * SE3<S>::exp(Vector6<S>(dt * y.nu));
+  if (&out != &x) {
+    out.r = x.r;
+    out.s = x.s;
+    out.nu = x.nu;
+    out.H = x.H;
   }
+  out.r += dt * data.ddq.segment(off, n);
+  out.s += dt * out.r;
+  if (model.has_moving_base()) {
+    out.nu += dt * data.ddq.template head<6>();
+    out.H = out.H * SE3<S>::exp(Vector6<S>(dt * out.nu));
+  }
+}
+
+/// One step of the semi-implicit Euler scheme (see the output-argument form), returned by value
+/// (allocates the new state's vectors).
+template <class S, class Derived>
+State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                  const Eigen::MatrixBase<Derived>& tau, const S& dt,
+                                  const ExternalWrenches<S>* fext = nullptr) {
+  State<S> y = x;
+  semi_implicit_euler_step(model, data, x, tau, dt, y, fext);
   return y;
 }
 
@@ -327,6 +343,22 @@ void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
     data.B.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch_b);
   }
   (void)N;
+}
+
+/// linearize_discrete() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into
+/// Bu (2nv × m), as linearize_actuated is for the continuous case.
+template <class S, class DS, class Du>
+void linearize_discrete_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                 const Eigen::MatrixBase<DS>& actuation, const Eigen::MatrixBase<Du>& u, const S& dt,
+                                 MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
+                                 const ExternalWrenches<S>* fext = nullptr) {
+  LIEDYN_CHECK(actuation.rows() == model.nv() && actuation.cols() == u.size(),
+               "liedyn: linearize_discrete_actuated: the actuation matrix must be nv × size(u)");
+  data.tmp_nv2.noalias() = actuation * u;
+  linearize_discrete(model, data, x, data.tmp_nv2, dt, opt, fext);
+  Bu.resize(data.B.rows(), actuation.cols());  // no allocation once Bu has this size
+  // Column by column (GEMV): a GEMM takes Eigen's heap blocking workspace once nv passes a few dozen.
+  for (Eigen::Index c = 0; c < actuation.cols(); ++c) Bu.col(c).noalias() = data.B * actuation.col(c);
 }
 
 }  // namespace liedyn

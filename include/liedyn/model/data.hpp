@@ -93,6 +93,12 @@ struct Data {
     B.setZero(N, nv);
     tmp_nv.setZero(nv);
     tmp_nv2.setZero(nv);
+    centroidal_matrix.setZero(6, nv);
+    com_jacobian.setZero(3, nv);
+    coriolis.setZero(nv, nv);
+    com_dx.setZero(3, N);
+    centroidal_momentum_dx.setZero(6, N);
+    centroidal_rate_dx.setZero(6, N);
   }
 
   int num_bodies = 0;
@@ -176,6 +182,14 @@ struct Data {
   Matrix6X<S> ltdl_base_rows;  ///< scratch of ltdl_inverse: column d = row d of L⁻¹ on the base (moving base)
   VectorX<S> ltdl_scratch;  ///< scratch of ltdl_factorize and ltdl_inverse (2 nv)
   VectorX<S> tmp_nv, tmp_nv2;  ///< scratch of size nv
+
+  // --- centroidal quantities, energy (centroidal.hpp, coriolis.hpp) ------------------------
+  Matrix6X<S> centroidal_matrix;  ///< A_G (6 × nv): h_G = A_G ν̄, centroidal frame (CoM origin, inertial axes)
+  Eigen::Matrix<S, 3, Eigen::Dynamic> com_jacobian;  ///< J_com (3 × nv), frame as requested
+  MatrixX<S> coriolis;  ///< C(x) (nv × nv): C ν̄ = velocity products, Ṁ − 2C skew-symmetric
+  Eigen::Matrix<S, 3, Eigen::Dynamic> com_dx;  ///< ∂p_com/∂x (3 × 2nv), inertial frame
+  Matrix6X<S> centroidal_momentum_dx;          ///< ∂h_G/∂x (6 × 2nv)
+  Matrix6X<S> centroidal_rate_dx;              ///< ∂ḣ_G/∂x at the given q̈ (6 × 2nv)
 
  private:
   // Scratch that keeps values between calls, so that no kernel depends on a public member

@@ -148,6 +148,20 @@ int tangent_size(const Model<S>& model) { return 2 * model.nv(); }
 template <class S>
 State<S> neutral(const Model<S>& model) { return State<S>(model); }
 
+namespace detail {
+/// The joint position at fraction t ∈ [0, 1] of the joint's range: lower + t (upper − lower)
+/// when both limits are finite, else −π + 2π t.
+template <class S>
+S joint_position_in_limits(const Joint<S>& j, double t) {
+  const bool limited = std::isfinite(double(j.lower)) && std::isfinite(double(j.upper));
+  // The width upper − lower overflows for limits like ±DBL_MAX (Pinocchio's "no limit").
+  const bool wide = limited && !std::isfinite(double(j.upper - j.lower));
+  return !limited ? S(M_PI * (2.0 * t - 1.0))
+         : wide   ? S(j.lower * S(1.0 - t) + j.upper * S(t))
+                  : S(j.lower + (j.upper - j.lower) * S(t));
+}
+}  // namespace detail
+
 /// A random state: base attitude uniform on SO(3), position in [−1, 1]³, joint positions
 /// uniform within the limits where both are finite (else in [−π, π]), velocities in [−1, 1].
 template <class S, class Rng>
@@ -161,14 +175,7 @@ State<S> random_state(const Model<S>& model, Rng& rng) {
     for (int k = 0; k < 6; ++k) x.nu(k) = S(u(rng));
   }
   for (int i = 1; i <= model.num_joints(); ++i) {
-    const Joint<S>& j = model.joint(i);
-    const double t = 0.5 * (u(rng) + 1.0);
-    const bool limited = std::isfinite(double(j.lower)) && std::isfinite(double(j.upper));
-    // The width upper − lower overflows for limits like ±DBL_MAX (Pinocchio's "no limit").
-    const bool wide = limited && !std::isfinite(double(j.upper - j.lower));
-    x.s(i - 1) = !limited ? S(M_PI * (2.0 * t - 1.0))
-                 : wide   ? S(j.lower * S(1.0 - t) + j.upper * S(t))
-                          : S(j.lower + (j.upper - j.lower) * S(t));
+    x.s(i - 1) = detail::joint_position_in_limits(model.joint(i), 0.5 * (u(rng) + 1.0));
     x.r(i - 1) = S(u(rng));
   }
   return x;
