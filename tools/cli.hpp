@@ -38,6 +38,8 @@ struct EvalOptions {
   std::string representation = "body";  ///< body | inertial | mixed (D1, D3, A, B)
   double discrete_dt = 0.0;              ///< > 0: A and B of the discrete step (linearize_discrete)
   std::vector<std::string> only;         ///< keys to print (empty: every available key)
+  std::string constraints;               ///< CONSTRAINTS.json (empty: none)
+  std::string mimic = "ignore";          ///< ignore | enforce: the URDF's <mimic> tags as couplings
 };
 
 struct CheckOptions {
@@ -46,6 +48,7 @@ struct CheckOptions {
   int states = 3;
   unsigned seed = 1;
   double dt = 0.01;  ///< time step of the discrete-linearization check
+  std::string constraints;  ///< CONSTRAINTS.json: also check the constraint kernels (empty: none)
 };
 
 /// The keys `liedyn eval` can print, in output order.

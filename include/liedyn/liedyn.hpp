@@ -9,6 +9,7 @@
 #include "liedyn/spatial.hpp"
 
 #include "liedyn/model/builder.hpp"
+#include "liedyn/model/constraint.hpp"
 #include "liedyn/model/data.hpp"
 #include "liedyn/model/joint.hpp"
 #include "liedyn/model/model.hpp"
@@ -17,10 +18,14 @@
 
 #include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/aza.hpp"
+#include "liedyn/algorithm/constrained_dynamics.hpp"
+#include "liedyn/algorithm/constraint_kinematics.hpp"
+#include "liedyn/algorithm/constraint_projection.hpp"
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/impulse_dynamics.hpp"
 #include "liedyn/algorithm/kinematics.hpp"
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
