@@ -6,9 +6,9 @@
 // constraint's sense: model/constraint.hpp, constraint_kinematics.hpp, docs/constraints.md).
 //
 // Route (ConstrainedDynamicsRoute::ExactKKT), with M = Lᵀ D L the sparse factorization of
-// ltdl.hpp: Y = L⁻ᵀ Jᵀ (m triangular solves that follow the tree), the Delassus matrix
-// W = J M⁻¹ Jᵀ = Yᵀ D⁻¹ Y, its Cholesky factor, then with y = L⁻ᵀ (τ̄ − h):
-//   λ = −W⁻¹ (γ + Yᵀ D⁻¹ y),   q̈ = L⁻¹ D⁻¹ (y + Y λ).
+// ltdl.hpp: Y = J L⁻¹ (one triangular solve for all m rows, following the tree), the Delassus
+// matrix W = J M⁻¹ Jᵀ = Y D⁻¹ Yᵀ, its Cholesky factor, then with y = L⁻ᵀ (τ̄ − h):
+//   λ = −W⁻¹ (γ + Y D⁻¹ y),   q̈ = L⁻¹ D⁻¹ (y + Yᵀ λ).
 // Cost O(n) for h, O(Σ depth²) for M and its factors, O(m Σ depth) for Y, O(m² nv) for W,
 // O(m³) for its factor. It needs M invertible and J of full row rank: a Cholesky pivot below
 // rank_tolerance times its row's diagonal entry means the row depends on the rows before it,
@@ -70,17 +70,23 @@ S rank_tolerance_of(const ConstrainedDynamicsOptions<S>& opt) {
   return sqrt(Eigen::NumTraits<S>::epsilon());
 }
 
-/// From data.ltdl (M factored) and cd.J: cd.Y = L⁻ᵀ Jᵀ, cd.Z = D⁻¹ Y, cd.delassus = Yᵀ Z and its
+/// From data.ltdl (M factored) and cd.J: cd.Y = J L⁻¹, cd.Z = Y D⁻¹, cd.delassus = Y Zᵀ and its
 /// Cholesky factor in cd.delassus_factor. Throws ConstraintError on a dependent row.
 template <class S>
 void factor_delassus(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
                      const ConstrainedDynamicsOptions<S>& opt, const char* who) {
   using std::sqrt;
   const int m = set.dimension();
-  cd.Y = cd.J.transpose();
-  for (int k = 0; k < m; ++k) ltdl_solve_transposed(model, data, cd.Y.col(k));
-  for (int k = 0; k < m; ++k) cd.Z.col(k) = cd.Y.col(k).cwiseQuotient(data.ltdl.diagonal());
-  cd.delassus.noalias() = cd.Y.transpose() * cd.Z;
+  // Y = J L⁻¹, i.e. Lᵀ Yᵀ = Jᵀ solved for all m rows at once, leaves first: column j of Y is
+  // final once its subtree's columns are (one m-row product per coordinate).
+  const MatrixX<S>& F = data.ltdl;
+  cd.Y = cd.J;
+  for (int j = model.nv() - 1; j >= 0; --j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    if (len > 0) cd.Y.col(j).noalias() -= cd.Y.middleCols(first, len) * F.col(j).segment(first, len);
+    cd.Z.col(j) = cd.Y.col(j) / F(j, j);
+  }
+  cd.delassus.noalias() = cd.Y * cd.Z.transpose();
   MatrixX<S>& L = cd.delassus_factor;
   const S tol = rank_tolerance_of(opt);
   for (int j = 0; j < m; ++j) {
@@ -138,7 +144,7 @@ void add_constraint_response(const Model<S>& model, const Data<S>& data, Constra
                              const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DMu>& mu,
                              const Eigen::MatrixBase<DOut>& out_) {
   Eigen::MatrixBase<DOut>& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
-  cd.tmp_nv.noalias() = cd.Z * mu;
+  cd.tmp_nv.noalias() = cd.Z.transpose() * mu;
   ltdl_solve_lower(model, data, cd.tmp_nv);
   out = v + cd.tmp_nv;
 }
@@ -166,9 +172,9 @@ const VectorX<S>& constrained_forward_dynamics(const Model<S>& model, Data<S>& d
   y = tau - data.h;
   detail::ltdl_solve_transposed(model, data, y);
   cd.lambda = -cd.gamma;
-  cd.lambda.noalias() -= cd.Z.transpose() * y;
+  cd.lambda.noalias() -= cd.Z * y;
   detail::delassus_solve(cd, cd.lambda);
-  y.noalias() += cd.Y * cd.lambda;
+  y.noalias() += cd.Y.transpose() * cd.lambda;
   cd.ddq = y.cwiseQuotient(data.ltdl.diagonal());
   detail::ltdl_solve_lower(model, data, cd.ddq);
   return cd.ddq;

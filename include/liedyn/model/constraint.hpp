@@ -404,8 +404,8 @@ struct ConstraintData {
     world_columns.setZero(6, nv);
     relative_columns.setZero(6, nv);
     rows_full.setZero(6, nv);
-    Y.setZero(nv, m);
-    Z.setZero(nv, m);
+    Y.setZero(m, nv);
+    Z.setZero(m, nv);
     rhs.setZero(m);
     tmp_nv.setZero(nv);
     tmp_q.setZero(nv);
@@ -429,8 +429,8 @@ struct ConstraintData {
   Matrix6X<S> world_columns;     ///< inertial Jacobian columns ^A X_j Γ_j (base: ^A X_0)
   Matrix6X<S> relative_columns;  ///< one constraint's relative-twist Jacobian (frame 2, body)
   Matrix6X<S> rows_full;         ///< one constraint's rows before the component mask
-  MatrixX<S> Y;                  ///< L⁻ᵀ Jᵀ (M = Lᵀ D L)
-  MatrixX<S> Z;                  ///< D⁻¹ L⁻ᵀ Jᵀ
+  MatrixX<S> Y;                  ///< J L⁻¹ (m × nv; M = Lᵀ D L)
+  MatrixX<S> Z;                  ///< J L⁻¹ D⁻¹
   VectorX<S> rhs;
   VectorX<S> tmp_nv, tmp_q;
 };
