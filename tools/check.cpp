@@ -7,6 +7,10 @@
 //   anything through M⁻¹ (M⁻¹, forward dynamics, A, B)             max(1e-10, 100 κ(M) ε)
 //   D1..D4 against long-double finite differences                  1e-9
 // with κ(M) the largest 2-norm condition number of M over the states and ε double's epsilon.
+// With --constraints: J against long-double central differences of the position error (the
+// desired placements set to the poses at each state, so that e = 0 there) 1e-9, and the
+// constrained and impulse dynamics against a dense LU solve of the whole KKT system,
+// max(1e-10, 100 κ(KKT) ε).
 // For a model whose M is singular (Model::singular_joints()) the checks through M⁻¹ are
 // skipped and reported so; the exit code then covers the checks that ran.
 #include <chrono>
@@ -20,6 +24,8 @@
 #include <vector>
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <nlohmann/json.hpp>
 #include <Eigen/SVD>
 
 #include "check_fd.hpp"
@@ -32,6 +38,9 @@
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/reference_dynamics.hpp"
+#include "liedyn/algorithm/impulse_dynamics.hpp"
+#include "constraints_json.hpp"
+#include "state_json.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 #include "model_io.hpp"
 
@@ -132,6 +141,10 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   const TwistRepresentation reps[3] = {TwistRepresentation::Body, TwistRepresentation::Inertial,
                                        TwistRepresentation::Mixed};
   Report report;
+  const bool constrained = !opt.constraints.empty();
+  ConstraintsInput cons;
+  if (constrained) cons = parse_constraints(read_json_file(opt.constraints), model, opt.constraints);
+  std::string constraint_note;
   for (const Sample& s : samples) {
     const State<double>& x = s.x;
     // --- kernels against kernels ---------------------------------------------------------
@@ -205,6 +218,75 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       }
     }
   }
+  if (constrained) {
+    for (const Sample& s : samples) {
+      const State<double>& x = s.x;
+      // Desired placements at x (e(x) = 0), couplings' offsets likewise.
+      std::vector<ConstraintSpec<double>> specs = cons.specs;
+      forward_poses(model, data, x);
+      for (ConstraintSpec<double>& c : specs) {
+        if (c.type == ConstraintType::Coupling) {
+          c.offset = x.s[model.joint_id(c.joint) - 1] - c.ratio * x.s[model.joint_id(c.master) - 1];
+          continue;
+        }
+        const SE3<double> H2 = frame_pose(model, data, model.frame_id(is_contact(c.type) ? c.frame : c.frame2));
+        c.placement = is_contact(c.type) ? H2 : frame_pose(model, data, model.frame_id(c.frame)).inverse_times(H2);
+      }
+      const ConstraintSet<double> set(model, specs);
+      ConstraintData<double> cd(model, set);
+      constraint_kinematics(model, data, set, cd, x);
+      const MatrixX<double> J = cd.J;
+      const int m = set.dimension();
+      // J against central differences of e along x ⊕ (±d e_k), long double.
+      const ConstraintSet<long double> set_ld = set.cast<long double>();
+      Data<long double> data_ld(model_ld);
+      ConstraintData<long double> cd_ld(model_ld, set_ld);
+      const State<long double> x_ld = x.cast<long double>();
+      const long double d = fd_step();
+      MatrixX<double> J_fd(m, nv);
+      for (int k = 0; k < nv; ++k) {
+        VectorX<long double> dx = VectorX<long double>::Zero(2 * nv);
+        dx(k) = d;
+        constraint_jacobian(model_ld, data_ld, set_ld, cd_ld, integrate(model_ld, x_ld, dx));
+        const VectorX<long double> ep = cd_ld.position_error;
+        constraint_jacobian(model_ld, data_ld, set_ld, cd_ld, integrate(model_ld, x_ld, VectorX<long double>(-dx)));
+        J_fd.col(k) = ((ep - cd_ld.position_error) / (2 * d)).cast<double>();
+      }
+      report.add("constraint J", "vs finite differences of the position error", tol_fd, rel_error(J, J_fd));
+      if (!invertible) continue;
+      // Dense KKT: [M −Jᵀ; J 0] [q̈; λ] = [τ̄ − h; −γ], and the impulse system likewise.
+      const MatrixX<double> M = crba(model, data, x.s);
+      const VectorX<double> h = bias_force(model, data, x);
+      MatrixX<double> K = MatrixX<double>::Zero(nv + m, nv + m);
+      K.topLeftCorner(nv, nv) = M;
+      K.topRightCorner(nv, m) = -J.transpose();
+      K.bottomLeftCorner(m, nv) = J;
+      const Eigen::FullPivLU<MatrixX<double>> lu(K);
+      if (lu.rank() < nv + m) {
+        constraint_note = "constrained and impulse dynamics skipped at some states: J is rank deficient there";
+        continue;
+      }
+      const double tol_kkt = std::max(1e-10, 100.0 * condition_number(K) * eps);
+      VectorX<double> rhs(nv + m);
+      rhs << s.tau - h, -cd.gamma;
+      const VectorX<double> sol = lu.solve(rhs);
+      constrained_forward_dynamics(model, data, set, cd, x, s.tau);
+      report.add("constrained ddq", "exact KKT route vs dense LU of the KKT matrix", tol_kkt,
+                 rel_error(cd.ddq, sol.head(nv)));
+      report.add("lambda", "exact KKT route vs dense LU of the KKT matrix", tol_kkt, rel_error(cd.lambda, sol.tail(m)));
+      const VectorX<double> v = x.velocity(model);
+      VectorX<double> target = J * v;
+      for (const auto& c : set.constraints())
+        target.segment(c.row, c.dim) *= is_contact(c.type) ? -cons.restitution : 0.0;
+      rhs << M * v, target;
+      const VectorX<double> jump = lu.solve(rhs);
+      impulse_dynamics(model, data, set, cd, x, cons.restitution);
+      report.add("impulse v+", "impulse_dynamics vs dense LU of the impulse KKT", tol_kkt,
+                 rel_error(cd.v_after, jump.head(nv)));
+      report.add("impulse", "impulse_dynamics vs dense LU of the impulse KKT", tol_kkt,
+                 rel_error(cd.impulse, jump.tail(m)));
+    }
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
 
   // --- report ------------------------------------------------------------------------------
@@ -243,6 +325,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     o << "\nSKIPPED: M^-1, forward dynamics, A and B — the mass matrix is singular (no inertia along: " << names
       << ").\nThe result below covers only the checks that ran.\n";
   }
+  if (!constraint_note.empty()) o << "\nNOTE: " << constraint_note << ".\n";
+  if (constrained) o << "\nConstraints: " << opt.constraints << " (" << cons.specs.size() << ").\n";
   const int total = static_cast<int>(report.checks().size());
   o << "\n";
   if (failed == 0) o << "all " << total << " checks passed";

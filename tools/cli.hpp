@@ -42,6 +42,8 @@ struct EvalOptions {
   std::vector<std::string> only;         ///< keys to print (empty: every available key)
   std::string inertia = "lenient";       ///< --inertia (model_io.hpp, LoadOptions)
   std::vector<std::string> lock;         ///< --lock NAME=POS,...
+  std::string constraints;               ///< CONSTRAINTS.json (empty: none)
+  std::string mimic = "ignore";          ///< ignore | enforce: the URDF's <mimic> tags as couplings
 };
 
 struct CheckOptions {
@@ -52,6 +54,7 @@ struct CheckOptions {
   double dt = 0.01;  ///< time step of the discrete-linearization check
   std::string inertia = "lenient";  ///< --inertia (model_io.hpp, LoadOptions)
   std::vector<std::string> lock;    ///< --lock NAME=POS,...
+  std::string constraints;  ///< CONSTRAINTS.json: also check the constraint kernels (empty: none)
 };
 
 /// The keys `liedyn eval` can print, in output order.

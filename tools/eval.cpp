@@ -21,6 +21,13 @@
 //   kinetic_energy, potential_energy   energy.hpp (numbers)
 //   coriolis_matrix   C(x) (nv × nv), C ν̄ = velocity products, Ṁ − 2C skew (coriolis.hpp)
 #include <cmath>
+// With --constraints CONSTRAINTS.json and/or --mimic enforce (the URDF's <mimic> relations as
+// couplings, after the file's rows) (rows stacked contacts, loops, couplings, in file order;
+// each in its "sense"; λ acts on the robot: M q̈ + h − τ̄ = Jᵀ λ, docs/constraints.md):
+//   constraint_jacobian, constraint_drift   J and γ (J q̈ + γ = 0), constraint_kinematics
+//   constrained_ddq, lambda   constrained_forward_dynamics at the input  [needs input; M invertible]
+//   impulse_v_after, impulse  impulse_dynamics, restitution from the file [M invertible]
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -39,6 +46,8 @@
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/rnea.hpp"
+#include "liedyn/algorithm/impulse_dynamics.hpp"
+#include "constraints_json.hpp"
 #include "model_io.hpp"
 #include "state_json.hpp"
 
@@ -51,7 +60,8 @@ const std::vector<std::string>& eval_keys() {
       "joint_names", "nv", "base_type", "representation", "discrete_dt", "tau", "M", "Minv", "h", "ddq",
       "derivatives_ddq", "D1", "D2", "D3", "D4", "linearization_tau", "A", "B",
       "com", "com_jacobian", "centroidal_momentum", "centroidal_matrix", "centroidal_drift", "kinetic_energy",
-      "potential_energy", "coriolis_matrix"};
+      "potential_energy", "coriolis_matrix",
+      "constrained_ddq", "lambda", "constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"};
   return keys;
 }
 
@@ -202,12 +212,59 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
   if (need_any({"kinetic_energy"})) put_number("kinetic_energy", kinetic_energy(model, data, x));
   if (need_any({"potential_energy"})) put_number("potential_energy", potential_energy(model, data, x));
   if (need_any({"coriolis_matrix"})) put("coriolis_matrix", coriolis_matrix(model, data, x));
+  const std::vector<std::string> constraint_keys = {"constrained_ddq", "lambda", "constraint_jacobian",
+                                                    "constraint_drift", "impulse_v_after", "impulse"};
+  ConstraintsInput cons;
+  if (!opt.constraints.empty()) cons = parse_constraints(read_json_file(opt.constraints), model, opt.constraints);
+  if (opt.mimic == "enforce") {
+    const auto couplings = mimic_couplings(model);
+    if (couplings.empty()) throw Error("--mimic enforce: " + opt.urdf + " has no <mimic> joints");
+    cons.specs.insert(cons.specs.end(), couplings.begin(), couplings.end());
+  }
+  const bool constrained = !cons.specs.empty();
+  if (!constrained) {
+    for (const std::string& k : constraint_keys) missing[k] = "no --constraints file";
+  } else {
+    const ConstraintSet<double> set(model, cons.specs);
+    ConstraintData<double> cd(model, set);
+    constraint_kinematics(model, data, set, cd, x);
+    put("constraint_jacobian", cd.J);
+    put("constraint_drift", cd.gamma);
+    // A rank-deficient set is a property of the state: report it as the keys' reason.
+    auto solve = [&](std::initializer_list<const char*> keys, auto&& compute) {
+      if (!invertible) {
+        for (const char* k : keys) missing[k] = singular_reason(model);
+        return;
+      }
+      try {
+        compute();
+      } catch (const ConstraintError& e) {
+        for (const char* k : keys) missing[k] = strip_liedyn_prefix(e.what());
+      }
+    };
+    if (!in.has_input) {
+      missing["constrained_ddq"] = missing["lambda"] = "STATE.json gives no input";
+    } else {
+      solve({"constrained_ddq", "lambda"}, [&] {
+        put("constrained_ddq", constrained_forward_dynamics(model, data, set, cd, x, in.tau));
+        put("lambda", cd.lambda);
+      });
+    }
+    solve({"impulse_v_after", "impulse"}, [&] {
+      put("impulse_v_after", impulse_dynamics(model, data, set, cd, x, cons.restitution));
+      put("impulse", cd.impulse);
+    });
+  }
 
   // Assemble in the documented key order.
   json result = json::object();
   json omitted = json::object();
   for (const std::string& key : eval_keys()) {
     if (!wanted(key.c_str())) continue;
+    // Without --constraints the constraint keys are not part of the output (unless asked for).
+    if (!constrained && opt.only.empty() &&
+        std::find(constraint_keys.begin(), constraint_keys.end(), key) != constraint_keys.end())
+      continue;
     auto v = value.find(key);
     if (v != value.end()) {
       result[key] = std::move(v->second);

@@ -84,6 +84,14 @@ int main(int argc, char** argv) {
                    "A and B of one semi-implicit Euler step of length DT instead of the continuous ones")
       ->check(positive_finite())
       ->type_name("DT");
+  eval->add_option("--constraints", eval_opt.constraints,
+                   "CONSTRAINTS.json: contacts, loops, couplings (adds constrained_ddq, lambda, constraint_jacobian, "
+                   "constraint_drift, impulse_v_after, impulse)")
+      ->type_name("FILE");
+  eval->add_option("--mimic", eval_opt.mimic,
+                   "ignore (default: mimic joints stay independent) or enforce (the URDF's <mimic> tags become "
+                   "couplings, appended after --constraints' rows)")
+      ->check(CLI::IsMember({"ignore", "enforce"}));
   eval->add_option("--only", eval_opt.only, "Print only these keys (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember(eval_keys()))
@@ -101,6 +109,9 @@ int main(int argc, char** argv) {
       ->check(positive_finite());
   check->add_flag("--fixed-base", check_opt.fixed_base, "Weld the root link to the world");
   add_load_options(check, check_opt.inertia, check_opt.lock);
+  check->add_option("--constraints", check_opt.constraints,
+                    "CONSTRAINTS.json: also check J, constrained and impulse dynamics for these constraints")
+      ->type_name("FILE");
 
   try {
     app.parse(argc, argv);

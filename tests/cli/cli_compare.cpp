@@ -29,6 +29,7 @@
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/impulse_dynamics.hpp"
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/model/urdf.hpp"
@@ -122,10 +123,12 @@ int main(int argc, char** argv) {
   std::string rep_name = "body";
   double dt = 0.0;
   std::vector<std::string> only;
+  std::string constraints_path;
   for (std::size_t k = 0; k < extra.size(); ++k) {
     if (extra[k] == "--fixed-base") fixed = true;
     else if (extra[k] == "--representation" && k + 1 < extra.size()) rep_name = extra[++k];
     else if (extra[k] == "--discrete" && k + 1 < extra.size()) dt = std::stod(extra[++k]);
+    else if (extra[k] == "--constraints" && k + 1 < extra.size()) constraints_path = extra[++k];
     else if (extra[k] == "--only" && k + 1 < extra.size()) {
       std::stringstream ss(extra[++k]);
       for (std::string item; std::getline(ss, item, ',');) only.push_back(item);
@@ -206,6 +209,9 @@ int main(int argc, char** argv) {
   if (has_acc) expected_keys.insert("tau");
   if (invertible) expected_keys.insert({"Minv", "A", "B"});
   if (invertible && has_input) expected_keys.insert("ddq");
+  if (!constraints_path.empty() && invertible)
+    expected_keys.insert({"constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"});
+  if (!constraints_path.empty() && invertible && has_input) expected_keys.insert({"constrained_ddq", "lambda"});
   if (!only.empty()) expected_keys = std::set<std::string>(only.begin(), only.end());
 
   std::set<std::string> got_keys;
@@ -263,6 +269,43 @@ int main(int argc, char** argv) {
   if (has("kinetic_energy")) compare_number(out, "kinetic_energy", kinetic_energy(model, data, x));
   if (has("potential_energy")) compare_number(out, "potential_energy", potential_energy(model, data, x));
   if (has("coriolis_matrix")) compare(out, "coriolis_matrix", coriolis_matrix(model, data, x), false);
+  // Constraints: read here with plain nlohmann-json; rows stacked contacts, loops, couplings.
+  if (!constraints_path.empty()) {
+    std::ifstream cfile(constraints_path);
+    const json c = json::parse(cfile);
+    auto sense_of = [&](const json& e) { return rep_of(e.value("sense", std::string("body"))); };
+    std::vector<ConstraintSpec<double>> specs;
+    for (const json& e : c.value("contacts", json::array()))
+      specs.push_back(e["type"] == "point" ? ConstraintSpec<double>::point_contact(e["frame"], sense_of(e))
+                                           : ConstraintSpec<double>::rigid_contact(e["frame"], sense_of(e)));
+    for (const json& e : c.value("loops", json::array())) {
+      const std::string t = e["type"];
+      const ConstraintType type = t == "rigid" ? ConstraintType::RigidLoop
+                                  : t == "ball" ? ConstraintType::BallLoop
+                                  : t == "revolute" ? ConstraintType::RevoluteLoop
+                                                    : ConstraintType::PrismaticLoop;
+      const Eigen::Vector3d axis = e.contains("axis") ? Eigen::Vector3d(vec<3>(e["axis"])) : Eigen::Vector3d::UnitZ();
+      specs.push_back(ConstraintSpec<double>::loop(type, e["frame1"], e["frame2"], sense_of(e), axis));
+    }
+    for (const json& e : c.value("couplings", json::array()))
+      specs.push_back(ConstraintSpec<double>::coupling(e["joint"], e["master"], e["ratio"].get<double>(),
+                                                       e.value("offset", 0.0)));
+    const ConstraintSet<double> set(model, specs);
+    ConstraintData<double> cd(model, set);
+    constraint_kinematics(model, data, set, cd, x);
+    if (has("constraint_jacobian")) compare(out, "constraint_jacobian", cd.J, false);
+    if (has("constraint_drift")) compare(out, "constraint_drift", cd.gamma, true);
+    if (has_input && (has("constrained_ddq") || has("lambda"))) {
+      const VectorX<double> cddq = constrained_forward_dynamics(model, data, set, cd, x, tau_in);
+      if (has("constrained_ddq")) compare(out, "constrained_ddq", cddq, true);
+      if (has("lambda")) compare(out, "lambda", cd.lambda, true);
+    }
+    if (has("impulse_v_after") || has("impulse")) {
+      const VectorX<double> v_after = impulse_dynamics(model, data, set, cd, x, c.value("restitution", 0.0));
+      if (has("impulse_v_after")) compare(out, "impulse_v_after", v_after, true);
+      if (has("impulse")) compare(out, "impulse", cd.impulse, true);
+    }
+  }
 
   if (failures) {
     std::cerr << failures << " difference(s) between `liedyn eval` and the library\n";

@@ -1,0 +1,183 @@
+// liedyn — algorithm: forward dynamics under constraints (contacts, loop closures, couplings),
+// exact KKT route:
+//   [M  −Jᵀ] [q̈]   [τ̄ − h]
+//   [J   0 ] [λ ] = [ −γ  ]      i.e.  M q̈ + h − τ̄ = Jᵀ λ,  J q̈ + γ = 0
+// (λ: what the environment, or the other side of a cut, applies on the robot; J, γ in each
+// constraint's sense: model/constraint.hpp, constraint_kinematics.hpp, docs/constraints.md).
+//
+// Route (ConstrainedDynamicsRoute::ExactKKT), with M = Lᵀ D L the sparse factorization of
+// ltdl.hpp: Y = J L⁻¹ (one triangular solve for all m rows, following the tree), the Delassus
+// matrix W = J M⁻¹ Jᵀ = Y D⁻¹ Yᵀ, its Cholesky factor, then with y = L⁻ᵀ (τ̄ − h):
+//   λ = −W⁻¹ (γ + Y D⁻¹ y),   q̈ = L⁻¹ D⁻¹ (y + Yᵀ λ).
+// Cost O(n) for h, O(Σ depth²) for M and its factors, O(m Σ depth) for Y, O(m² nv) for W,
+// O(m³) for its factor. It needs M invertible and J of full row rank: a Cholesky pivot below
+// rank_tolerance times its row's diagonal entry means the row depends on the rows before it,
+// and the call throws ConstraintError naming both constraints (use a damped route then).
+// Nothing allocates after the workspaces are built (except to build that error's message).
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include "liedyn/algorithm/constraint_kinematics.hpp"
+#include "liedyn/algorithm/crba.hpp"
+#include "liedyn/algorithm/ltdl.hpp"
+#include "liedyn/algorithm/rnea.hpp"
+
+namespace liedyn {
+
+/// How constrained_forward_dynamics solves the KKT system. ExactKKT: the sparse LᵀDL of M and
+/// the Cholesky factor of the Delassus matrix (full-rank J only).
+enum class ConstrainedDynamicsRoute { ExactKKT };
+
+/// Options of the constrained dynamics kernels.
+template <class S>
+struct ConstrainedDynamicsOptions {
+  ConstrainedDynamicsRoute route = ConstrainedDynamicsRoute::ExactKKT;
+  /// Relative pivot threshold of the Delassus factorization below which J counts as rank
+  /// deficient; ≤ 0 selects √ε of the scalar type.
+  S rank_tolerance = S(-1);
+};
+
+namespace detail {
+
+/// Lᵀ y = x in place (the first half of ltdl_solve), for a vector or a column.
+template <class S, class Derived>
+void ltdl_solve_transposed(const Model<S>& model, const Data<S>& data, const Eigen::MatrixBase<Derived>& x_out) {
+  Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
+  const MatrixX<S>& F = data.ltdl;
+  for (int j = model.nv() - 1; j >= 0; --j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    if (len > 0) x(j) -= F.col(j).segment(first, len).dot(x.segment(first, len));
+  }
+}
+
+/// L x = y in place (the last half of ltdl_solve).
+template <class S, class Derived>
+void ltdl_solve_lower(const Model<S>& model, const Data<S>& data, const Eigen::MatrixBase<Derived>& x_out) {
+  Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
+  const MatrixX<S>& F = data.ltdl;
+  for (int j = 0; j < model.nv(); ++j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    if (len > 0) x.segment(first, len) -= F.col(j).segment(first, len) * x(j);
+  }
+}
+
+template <class S>
+S rank_tolerance_of(const ConstrainedDynamicsOptions<S>& opt) {
+  using std::sqrt;
+  if (opt.rank_tolerance > S(0)) return opt.rank_tolerance;
+  return sqrt(Eigen::NumTraits<S>::epsilon());
+}
+
+/// From data.ltdl (M factored) and cd.J: cd.Y = J L⁻¹, cd.Z = Y D⁻¹, cd.delassus = Y Zᵀ and its
+/// Cholesky factor in cd.delassus_factor. Throws ConstraintError on a dependent row.
+template <class S>
+void factor_delassus(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+                     const ConstrainedDynamicsOptions<S>& opt, const char* who) {
+  using std::sqrt;
+  const int m = set.dimension();
+  // Y = J L⁻¹, i.e. Lᵀ Yᵀ = Jᵀ solved for all m rows at once, leaves first: column j of Y is
+  // final once its subtree's columns are (one m-row product per coordinate).
+  const MatrixX<S>& F = data.ltdl;
+  cd.Y = cd.J;
+  for (int j = model.nv() - 1; j >= 0; --j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    if (len > 0) cd.Y.col(j).noalias() -= cd.Y.middleCols(first, len) * F.col(j).segment(first, len);
+    cd.Z.col(j) = cd.Y.col(j) / F(j, j);
+  }
+  cd.delassus.noalias() = cd.Y * cd.Z.transpose();
+  MatrixX<S>& L = cd.delassus_factor;
+  const S tol = rank_tolerance_of(opt);
+  for (int j = 0; j < m; ++j) {
+    S d = cd.delassus(j, j);
+    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    if (!(d > tol * cd.delassus(j, j))) {
+      const int cj = set.constraint_of_row(j);
+      std::string before;
+      for (int k = 0; k <= cj; ++k) before += (k ? ", " : "") + set.describe(k);
+      throw ConstraintError(std::string("liedyn: ") + who + ": the constraint Jacobian is rank deficient: row " +
+                            std::to_string(j - set.constraint(cj).row) + " of constraint " + set.describe(cj) +
+                            " depends on the rows before it (constraints " + before +
+                            "); drop the redundant rows (ConstraintSpec::components) or use a damped route");
+    }
+    L(j, j) = sqrt(d);
+    for (int i = j + 1; i < m; ++i) {
+      S s = cd.delassus(i, j);
+      for (int k = 0; k < j; ++k) s -= L(i, k) * L(j, k);
+      L(i, j) = s / L(j, j);
+    }
+  }
+}
+
+/// b ← W⁻¹ b with the factor of factor_delassus.
+template <class S, class Derived>
+void delassus_solve(const ConstraintData<S>& cd, const Eigen::MatrixBase<Derived>& b_out) {
+  Eigen::MatrixBase<Derived>& b = const_cast<Eigen::MatrixBase<Derived>&>(b_out);
+  const MatrixX<S>& L = cd.delassus_factor;
+  const int m = static_cast<int>(b.size());
+  for (int i = 0; i < m; ++i) {
+    S s = b(i);
+    for (int k = 0; k < i; ++k) s -= L(i, k) * b(k);
+    b(i) = s / L(i, i);
+  }
+  for (int i = m - 1; i >= 0; --i) {
+    S s = b(i);
+    for (int k = i + 1; k < m; ++k) s -= L(k, i) * b(k);
+    b(i) = s / L(i, i);
+  }
+}
+
+/// M, its LᵀDL factors and the Delassus factor at x (cd.J must be current).
+template <class S>
+void factor_kkt(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+                const State<S>& x, const ConstrainedDynamicsOptions<S>& opt, const char* who) {
+  model.require_invertible_mass_matrix(who);
+  crba(model, data, x.s);
+  ltdl_factorize(model, data);
+  factor_delassus(model, data, set, cd, opt, who);
+}
+
+/// out = v + M⁻¹ Jᵀ μ, from the factors (out must not alias μ).
+template <class S, class DV, class DMu, class DOut>
+void add_constraint_response(const Model<S>& model, const Data<S>& data, ConstraintData<S>& cd,
+                             const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DMu>& mu,
+                             const Eigen::MatrixBase<DOut>& out_) {
+  Eigen::MatrixBase<DOut>& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+  cd.tmp_nv.noalias() = cd.Z.transpose() * mu;
+  ltdl_solve_lower(model, data, cd.tmp_nv);
+  out = v + cd.tmp_nv;
+}
+
+}  // namespace detail
+
+/// Forward dynamics under the constraints of `set` at state x and generalized force τ̄ (base
+/// wrench in the base frame, then joint torques): fills cd.ddq (q̈ = [ν̇; ṙ]) and cd.lambda (the
+/// constraint forces on the robot, stacked in the set's order, each in its constraint's sense),
+/// with cd.J, cd.drift, cd.gamma, the errors and cd.delassus current, and data.M, data.h, data.ltdl.
+/// M q̈ + h − τ̄ = Jᵀ λ and J q̈ + γ = 0. Returns cd.ddq. Throws ConstraintError if J is rank
+/// deficient (naming the constraints), ModelError if M is singular.
+template <class S, class Derived>
+const VectorX<S>& constrained_forward_dynamics(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+                                               ConstraintData<S>& cd, const State<S>& x,
+                                               const Eigen::MatrixBase<Derived>& tau,
+                                               const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
+  const char* who = "constrained_forward_dynamics";
+  detail::check_constraint_call(who, model, set, cd, x);
+  LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
+  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true);
+  detail::factor_kkt(model, data, set, cd, x, opt, who);
+  bias_force(model, data, x);
+  VectorX<S>& y = cd.tmp_q;
+  y = tau - data.h;
+  detail::ltdl_solve_transposed(model, data, y);
+  cd.lambda = -cd.gamma;
+  cd.lambda.noalias() -= cd.Z * y;
+  detail::delassus_solve(cd, cd.lambda);
+  y.noalias() += cd.Y.transpose() * cd.lambda;
+  cd.ddq = y.cwiseQuotient(data.ltdl.diagonal());
+  detail::ltdl_solve_lower(model, data, cd.ddq);
+  return cd.ddq;
+}
+
+}  // namespace liedyn

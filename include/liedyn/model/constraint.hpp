@@ -1,0 +1,438 @@
+// liedyn — model: constraints on a robot — contacts with the environment, loop closures between
+// two of its frames, and linear joint couplings — and their workspace.
+//
+// A ConstraintSet is built once against a Model from ConstraintSpecs (names resolved to frames
+// and joints there, with errors naming what is unknown) and is immutable afterwards, like the
+// Model; per-call results and scratch live in a ConstraintData sized once from both.
+//
+// Frames and signs (docs/constraints.md, docs/conventions.md):
+//   * Every geometric constraint relates two frames: frame 1 and frame 2. For a contact, frame 1
+//     is the environment (the inertial frame A, at rest) and frame 2 the robot's contact frame F;
+//     for a loop closure both are robot frames on the two sides of the cut joint.
+//   * The constrained velocity is the relative twist of frame 2 with respect to frame 1,
+//     u = ^2 v_{1,2} = v_2 − ^2X_1 v_1 (body twists of the frames), in the constraint's SENSE
+//     (TwistRepresentation):
+//       Body      u itself: frame 2's axes, about frame 2's origin   (Pinocchio's LOCAL)
+//       Mixed     blockdiag(R_2, R_2) u: A's axes, about frame 2's origin (LOCAL_WORLD_ALIGNED)
+//       Inertial  ^A X_2 u: A's axes, about A's origin               (WORLD)
+//     then restricted to the directions the constraint blocks:
+//       RigidContact, RigidLoop    all 6 components [linear; angular]
+//       PointContact, BallLoop     the 3 linear ones (a point has no moment: Inertial = Mixed)
+//       RevoluteLoop               [linear (3); angular ⟂ axis (2)]
+//       PrismaticLoop              [linear ⟂ axis (2); angular (3)]
+//     The loop joint's axis a is a unit vector in frame 2's coordinates (ConstraintSpec::axis_frame
+//     = 2), or in frame 1's (axis_frame = 1: converted once with the desired relative rotation,
+//     exact on the constraint manifold). The two directions ⟂ a are the columns of B (3 × 2,
+//     orthonormal, fixed at build); their components are the same in Body and Mixed sense (the
+//     directions turn with frame 2), and a loop joint has no Inertial sense (its linear rows
+//     would mix in the free rotation about a).
+//   * Couplings s_j = a s_i + b give the single row r_j − a r_i (no sense).
+//   * The multipliers λ (forces; impulses for impulse dynamics) are what frame 1's side — the
+//     environment, or the other side of the cut — applies ON THE ROBOT at frame 2, in the same
+//     sense and components as the rows: M q̈ + h − τ̄ = Jᵀ λ. For a loop the opposite wrench acts
+//     on frame 1's body. For a coupling λ is the generalized force on joint j (−a λ on joint i).
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "liedyn/model/model.hpp"
+#include "liedyn/model/state.hpp"
+
+namespace liedyn {
+
+/// Thrown when a constraint set is malformed (unknown frame or joint, inconsistent coupling) or
+/// cannot be handled at a state by the chosen route (rank-deficient Jacobian for the exact
+/// route). The message names the constraints involved.
+class ConstraintError : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
+
+/// The kinds of constraint (see the header for the rows each one blocks).
+enum class ConstraintType { PointContact, RigidContact, RigidLoop, BallLoop, RevoluteLoop, PrismaticLoop, Coupling };
+
+/// "point contact", "rigid contact", "rigid loop", "ball loop", "revolute loop",
+/// "prismatic loop", "coupling".
+inline const char* to_string(ConstraintType t) {
+  switch (t) {
+    case ConstraintType::PointContact: return "point contact";
+    case ConstraintType::RigidContact: return "rigid contact";
+    case ConstraintType::RigidLoop: return "rigid loop";
+    case ConstraintType::BallLoop: return "ball loop";
+    case ConstraintType::RevoluteLoop: return "revolute loop";
+    case ConstraintType::PrismaticLoop: return "prismatic loop";
+    case ConstraintType::Coupling: return "coupling";
+  }
+  return "unknown";
+}
+
+/// Number of rows of a constraint of type t before any component mask: 3, 6, 6, 3, 5, 5, 1.
+inline int full_dimension(ConstraintType t) {
+  switch (t) {
+    case ConstraintType::PointContact: return 3;
+    case ConstraintType::RigidContact: return 6;
+    case ConstraintType::RigidLoop: return 6;
+    case ConstraintType::BallLoop: return 3;
+    case ConstraintType::RevoluteLoop: return 5;
+    case ConstraintType::PrismaticLoop: return 5;
+    case ConstraintType::Coupling: return 1;
+  }
+  return 0;
+}
+
+/// True for the two contact types (frame 1 is the environment).
+inline bool is_contact(ConstraintType t) {
+  return t == ConstraintType::PointContact || t == ConstraintType::RigidContact;
+}
+
+/// A constraint as the user describes it, by names. Fields a type does not use are ignored.
+template <class S>
+struct ConstraintSpec {
+  ConstraintType type = ConstraintType::PointContact;
+  /// Used in messages; empty: built from the frame (or joint) names.
+  std::string name;
+  /// Contacts: the robot's contact frame (frame 2 of the header). Loops: frame 1.
+  std::string frame;
+  /// Loops: frame 2 (the other side of the cut).
+  std::string frame2;
+  /// Sense of the rows and of λ (header). Ignored by couplings.
+  TwistRepresentation sense = TwistRepresentation::Body;
+  /// Loop joints: the free axis (any non-zero vector, normalized at build), in frame
+  /// `axis_frame`'s coordinates (1 or 2).
+  Vector3<S> axis = Vector3<S>::UnitZ();
+  int axis_frame = 2;
+  /// Desired placement: contacts ^A H_F (none: the position error is reported as zero, and Kp
+  /// must be zero); loops ^1 H_2 (none: identity, the frames coincide).
+  std::optional<SE3<S>> placement;
+  /// Desired constraint velocity v* and acceleration a* (size = dimension(); empty: zero), in
+  /// the rows' components.
+  VectorX<S> velocity, acceleration;
+  /// Baumgarte gains: the rows enforce J q̈ + J̇ ν̄ + Kd (J ν̄ − v*) + Kp e = a*.
+  S Kp = S(0), Kd = S(0);
+  /// Which of the type's full_dimension() rows to keep, by index (empty: all), e.g. {0, 1} for
+  /// a planar loop whose other rows vanish identically.
+  std::vector<int> components;
+  /// Couplings: s_joint = ratio · s_master + offset.
+  std::string joint, master;
+  S ratio = S(1), offset = S(0);
+
+  /// A point contact on `frame_name`, rows in `sense`.
+  static ConstraintSpec point_contact(const std::string& frame_name,
+                                      TwistRepresentation sense = TwistRepresentation::Body) {
+    ConstraintSpec c;
+    c.type = ConstraintType::PointContact;
+    c.frame = frame_name;
+    c.sense = sense;
+    return c;
+  }
+  /// A rigid (6D) contact on `frame_name`.
+  static ConstraintSpec rigid_contact(const std::string& frame_name,
+                                      TwistRepresentation sense = TwistRepresentation::Body) {
+    ConstraintSpec c = point_contact(frame_name, sense);
+    c.type = ConstraintType::RigidContact;
+    return c;
+  }
+  /// A loop closure of type `t` (RigidLoop, BallLoop, RevoluteLoop, PrismaticLoop) between
+  /// frame1 and frame2; `axis` in frame 2's coordinates for the loop joints.
+  static ConstraintSpec loop(ConstraintType t, const std::string& frame1, const std::string& frame2_name,
+                             TwistRepresentation sense = TwistRepresentation::Body,
+                             const Vector3<S>& axis_in_frame2 = Vector3<S>::UnitZ()) {
+    ConstraintSpec c;
+    c.type = t;
+    c.frame = frame1;
+    c.frame2 = frame2_name;
+    c.sense = sense;
+    c.axis = axis_in_frame2;
+    return c;
+  }
+  /// The coupling s_joint = ratio · s_master + offset.
+  static ConstraintSpec coupling(const std::string& joint_name, const std::string& master_name, const S& ratio_,
+                                 const S& offset_ = S(0)) {
+    ConstraintSpec c;
+    c.type = ConstraintType::Coupling;
+    c.joint = joint_name;
+    c.master = master_name;
+    c.ratio = ratio_;
+    c.offset = offset_;
+    return c;
+  }
+};
+
+/// A constraint resolved against a model (built by ConstraintSet).
+template <class S>
+struct Constraint {
+  ConstraintType type = ConstraintType::PointContact;
+  std::string name;
+  TwistRepresentation sense = TwistRepresentation::Body;
+  int body1 = -1;        ///< body of frame 1; −1: the environment (contacts)
+  SE3<S> placement1;     ///< ^{body1} H_1 (identity for the environment)
+  int body2 = -1;        ///< body of frame 2 (the contact frame for contacts)
+  SE3<S> placement2;     ///< ^{body2} H_2
+  bool has_placement = false;  ///< whether `placement` was given (contacts; loops always have one)
+  SE3<S> placement;      ///< desired ^1 H_2 (contacts: ^A H_F)
+  Vector3<S> axis = Vector3<S>::UnitZ();   ///< loop joint axis, frame 2's coordinates
+  Eigen::Matrix<S, 3, 2> complement;       ///< B: orthonormal directions ⟂ axis (frame 2)
+  VectorX<S> velocity, acceleration;       ///< v*, a* (size dim)
+  S Kp = S(0), Kd = S(0);
+  std::vector<int> components;  ///< kept rows of the full_dimension(type) ones, increasing
+  int joint = -1, master = -1;  ///< couplings: body indices of joint j and master i
+  S ratio = S(1), offset = S(0);
+  int row = 0;  ///< first row in the stacked J
+  int dim = 0;  ///< number of rows (components.size())
+
+  /// The same constraint in scalar type T.
+  template <class T>
+  Constraint<T> cast() const {
+    Constraint<T> c;
+    c.type = type;
+    c.name = name;
+    c.sense = sense;
+    c.body1 = body1;
+    c.placement1 = placement1.template cast<T>();
+    c.body2 = body2;
+    c.placement2 = placement2.template cast<T>();
+    c.has_placement = has_placement;
+    c.placement = placement.template cast<T>();
+    c.axis = axis.template cast<T>();
+    c.complement = complement.template cast<T>();
+    c.velocity = velocity.template cast<T>();
+    c.acceleration = acceleration.template cast<T>();
+    c.Kp = T(Kp);
+    c.Kd = T(Kd);
+    c.components = components;
+    c.joint = joint;
+    c.master = master;
+    c.ratio = T(ratio);
+    c.offset = T(offset);
+    c.row = row;
+    c.dim = dim;
+    return c;
+  }
+};
+
+/// An immutable set of constraints on one model, rows stacked in the order given (header for
+/// frames and signs). Building it resolves every name and throws ConstraintError naming the
+/// constraint and the unknown frame or joint, or what is inconsistent.
+template <class S>
+class ConstraintSet {
+ public:
+  ConstraintSet() = default;
+
+  /// Resolves `specs` against `model`.
+  ConstraintSet(const Model<S>& model, const std::vector<ConstraintSpec<S>>& specs)
+      : nv_(model.nv()), num_bodies_(model.num_bodies()) {
+    for (const ConstraintSpec<S>& spec : specs) add(model, spec);
+  }
+
+  /// Number of constraints.
+  int size() const { return static_cast<int>(constraints_.size()); }
+  /// Number of rows m of the stacked Jacobian.
+  int dimension() const { return rows_; }
+  /// The nv of the model the set was built for.
+  int nv() const { return nv_; }
+  /// Constraint k (in the order given).
+  const Constraint<S>& constraint(int k) const { return constraints_[k]; }
+  /// Every constraint.
+  const std::vector<Constraint<S>>& constraints() const { return constraints_; }
+  /// The constraint owning row r of J.
+  int constraint_of_row(int r) const {
+    for (int k = 0; k < size(); ++k)
+      if (r >= constraints_[k].row && r < constraints_[k].row + constraints_[k].dim) return k;
+    return -1;
+  }
+  /// "'NAME' (type)" for messages.
+  std::string describe(int k) const {
+    return "'" + constraints_[k].name + "' (" + to_string(constraints_[k].type) + ")";
+  }
+  /// Whether the set was built for this model (same nv and body count).
+  bool fits(const Model<S>& model) const { return model.nv() == nv_ && model.num_bodies() == num_bodies_; }
+
+  /// The same set in scalar type T (for a Model cast to T).
+  template <class T>
+  ConstraintSet<T> cast() const {
+    ConstraintSet<T> out;
+    out.nv_ = nv_;
+    out.num_bodies_ = num_bodies_;
+    out.rows_ = rows_;
+    for (const auto& c : constraints_) out.constraints_.push_back(c.template cast<T>());
+    return out;
+  }
+
+ private:
+  template <class>
+  friend class ConstraintSet;
+
+  [[noreturn]] static void fail(const std::string& name, const std::string& what) {
+    throw ConstraintError("liedyn: ConstraintSet: constraint '" + name + "': " + what);
+  }
+
+  static void resolve_frame(const Model<S>& model, const std::string& cname, const std::string& frame, int& body,
+                            SE3<S>& placement) {
+    if (frame.empty()) fail(cname, "no frame given");
+    const int f = model.frame_id(frame);
+    if (f < 0) fail(cname, "the model has no frame named '" + frame + "'");
+    body = model.frame(f).body;
+    placement = model.frame(f).placement;
+  }
+
+  // NaN and ±inf give NaN here (works for every scalar type, AutoDiffScalar included).
+  static bool finite(const S& v) { return v - v == S(0); }
+
+  void add(const Model<S>& model, const ConstraintSpec<S>& spec) {
+    Constraint<S> c;
+    c.type = spec.type;
+    c.sense = spec.sense;
+    c.Kp = spec.Kp;
+    c.Kd = spec.Kd;
+    const int full = full_dimension(spec.type);
+    if (spec.type == ConstraintType::Coupling) {
+      c.name = spec.name.empty() ? spec.joint + " = coupling(" + spec.master + ")" : spec.name;
+      c.joint = model.joint_id(spec.joint);
+      c.master = model.joint_id(spec.master);
+      if (spec.joint.empty() || c.joint < 1) fail(c.name, "the model has no joint named '" + spec.joint + "'");
+      if (spec.master.empty() || c.master < 1) fail(c.name, "the model has no joint named '" + spec.master + "'");
+      if (c.joint == c.master) fail(c.name, "joint '" + spec.joint + "' is coupled to itself");
+      if (!finite(spec.ratio) || !finite(spec.offset)) fail(c.name, "ratio and offset must be finite");
+      for (const Constraint<S>& o : constraints_)
+        if (o.type == ConstraintType::Coupling && o.joint == c.joint)
+          fail(c.name, "joint '" + spec.joint + "' is already coupled by constraint '" + o.name + "'");
+      c.ratio = spec.ratio;
+      c.offset = spec.offset;
+    } else if (is_contact(spec.type)) {
+      c.name = spec.name.empty() ? spec.frame : spec.name;
+      resolve_frame(model, c.name, spec.frame, c.body2, c.placement2);
+      c.body1 = -1;
+      c.has_placement = spec.placement.has_value();
+      if (c.has_placement) c.placement = *spec.placement;
+      if (!c.has_placement && !(spec.Kp == S(0)))
+        fail(c.name, "a position gain Kp needs a desired placement of the contact frame");
+    } else {
+      c.name = spec.name.empty() ? spec.frame + "~" + spec.frame2 : spec.name;
+      resolve_frame(model, c.name, spec.frame, c.body1, c.placement1);
+      resolve_frame(model, c.name, spec.frame2, c.body2, c.placement2);
+      if (c.body1 == c.body2) fail(c.name, "both frames are on body '" + model.body_name(c.body1) + "'");
+      c.has_placement = true;
+      if (spec.placement) c.placement = *spec.placement;
+      if (spec.type == ConstraintType::RevoluteLoop || spec.type == ConstraintType::PrismaticLoop) {
+        if (spec.sense == TwistRepresentation::Inertial)
+          fail(c.name, std::string("a ") + to_string(spec.type) +
+                           " has no inertial sense (its rows would mix in the free motion): use body or mixed");
+        const S norm = spec.axis.norm();
+        if (!(norm > S(0)) || !finite(norm)) fail(c.name, "the axis must be a finite non-zero vector");
+        if (spec.axis_frame != 1 && spec.axis_frame != 2) fail(c.name, "axis_frame must be 1 or 2");
+        Vector3<S> a = spec.axis / norm;
+        // On the manifold ^1R_2 = R* exp(θ a^), which leaves a fixed: a_2 = R*ᵀ a_1.
+        if (spec.axis_frame == 1) a = c.placement.rotation().transpose() * a;
+        c.axis = a;
+        // B: the coordinate axis least aligned with a, orthogonalized, then a × b1.
+        int k = 0;
+        for (int i = 1; i < 3; ++i)
+          if (a(i) * a(i) < a(k) * a(k)) k = i;
+        Vector3<S> b1 = Vector3<S>::Unit(k) - a * a(k);
+        b1 /= b1.norm();
+        c.complement.col(0) = b1;
+        c.complement.col(1) = a.cross(b1);
+      }
+    }
+    if (spec.components.empty()) {
+      for (int i = 0; i < full; ++i) c.components.push_back(i);
+    } else {
+      for (std::size_t i = 0; i < spec.components.size(); ++i) {
+        const int k = spec.components[i];
+        if (k < 0 || k >= full) fail(c.name, "component " + std::to_string(k) + " out of range [0, " + std::to_string(full) + ")");
+        if (i > 0 && k <= spec.components[i - 1]) fail(c.name, "components must be increasing");
+        c.components.push_back(k);
+      }
+    }
+    c.dim = static_cast<int>(c.components.size());
+    auto vector_or_zero = [&](const VectorX<S>& v, const char* what) {
+      if (v.size() == 0) return VectorX<S>(VectorX<S>::Zero(c.dim));
+      if (v.size() != c.dim)
+        fail(c.name, std::string(what) + " has size " + std::to_string(v.size()) + ", expected " + std::to_string(c.dim));
+      return v;
+    };
+    c.velocity = vector_or_zero(spec.velocity, "the desired velocity");
+    c.acceleration = vector_or_zero(spec.acceleration, "the desired acceleration");
+    c.row = rows_;
+    rows_ += c.dim;
+    constraints_.push_back(std::move(c));
+  }
+
+  int nv_ = 0;
+  int num_bodies_ = 0;
+  int rows_ = 0;
+  std::vector<Constraint<S>> constraints_;
+};
+
+/// The model's recorded mimic relations (URDF <mimic>, ModelBuilder::add_mimic) as couplings
+/// s_joint = multiplier · s_leader + offset, to enforce them (Model itself only records them).
+template <class S>
+std::vector<ConstraintSpec<S>> mimic_couplings(const Model<S>& model) {
+  std::vector<ConstraintSpec<S>> specs;
+  for (const MimicRelation& r : model.mimic_relations())
+    specs.push_back(ConstraintSpec<S>::coupling(model.joint_name(r.joint), model.joint_name(r.leader), S(r.multiplier),
+                                                S(r.offset)));
+  return specs;
+}
+
+/// Workspace and results of the constraint kernels for one (Model, ConstraintSet): sized once,
+/// nothing allocates afterwards. m = set.dimension(), generalized vectors base first.
+template <class S>
+struct ConstraintData {
+  /// Allocates every buffer (see resize).
+  ConstraintData(const Model<S>& model, const ConstraintSet<S>& set) { resize(model, set); }
+
+  /// (Re)sizes every buffer, zero-filled (this allocates).
+  void resize(const Model<S>& model, const ConstraintSet<S>& set) {
+    const int m = set.dimension(), nv = model.nv(), nb = model.num_bodies();
+    J.setZero(m, nv);
+    gamma.setZero(m);
+    drift.setZero(m);
+    position_error.setZero(m);
+    velocity_error.setZero(m);
+    lambda.setZero(m);
+    ddq.setZero(nv);
+    impulse.setZero(m);
+    v_after.setZero(nv);
+    delassus.setZero(m, m);
+    delassus_factor.setZero(m, m);
+    bias_acceleration.assign(nb, Motion<S>());
+    world_columns.setZero(6, nv);
+    relative_columns.setZero(6, nv);
+    rows_full.setZero(6, nv);
+    Y.setZero(m, nv);
+    Z.setZero(m, nv);
+    rhs.setZero(m);
+    tmp_nv.setZero(nv);
+    tmp_q.setZero(nv);
+  }
+
+  // --- results ------------------------------------------------------------------------------
+  MatrixX<S> J;              ///< stacked constraint Jacobian (m × nv), rows in each constraint's sense
+  VectorX<S> gamma;          ///< J q̈ + gamma = 0 is the constraint: drift + Baumgarte terms − a*
+  VectorX<S> drift;          ///< J̇ ν̄ alone (the acceleration of the rows at q̈ = 0)
+  VectorX<S> position_error; ///< e (zero for contacts without a desired placement)
+  VectorX<S> velocity_error; ///< J ν̄ − v*
+  VectorX<S> lambda;         ///< constraint forces on the robot (constrained_forward_dynamics)
+  VectorX<S> ddq;            ///< constrained accelerations [ν̇; ṙ]
+  VectorX<S> impulse;        ///< constraint impulses on the robot (impulse_dynamics)
+  VectorX<S> v_after;        ///< generalized velocity after the impact [ν⁺; r⁺]
+  MatrixX<S> delassus;       ///< J M⁻¹ Jᵀ (both triangles)
+  MatrixX<S> delassus_factor;  ///< its Cholesky factor (lower triangle)
+
+  // --- scratch ------------------------------------------------------------------------------
+  std::vector<Motion<S>> bias_acceleration;  ///< body accelerations at q̈ = 0, no gravity (body frames)
+  Matrix6X<S> world_columns;     ///< inertial Jacobian columns ^A X_j Γ_j (base: ^A X_0)
+  Matrix6X<S> relative_columns;  ///< one constraint's relative-twist Jacobian (frame 2, body)
+  Matrix6X<S> rows_full;         ///< one constraint's rows before the component mask
+  MatrixX<S> Y;                  ///< J L⁻¹ (m × nv; M = Lᵀ D L)
+  MatrixX<S> Z;                  ///< J L⁻¹ D⁻¹
+  VectorX<S> rhs;
+  VectorX<S> tmp_nv, tmp_q;
+};
+
+}  // namespace liedyn
