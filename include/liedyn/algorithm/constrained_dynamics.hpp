@@ -26,9 +26,18 @@
 
 namespace liedyn {
 
-/// How constrained_forward_dynamics solves the KKT system. ExactKKT: the sparse LᵀDL of M and
-/// the Cholesky factor of the Delassus matrix (full-rank J only).
-enum class ConstrainedDynamicsRoute { ExactKKT };
+/// How constrained_forward_dynamics solves the KKT system (docs/constraint-solvers.md):
+///  * ExactKKT: the sparse LᵀDL of M and the Cholesky factor of the Delassus matrix (full-rank J
+///    only; the fastest);
+///  * Proximal: proximal-point iterations on the damped dual, for redundant or singular sets
+///    (minimum-norm λ; cd.proximal_report says how it converged);
+///  * Projector: the redundant-coordinates projector J⁺_M, N = I − J⁺_M J (full-rank J; leaves
+///    J⁺_M and N in cd.projector for constraint-consistent control);
+///  * MinimalCoordinates: a dependent/independent partition chosen by pivoting on J, the reduced
+///    dynamics FᵀMF (cd.minimal keeps the partition; cd.minimal_report warns near a
+///    parametrization singularity and re-partitions).
+/// All four give the same q̈ and λ for a full-rank J.
+enum class ConstrainedDynamicsRoute { ExactKKT, Proximal, Projector, MinimalCoordinates };
 
 /// Options of the constrained dynamics kernels.
 template <class S>
@@ -37,6 +46,8 @@ struct ConstrainedDynamicsOptions {
   /// Relative pivot threshold of the Delassus factorization below which J counts as rank
   /// deficient; ≤ 0 selects √ε of the scalar type.
   S rank_tolerance = S(-1);
+  ProximalOptions<S> proximal;  ///< Proximal route: damping, tolerance, iterations
+  MinimalCoordinatesOptions<S> minimal;  ///< MinimalCoordinates route: conditioning limit
 };
 
 namespace detail {
@@ -163,9 +174,38 @@ const VectorX<S>& constrained_forward_dynamics(const Model<S>& model, Data<S>& d
                                                const Eigen::MatrixBase<Derived>& tau,
                                                const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "constrained_forward_dynamics";
-  detail::check_constraint_call(who, model, set, cd, x);
+  detail::check_constraint_call(who, model, data, set, cd, x);
   LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true);
+  if (opt.route != ConstrainedDynamicsRoute::ExactKKT) {
+    // The matrix routes: M (both triangles), J, γ and τ̄ − h, λ with the same sign and order.
+    model.require_invertible_mass_matrix(who);
+    crba(model, data, x.s);
+    bias_force(model, data, x);
+    cd.tmp_q = tau - data.h;
+    switch (opt.route) {
+      case ConstrainedDynamicsRoute::Proximal:
+        cd.proximal_report = proximal_forward_dynamics(data.M, cd.J, cd.gamma, cd.tmp_q, cd.proximal, cd.ddq,
+                                                       cd.lambda, opt.proximal);
+        break;
+      case ConstrainedDynamicsRoute::Projector:
+        if (!projected_forward_dynamics(data.M, cd.J, cd.gamma, cd.tmp_q, cd.projector, cd.ddq, cd.lambda).full_rank)
+          throw ConstraintError(std::string("liedyn: ") + who +
+                                ": the constraint Jacobian is rank deficient (Projector route); use the Proximal route");
+        break;
+      case ConstrainedDynamicsRoute::MinimalCoordinates:
+        LIEDYN_CHECK(set.dimension() <= model.nv(),
+                     std::string(who) + ": more constraint rows than coordinates (MinimalCoordinates route)");
+        cd.minimal_report = minimal_coordinates_forward_dynamics(data.M, cd.J, cd.gamma, cd.tmp_q, cd.minimal,
+                                                                 cd.ddq, cd.lambda, opt.minimal);
+        if (!cd.minimal_report.solved)
+          throw ConstraintError(std::string("liedyn: ") + who +
+                                ": no well-conditioned partition of the coordinates (MinimalCoordinates route)");
+        break;
+      case ConstrainedDynamicsRoute::ExactKKT: break;
+    }
+    return cd.ddq;
+  }
   detail::factor_kkt(model, data, set, cd, x, opt, who);
   bias_force(model, data, x);
   VectorX<S>& y = cd.tmp_q;

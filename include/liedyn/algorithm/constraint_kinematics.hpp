@@ -61,17 +61,13 @@ ConstraintFrameMotion<S> constraint_frame_motion(const Data<S>& data, const Cons
 }
 
 template <class S>
-void check_constraint_call(const char* who, const Model<S>& model, const ConstraintSet<S>& set,
+void check_constraint_call(const char* who, const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
                            const ConstraintData<S>& cd, const State<S>& x) {
+  check_data(who, model, data);
   LIEDYN_CHECK(set.fits(model), std::string(who) + ": the constraint set was built for another model");
   LIEDYN_CHECK(cd.J.rows() == set.dimension() && cd.J.cols() == model.nv(),
                std::string(who) + ": the ConstraintData was sized for another model or constraint set");
   check_state(who, model, x);
-  (void)who;
-  (void)model;
-  (void)set;
-  (void)cd;
-  (void)x;
 }
 
 /// Writes the rows of every constraint; `with_drift`: also the accelerations at q̈ = 0 (drift,
@@ -232,7 +228,7 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
 template <class S>
 void constraint_kinematics(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
                            ConstraintData<S>& cd, const State<S>& x) {
-  detail::check_constraint_call("constraint_kinematics", model, set, cd, x);
+  detail::check_constraint_call("constraint_kinematics", model, data, set, cd, x);
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true);
 }
 
@@ -241,7 +237,7 @@ void constraint_kinematics(const Model<S>& model, Data<S>& data, const Constrain
 template <class S>
 void constraint_jacobian(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
                          const State<S>& x) {
-  detail::check_constraint_call("constraint_jacobian", model, set, cd, x);
+  detail::check_constraint_call("constraint_jacobian", model, data, set, cd, x);
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
 }
 

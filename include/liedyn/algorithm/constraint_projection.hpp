@@ -33,7 +33,7 @@ template <class S>
 int project_configuration(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
                           State<S>& x, const AssemblyOptions<S>& opt = AssemblyOptions<S>()) {
   const char* who = "project_configuration";
-  detail::check_constraint_call(who, model, set, cd, x);
+  detail::check_constraint_call(who, model, data, set, cd, x);
   const int nv = model.nv(), off = model.offset();
   for (int it = 0;; ++it) {
     detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
@@ -70,7 +70,7 @@ template <class S>
 void project_velocity(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
                       State<S>& x, const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "project_velocity";
-  detail::check_constraint_call(who, model, set, cd, x);
+  detail::check_constraint_call(who, model, data, set, cd, x);
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
   detail::factor_kkt(model, data, set, cd, x, opt, who);
   VectorX<S>& v = cd.tmp_q;

@@ -21,7 +21,7 @@ const VectorX<S>& impulse_dynamics(const Model<S>& model, Data<S>& data, const C
                                    ConstraintData<S>& cd, const State<S>& x, const S& restitution,
                                    const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "impulse_dynamics";
-  detail::check_constraint_call(who, model, set, cd, x);
+  detail::check_constraint_call(who, model, data, set, cd, x);
   LIEDYN_CHECK(restitution >= S(0) && restitution <= S(1),
                std::string(who) + ": the restitution must lie in [0, 1]");
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);

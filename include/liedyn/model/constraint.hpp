@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "liedyn/algorithm/constrained_solvers.hpp"
 #include "liedyn/model/model.hpp"
 #include "liedyn/model/state.hpp"
 
@@ -409,6 +410,9 @@ struct ConstraintData {
     rhs.setZero(m);
     tmp_nv.setZero(nv);
     tmp_q.setZero(nv);
+    proximal = ProximalWorkspace<S>(nv, m);
+    projector = ProjectorWorkspace<S>(nv, m);
+    minimal = MinimalCoordinatesWorkspace<S>(nv, m < nv ? m : nv);
   }
 
   // --- results ------------------------------------------------------------------------------
@@ -433,6 +437,13 @@ struct ConstraintData {
   MatrixX<S> Z;                  ///< J L⁻¹ D⁻¹
   VectorX<S> rhs;
   VectorX<S> tmp_nv, tmp_q;
+
+  // --- the other routes of constrained_forward_dynamics (constrained_solvers.hpp) -------------
+  ProximalWorkspace<S> proximal{0, 0};      ///< damped route: scratch
+  ProjectorWorkspace<S> projector{0, 0};    ///< redundant-coordinates route: J⁺_M and N of the last call
+  MinimalCoordinatesWorkspace<S> minimal{0, 0};  ///< minimal-coordinates route: keeps its partition
+  ProximalReport<S> proximal_report;        ///< what the damped route did in the last call
+  MinimalCoordinatesReport<S> minimal_report;  ///< what the minimal-coordinates route did
 };
 
 }  // namespace liedyn
