@@ -232,3 +232,35 @@ TEST_CASE("argument checks: state operations and finite differences", "[errors][
   LIEDYN_EXPECT_INVALID(numdiff::jacobian_wrt_pose(f.model, g, f.x_bad_s), "numdiff::state_jacobian_block",
                         "x.s has size 8");
 }
+
+TEST_CASE("argument checks: centroidal quantities, energy and the Coriolis matrix", "[errors][checks]") {
+  Fixture f;
+  LIEDYN_EXPECT_INVALID(center_of_mass(f.model, f.foreign, f.x), "center_of_mass", "another model");
+  LIEDYN_EXPECT_INVALID(centroidal_momentum_matrix(f.model, f.foreign, f.x), "centroidal_momentum_matrix",
+                        "another model");
+  LIEDYN_EXPECT_INVALID(centroidal_momentum_rate(f.model, f.data, f.x, f.v_short), "centroidal_momentum_rate",
+                        "ddq has size " + f.nv_short + ", expected " + f.nv);
+  LIEDYN_EXPECT_INVALID(centroidal_derivatives(f.model, f.data, f.x_bad_s, f.v_ok), "centroidal_derivatives",
+                        "state.s");
+  LIEDYN_EXPECT_INVALID(kinetic_energy(f.model, f.foreign, f.x), "kinetic_energy", "another model");
+  LIEDYN_EXPECT_INVALID(potential_energy(f.model, f.foreign, f.x), "potential_energy", "another model");
+  LIEDYN_EXPECT_INVALID(coriolis_matrix(f.model, f.foreign, f.x), "coriolis_matrix", "another model");
+}
+
+TEST_CASE("argument checks: the constraint kernels", "[errors][checks]") {
+  Fixture f;
+  const std::string frame = f.model.frame(f.model.num_bodies() - 1).name;
+  const ConstraintSet<double> set(f.model, {ConstraintSpec<double>::point_contact(frame)});
+  ConstraintData<double> cd(f.model, set);
+  LIEDYN_EXPECT_INVALID(constrained_forward_dynamics(f.model, f.foreign, set, cd, f.x, f.v_ok),
+                        "constrained_forward_dynamics", "another model");
+  LIEDYN_EXPECT_INVALID(constrained_forward_dynamics(f.model, f.data, set, cd, f.x, f.v_short),
+                        "constrained_forward_dynamics", "tau has size " + f.nv_short + ", expected " + f.nv);
+  LIEDYN_EXPECT_INVALID(impulse_dynamics(f.model, f.foreign, set, cd, f.x, 0.0), "impulse_dynamics", "another model");
+  LIEDYN_EXPECT_INVALID(constraint_kinematics(f.model, f.data, set, cd, f.x_bad_s), "constraint_kinematics",
+                        "state.s");
+  // A ConstraintData sized for another constraint set.
+  const ConstraintSet<double> two(f.model, {ConstraintSpec<double>::rigid_contact(frame)});
+  LIEDYN_EXPECT_INVALID(constraint_kinematics(f.model, f.data, two, cd, f.x), "constraint_kinematics",
+                        "another model or constraint set");
+}

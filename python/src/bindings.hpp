@@ -125,6 +125,7 @@ MatrixXd stack_rows(const std::vector<V>& v) {
 void bind_types(py::module_& m);
 void bind_model(py::module_& m);
 void bind_kernels(py::module_& m);
+void bind_extensions(py::module_& m);  // centroidal, energy, Coriolis, constraints (extensions.cpp)
 void bind_numdiff(py::module_& m);
 void bind_testing(py::module_& m);
 

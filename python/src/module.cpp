@@ -655,6 +655,7 @@ PYBIND11_MODULE(_liedyn, m) {
   lp::bind_types(m);
   lp::bind_model(m);
   lp::bind_kernels(m);
+  lp::bind_extensions(m);
   lp::bind_numdiff(m);
   lp::bind_testing(m);
 }

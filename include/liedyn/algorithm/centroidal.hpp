@@ -93,6 +93,7 @@ template <class S>
 Vector3<S> center_of_mass(const Model<S>& model, Data<S>& data, const State<S>& x,
                           ComFrame frame = ComFrame::Inertial) {
   detail::check_state("center_of_mass", model, x);
+  detail::check_data("center_of_mass", model, data);
   detail::update_poses(model, data, x.s);
   const Vector3<S> c = detail::base_frame_com(model, data);
   if (frame == ComFrame::Base) return c;
@@ -105,6 +106,7 @@ Vector3<S> center_of_mass(const Model<S>& model, Data<S>& data, const State<S>& 
 template <class S>
 Vector6<S> centroidal_momentum(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("centroidal_momentum", model, x);
+  detail::check_data("centroidal_momentum", model, data);
   detail::update_poses(model, data, x.s);
   forward_velocity(model, data, x);
   Vector6<S> h0 = Vector6<S>::Zero();
@@ -129,6 +131,7 @@ Vector3<S> center_of_mass_velocity(const Model<S>& model, Data<S>& data, const S
 template <class S>
 const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("centroidal_momentum_matrix", model, x);
+  detail::check_data("centroidal_momentum_matrix", model, data);
   detail::update_poses(model, data, x.s);
   const int nb = model.num_bodies(), off = model.offset();
   data.ground_Ic[0] = model.inertia(0);
@@ -172,6 +175,7 @@ const Eigen::Matrix<S, 3, Eigen::Dynamic>& center_of_mass_jacobian(const Model<S
 template <class S>
 Vector6<S> centroidal_momentum_drift(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("centroidal_momentum_drift", model, x);
+  detail::check_data("centroidal_momentum_drift", model, data);
   detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false, static_cast<const ExternalWrenches<S>*>(nullptr));
   detail::update_base_poses(model, data);
   return detail::base_to_centroidal(base_pose(model, x).rotation(), detail::base_frame_com(model, data),
@@ -184,6 +188,7 @@ template <class S, class Derived>
 Vector6<S> centroidal_momentum_rate(const Model<S>& model, Data<S>& data, const State<S>& x,
                                     const Eigen::MatrixBase<Derived>& ddq) {
   detail::check_state("centroidal_momentum_rate", model, x);
+  detail::check_data("centroidal_momentum_rate", model, data);
   LIEDYN_CHECK_SIZE("centroidal_momentum_rate", "ddq", ddq, model.nv());
   detail::rnea_pass(model, data, x, &ddq, true, false, static_cast<const ExternalWrenches<S>*>(nullptr));
   detail::update_base_poses(model, data);
@@ -212,6 +217,7 @@ template <class S, class Derived>
 void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
                             const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep = TwistRepresentation::Body) {
   detail::check_state("centroidal_derivatives", model, x);
+  detail::check_data("centroidal_derivatives", model, data);
   LIEDYN_CHECK_SIZE("centroidal_derivatives", "ddq", ddq, model.nv());
   detail::update_poses(model, data, x.s);
   detail::ground_derivative_pass<true>(model, data, x, ddq, TwistRepresentation::Body,

@@ -28,6 +28,7 @@ namespace liedyn {
 template <class S>
 const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("coriolis_matrix", model, x);
+  detail::check_data("coriolis_matrix", model, data);
   detail::update_poses(model, data, x.s);
   const int nb = model.num_bodies(), off = model.offset();
   const bool moving = model.has_moving_base();

@@ -1,0 +1,229 @@
+// liedyn Python bindings — centroidal quantities, energy, the Coriolis matrix and the constrained
+// dynamics (contacts, loop closures, couplings). Same rules as kernels.cpp: every binding checks
+// the Data/model pairing and the state first; outputs living in Data or ConstraintData are
+// read-only views owned by that object, the rest are new arrays.
+#include "bindings.hpp"
+
+namespace liedyn {
+namespace python {
+
+namespace {
+
+using ConstraintSet = liedyn::ConstraintSet<double>;
+using ConstraintData = liedyn::ConstraintData<double>;
+using ConstraintSpec = liedyn::ConstraintSpec<double>;
+using Options = ConstrainedDynamicsOptions<double>;
+
+py::handle owner_of_constraint_data(ConstraintData& cd) {
+  return py::detail::get_object_handle(&cd, py::detail::get_type_info(typeid(ConstraintData)));
+}
+
+void bind_centroidal(py::module_& m) {
+  py::enum_<ComFrame>(m, "ComFrame", "Axes of the centre-of-mass quantities: Inertial (A) or Base (the base frame).")
+      .value("Inertial", ComFrame::Inertial)
+      .value("Base", ComFrame::Base);
+  m.def("center_of_mass",
+        [](const Model& mo, Data& d, const State& x, ComFrame frame) {
+          check_call("center_of_mass", mo, d, x);
+          return Eigen::Vector3d(center_of_mass(mo, d, x, frame));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame") = ComFrame::Inertial,
+        "Centre of mass p_com: in the inertial frame, or relative to the base origin in base axes.");
+  m.def("center_of_mass_velocity",
+        [](const Model& mo, Data& d, const State& x, ComFrame frame) {
+          check_call("center_of_mass_velocity", mo, d, x);
+          return Eigen::Vector3d(center_of_mass_velocity(mo, d, x, frame));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame") = ComFrame::Inertial,
+        "Velocity of the centre of mass relative to the inertial frame, in inertial or base axes.");
+  m.def("center_of_mass_acceleration",
+        [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, ComFrame frame) {
+          check_call("center_of_mass_acceleration", mo, d, x);
+          return Eigen::Vector3d(center_of_mass_acceleration(mo, d, x, ddq, frame));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("frame") = ComFrame::Inertial,
+        "Acceleration of the centre of mass at ddq = [nu'; r'], in inertial or base axes.");
+  m.def("center_of_mass_jacobian",
+        [](const Model& mo, Data& d, const State& x, ComFrame frame) {
+          check_call("center_of_mass_jacobian", mo, d, x);
+          return Eigen::MatrixXd(center_of_mass_jacobian(mo, d, x, frame));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame") = ComFrame::Inertial,
+        "J_com (3 x nv): p_com' = J_com [nu; r] (columns: base body twist, joint velocities).");
+  m.def("centroidal_momentum",
+        [](const Model& mo, Data& d, const State& x) {
+          check_call("centroidal_momentum", mo, d, x);
+          return Vector6<double>(centroidal_momentum(mo, d, x));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"),
+        "h_G = [m p_com'; k_G] in the centroidal frame (origin at the CoM, inertial axes), linear first.");
+  m.def("centroidal_momentum_matrix",
+        [](const Model& mo, Data& d, const State& x) {
+          check_call("centroidal_momentum_matrix", mo, d, x);
+          return Eigen::MatrixXd(centroidal_momentum_matrix(mo, d, x));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), "A_G (6 x nv) with h_G = A_G [nu; r], centroidal frame.");
+  m.def("centroidal_momentum_drift",
+        [](const Model& mo, Data& d, const State& x) {
+          check_call("centroidal_momentum_drift", mo, d, x);
+          return Vector6<double>(centroidal_momentum_drift(mo, d, x));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), "A_G' [nu; r]: h_G' at zero accelerations, centroidal frame.");
+  m.def("centroidal_momentum_rate",
+        [](const Model& mo, Data& d, const State& x, const VectorRef& ddq) {
+          check_call("centroidal_momentum_rate", mo, d, x);
+          return Vector6<double>(centroidal_momentum_rate(mo, d, x, ddq));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
+        "h_G' = A_G ddq + A_G' [nu; r] at ddq = [nu'; r'], centroidal frame.");
+  m.def("kinetic_energy",
+        [](const Model& mo, Data& d, const State& x) {
+          check_call("kinetic_energy", mo, d, x);
+          return kinetic_energy(mo, d, x);
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), "Kinetic energy of the bodies (armature not included).");
+  m.def("potential_energy",
+        [](const Model& mo, Data& d, const State& x) {
+          check_call("potential_energy", mo, d, x);
+          return potential_energy(mo, d, x);
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), "Potential energy -m g . p_com (inertial frame).");
+  m.def("coriolis_matrix",
+        [](const Model& mo, Data& d, const State& x) {
+          check_call("coriolis_matrix", mo, d, x);
+          return view(coriolis_matrix(mo, d, x), owner_of(d));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"),
+        "C(x) (nv x nv, base first) with C [nu; r] the velocity products and M' - 2C skew-symmetric. View of "
+        "data.coriolis.");
+}
+
+void bind_constraints(py::module_& m) {
+  py::register_exception<ConstraintError>(m, "ConstraintError", PyExc_ValueError);
+  py::enum_<ConstraintType>(m, "ConstraintType", "The kinds of constraint (docs/constraints.md).")
+      .value("PointContact", ConstraintType::PointContact)
+      .value("RigidContact", ConstraintType::RigidContact)
+      .value("RigidLoop", ConstraintType::RigidLoop)
+      .value("BallLoop", ConstraintType::BallLoop)
+      .value("RevoluteLoop", ConstraintType::RevoluteLoop)
+      .value("PrismaticLoop", ConstraintType::PrismaticLoop)
+      .value("Coupling", ConstraintType::Coupling);
+  py::enum_<ConstrainedDynamicsRoute>(m, "ConstrainedDynamicsRoute",
+                                      "How constrained_forward_dynamics solves the KKT system.")
+      .value("ExactKKT", ConstrainedDynamicsRoute::ExactKKT)
+      .value("Proximal", ConstrainedDynamicsRoute::Proximal)
+      .value("Projector", ConstrainedDynamicsRoute::Projector)
+      .value("MinimalCoordinates", ConstrainedDynamicsRoute::MinimalCoordinates);
+  py::class_<ConstraintSpec>(m, "ConstraintSpec",
+                             "A constraint by names: contact on a frame, loop between two frames, or coupling. "
+                             "Rows and lambda in `sense` (Body = Pinocchio's LOCAL, Mixed = LOCAL_WORLD_ALIGNED, "
+                             "Inertial = WORLD).")
+      .def_static("point_contact", &ConstraintSpec::point_contact, py::arg("frame"),
+                  py::arg("sense") = TwistRepresentation::Body, "A point (3D) contact of the frame's origin.")
+      .def_static("rigid_contact", &ConstraintSpec::rigid_contact, py::arg("frame"),
+                  py::arg("sense") = TwistRepresentation::Body, "A rigid (6D) contact of the frame.")
+      .def_static("loop", &ConstraintSpec::loop, py::arg("type"), py::arg("frame1"), py::arg("frame2"),
+                  py::arg("sense") = TwistRepresentation::Body, py::arg("axis") = Eigen::Vector3d::UnitZ(),
+                  "A loop closure between two robot frames; axis (loop joints) in frame 2's coordinates.")
+      .def_static("coupling", &ConstraintSpec::coupling, py::arg("joint"), py::arg("master"), py::arg("ratio"),
+                  py::arg("offset") = 0.0, "The coupling s_joint = ratio * s_master + offset.")
+      .def_readwrite("type", &ConstraintSpec::type)
+      .def_readwrite("name", &ConstraintSpec::name)
+      .def_readwrite("sense", &ConstraintSpec::sense)
+      .def_readwrite("Kp", &ConstraintSpec::Kp, "Baumgarte position gain (default 0).")
+      .def_readwrite("Kd", &ConstraintSpec::Kd, "Baumgarte velocity gain (default 0).")
+      .def_readwrite("components", &ConstraintSpec::components, "Rows kept, by index (empty: all).");
+  py::class_<ConstraintSet>(m, "ConstraintSet", "Constraints resolved against a Model, immutable.")
+      .def(py::init<const Model&, const std::vector<ConstraintSpec>&>(), py::arg("model"), py::arg("specs"))
+      .def("size", &ConstraintSet::size, "Number of constraints.")
+      .def("dimension", &ConstraintSet::dimension, "Number of rows m of J.")
+      .def("describe", &ConstraintSet::describe, py::arg("k"), "Constraint k by name and type.");
+  m.def("mimic_couplings", &mimic_couplings<double>, py::arg("model"),
+        "The model's URDF <mimic> relations as coupling specs.");
+  auto cd = py::class_<ConstraintData>(m, "ConstraintData", "Workspace and results of the constraint kernels.")
+                .def(py::init<const Model&, const ConstraintSet&>(), py::arg("model"), py::arg("set"));
+#define LIEDYN_PY_CVIEW(member, doc) \
+  cd.def_property_readonly(#member, [](ConstraintData& c) { return view(c.member, owner_of_constraint_data(c)); }, doc)
+  LIEDYN_PY_CVIEW(J, "Stacked constraint Jacobian (m x nv), rows in each constraint's sense.");
+  LIEDYN_PY_CVIEW(gamma, "J ddq + gamma = 0 (drift and Baumgarte terms).");
+  LIEDYN_PY_CVIEW(drift, "J' [nu; r] alone.");
+  LIEDYN_PY_CVIEW(position_error, "Position error e of the rows.");
+  LIEDYN_PY_CVIEW(velocity_error, "J [nu; r] - v*.");
+  LIEDYN_PY_CVIEW(lambda, "Constraint forces on the robot: M ddq + h - tau = J^T lambda.");
+  LIEDYN_PY_CVIEW(ddq, "Constrained accelerations [nu'; r'].");
+  LIEDYN_PY_CVIEW(impulse, "Constraint impulses on the robot (impulse_dynamics).");
+  LIEDYN_PY_CVIEW(v_after, "Velocity after the impact [nu+; r+].");
+#undef LIEDYN_PY_CVIEW
+
+  auto check = [](const char* who, const Model& mo, Data& d, const ConstraintSet& set, const State& x) {
+    check_call(who, mo, d, x);
+    LIEDYN_CHECK(set.nv() == mo.nv(), std::string(who) + ": the constraint set was built for another model");
+  };
+  m.def("constraint_kinematics",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x) {
+          check("constraint_kinematics", mo, d, set, x);
+          constraint_kinematics(mo, d, set, c, x);
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
+        "J, drift, gamma and the errors into cdata.");
+  m.def("constrained_forward_dynamics",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                const VectorRef& tau, ConstrainedDynamicsRoute route) {
+          check("constrained_forward_dynamics", mo, d, set, x);
+          Options opt;
+          opt.route = route;
+          return view(constrained_forward_dynamics(mo, d, set, c, x, tau, opt), owner_of_constraint_data(c));
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"), py::arg("tau"),
+        py::arg("route") = ConstrainedDynamicsRoute::ExactKKT,
+        "Forward dynamics under the constraints: cdata.ddq and cdata.lambda (M ddq + h - tau = J^T lambda, "
+        "J ddq + gamma = 0). Returns a view of cdata.ddq. Raises ConstraintError for a rank-deficient J "
+        "(ExactKKT, Projector).");
+  m.def("impulse_dynamics",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                double restitution) {
+          check("impulse_dynamics", mo, d, set, x);
+          return view(impulse_dynamics(mo, d, set, c, x, restitution), owner_of_constraint_data(c));
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
+        py::arg("restitution") = 0.0,
+        "Impact at the constraints: cdata.v_after with J v+ = -e J v-, cdata.impulse. Returns a view of "
+        "cdata.v_after.");
+  m.def("project_configuration",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, State& x) {
+          check("project_configuration", mo, d, set, x);
+          return project_configuration(mo, d, set, c, x);
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
+        "Moves x's configuration onto the constraint manifold (Newton on the group); returns the iterations.");
+  m.def("project_velocity",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, State& x) {
+          check("project_velocity", mo, d, set, x);
+          project_velocity(mo, d, set, c, x);
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
+        "Projects x's velocity onto the constraints' tangent space (J [nu; r] = v*), in place.");
+  m.def("constrained_inverse_dynamics",
+        [](const MatrixRef& M, const MatrixRef& J, const MatrixRef& actuation, const VectorRef& ddq,
+           const VectorRef& force_minus_bias) {
+          ConstrainedInverseDynamicsWorkspace<double> ws(static_cast<int>(M.rows()), static_cast<int>(actuation.cols()),
+                                                         static_cast<int>(J.rows()));
+          VectorXd u(actuation.cols()), lambda(J.rows());
+          const auto report = constrained_inverse_dynamics<double>(M, J, actuation, ddq, force_minus_bias, ws, u, lambda);
+          if (!report.solved) throw std::invalid_argument("liedyn: constrained_inverse_dynamics: no solution");
+          return py::make_tuple(u, lambda);
+        },
+        py::arg("M"), py::arg("J"), py::arg("actuation"), py::arg("ddq"), py::arg("force_minus_bias"),
+        "Actuator forces u and constraint forces lambda with actuation u + J^T lambda = M ddq - (tau - h) "
+        "(least weighted norm when redundant). Returns (u, lambda).");
+}
+
+}  // namespace
+
+void bind_extensions(py::module_& m) {
+  bind_centroidal(m);
+  bind_constraints(m);
+}
+
+}  // namespace python
+}  // namespace liedyn
