@@ -266,6 +266,8 @@ TEST_CASE("constraints: KKT identities and Gauss's principle on a random tree wi
 
 TEST_CASE("constraints: the four routes of constrained_forward_dynamics agree, every type and sense",
           "[constraints][routes]") {
+  using liedyn::ConstrainedDynamicsOptions;
+  using liedyn::ConstrainedDynamicsRoute;
   const Model<double> model = chains_model<double>(17);
   auto rng = liedyn::test::make_rng(23);
   for (TwistRepresentation sense : kSenses) {

@@ -652,6 +652,8 @@ PYBIND11_MODULE(_liedyn, m) {
   m.attr("__version__") = liedyn::version_string;
   // ModelError derives from std::invalid_argument, so from ValueError here too.
   pybind11::register_exception<liedyn::ModelError>(m, "ModelError", PyExc_ValueError);
+  // Every argument check of the library (sizes, Data/model pairing, indices, names).
+  pybind11::register_exception<liedyn::InvalidArgument>(m, "InvalidArgument", PyExc_ValueError);
   lp::bind_types(m);
   lp::bind_model(m);
   lp::bind_kernels(m);

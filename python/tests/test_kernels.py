@@ -121,7 +121,7 @@ def test_external_wrenches_enter_through_the_jacobian(model):
     assert D[1].shape == (m.nv, m.num_joints)
     liedyn.linearize_discrete(m, d, x, tau0, 0.01, liedyn.LinearizationOptions(), fext)
     liedyn.linearize_actuated(m, d, x, np.eye(m.nv), tau0, liedyn.LinearizationOptions(), fext)
-    with pytest.raises(ValueError, match="liedyn: rnea: external wrenches must have one entry per body"):
+    with pytest.raises(ValueError, match=r"liedyn: rnea: external wrenches has size \d+, expected \d+ \(one entry per body\)"):
         liedyn.rnea(m, d, x, ddq, np.zeros((2, 6)))
     with pytest.raises(ValueError, match=r"liedyn: aba: external wrenches must be an array of shape"):
         liedyn.aba(m, d, x, ddq, np.zeros((m.num_bodies, 5)))

@@ -185,18 +185,18 @@ const VectorX<S>& constrained_forward_dynamics(const Model<S>& model, Data<S>& d
     cd.tmp_q = tau - data.h;
     switch (opt.route) {
       case ConstrainedDynamicsRoute::Proximal:
-        cd.proximal_report = proximal_forward_dynamics(data.M, cd.J, cd.gamma, cd.tmp_q, cd.proximal, cd.ddq,
+        cd.proximal_report = proximal_forward_dynamics<S>(data.M, cd.J, cd.gamma, cd.tmp_q, cd.proximal, cd.ddq,
                                                        cd.lambda, opt.proximal);
         break;
       case ConstrainedDynamicsRoute::Projector:
-        if (!projected_forward_dynamics(data.M, cd.J, cd.gamma, cd.tmp_q, cd.projector, cd.ddq, cd.lambda).full_rank)
+        if (!projected_forward_dynamics<S>(data.M, cd.J, cd.gamma, cd.tmp_q, cd.projector, cd.ddq, cd.lambda).full_rank)
           throw ConstraintError(std::string("liedyn: ") + who +
                                 ": the constraint Jacobian is rank deficient (Projector route); use the Proximal route");
         break;
       case ConstrainedDynamicsRoute::MinimalCoordinates:
         LIEDYN_CHECK(set.dimension() <= model.nv(),
                      std::string(who) + ": more constraint rows than coordinates (MinimalCoordinates route)");
-        cd.minimal_report = minimal_coordinates_forward_dynamics(data.M, cd.J, cd.gamma, cd.tmp_q, cd.minimal,
+        cd.minimal_report = minimal_coordinates_forward_dynamics<S>(data.M, cd.J, cd.gamma, cd.tmp_q, cd.minimal,
                                                                  cd.ddq, cd.lambda, opt.minimal);
         if (!cd.minimal_report.solved)
           throw ConstraintError(std::string("liedyn: ") + who +
