@@ -218,11 +218,57 @@ void bind_constraints(py::module_& m) {
         "(least weighted norm when redundant). Returns (u, lambda).");
 }
 
+void bind_loading_and_more(py::module_& m) {
+  m.def("model_diagnostics",
+        [](const Model& mo) {
+          py::list out;
+          for (const ModelDiagnostic& d : mo.diagnostics()) {
+            py::dict e;
+            e["link"] = d.link;
+            e["kind"] = std::string(to_string(d.kind));
+            e["message"] = d.message;
+            e["magnitude"] = d.magnitude;
+            out.append(e);
+          }
+          return out;
+        },
+        py::arg("model"),
+        "The loader's and builder's named diagnostics (docs/loading.md): dicts with link, kind, message, "
+        "magnitude.");
+  m.def("lock_joints", &lock_joints<double>, py::arg("model"), py::arg("names"), py::arg("positions"),
+        "A new Model with the named joints welded at the given positions (frames kept).");
+  m.def("centroidal_derivatives",
+        [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, TwistRepresentation rep) {
+          check_call("centroidal_derivatives", mo, d, x);
+          centroidal_derivatives(mo, d, x, ddq, rep);
+          return py::make_tuple(Eigen::MatrixXd(d.com_dx), Eigen::MatrixXd(d.centroidal_momentum_dx),
+                                Eigen::MatrixXd(d.centroidal_rate_dx));
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
+        py::arg("rep") = TwistRepresentation::Body,
+        "(dp_com/dx (3 x 2nv), dh_G/dx (6 x 2nv), dh_G'/dx at ddq (6 x 2nv)), columns ordered as A's state "
+        "dx = (eta, ds, dt, dr) with the base twist t in `rep` (copies).");
+  m.def("linearize_discrete_actuated",
+        [](const Model& mo, Data& d, const State& x, const MatrixRef& actuation, const VectorRef& u, double dt,
+           TwistRepresentation rep) {
+          check_call("linearize_discrete_actuated", mo, d, x);
+          LinearizationOptions<double> opt;
+          opt.representation = rep;
+          Eigen::MatrixXd Bu;
+          linearize_discrete_actuated(mo, d, x, actuation, u, dt, Bu, opt);
+          return py::make_tuple(view(d.A, owner_of(d)), Bu);
+        },
+        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"), py::arg("dt"),
+        py::arg("rep") = TwistRepresentation::Body,
+        "Jacobians of one semi-implicit Euler step for tau = actuation u: (A, B actuation); A a view of data.A.");
+}
+
 }  // namespace
 
 void bind_extensions(py::module_& m) {
   bind_centroidal(m);
   bind_constraints(m);
+  bind_loading_and_more(m);
 }
 
 }  // namespace python

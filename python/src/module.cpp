@@ -323,6 +323,11 @@ void bind_model(py::module_& m) {
            py::arg("offset") = 0.0, "Records q_joint = multiplier q_leader + offset (not enforced).")
       .def("build", &Builder::build, "The validated Model.");
 
+  py::enum_<InertiaPolicy>(m, "InertiaPolicy",
+                           "What the loader does with link inertias no rigid body can have (docs/loading.md).")
+      .value("strict", InertiaPolicy::strict)
+      .value("lenient", InertiaPolicy::lenient)
+      .value("balance", InertiaPolicy::balance);
   py::class_<UrdfOptions>(m, "UrdfOptions", "Options of the URDF loader.")
       .def(py::init([](bool weld_base, const SE3& pose, const Eigen::Vector3d& g) {
              UrdfOptions o;
@@ -336,7 +341,10 @@ void bind_model(py::module_& m) {
       .def_readwrite("weld_base", &UrdfOptions::weld_base,
                      "Weld the root link to the inertial frame instead of making it the moving base.")
       .def_readwrite("welded_base_pose", &UrdfOptions::welded_base_pose, "^A H_0 of the welded root link.")
-      .def_readwrite("gravity", &UrdfOptions::gravity, "Physical gravity in the inertial frame.");
+      .def_readwrite("gravity", &UrdfOptions::gravity, "Physical gravity in the inertial frame.")
+      .def_readwrite("inertia", &UrdfOptions::inertia,
+                     "InertiaPolicy: lenient (default: load as written, each deviation a diagnostic), balance, "
+                     "strict.");
 
   m.def("load_urdf_file", &load_urdf_file, py::arg("path"), py::arg("options") = UrdfOptions(),
         "Loads a robot from a URDF file; the root link is the base (moving unless options.weld_base). Raises "

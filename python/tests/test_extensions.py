@@ -129,3 +129,61 @@ def test_constraint_errors_and_assembly(solo):
     for t in (liedyn.ConstraintType.RigidContact, liedyn.ConstraintType.RigidLoop, liedyn.ConstraintType.RevoluteLoop,
               liedyn.ConstraintType.PrismaticLoop):
         assert t != liedyn.ConstraintType.Coupling
+
+
+TRIANGLE_URDF = """<robot name="r">
+  <link name="base"><inertial><mass value="1"/><origin xyz="0 0 0"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.05" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/><origin xyz="0 0 0"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+
+
+def test_loading_policies_and_diagnostics(solo):
+    m, d, x = solo
+    assert liedyn.model_diagnostics(m) == []
+    # izz = 0.05 > ixx + iyy = 0.02: loads as written under lenient, with a named diagnostic.
+    lenient = liedyn.load_urdf_string(TRIANGLE_URDF)
+    diags = liedyn.model_diagnostics(lenient)
+    assert [e["kind"] for e in diags] == ["triangle_inequality"] and diags[0]["link"] == "base"
+    assert diags[0]["magnitude"] == pytest.approx(0.03)
+    opt = liedyn.UrdfOptions()
+    opt.inertia = liedyn.InertiaPolicy.strict
+    with pytest.raises(liedyn.ModelError, match="base"):
+        liedyn.load_urdf_string(TRIANGLE_URDF, opt)
+    opt.inertia = liedyn.InertiaPolicy.balance
+    balanced = liedyn.load_urdf_string(TRIANGLE_URDF, opt)
+    assert "balanced_inertia" in [e["kind"] for e in liedyn.model_diagnostics(balanced)]
+    assert liedyn.InertiaPolicy.lenient != opt.inertia
+    # Locking a knee: one coordinate fewer, the same mass.
+    locked = liedyn.lock_joints(m, ["FL_KFE"], [-1.2])
+    assert locked.nv == m.nv - 1
+    assert locked.total_mass == pytest.approx(m.total_mass, rel=1e-15)
+
+
+def test_centroidal_derivatives_and_actuated_step(solo):
+    m, d, x = solo
+    ddq = random_vector(m.nv, 6)
+    com_dx, h_dx, rate_dx = liedyn.centroidal_derivatives(m, d, x, ddq, liedyn.TwistRepresentation.Body)
+    n, nv = m.num_joints, m.nv
+    assert com_dx.shape == (3, 2 * nv) and h_dx.shape == (6, 2 * nv) and rate_dx.shape == (6, 2 * nv)
+    # The joint-position columns against central differences (step 1e-6: error ~1e-10 of entries ~1).
+    for k in range(n):
+        y_plus, y_minus = x.copy(), x.copy()
+        s = np.array(x.s)
+        s[k] += 1e-6
+        y_plus.s[:] = s
+        s[k] -= 2e-6
+        y_minus.s[:] = s
+        fd = (liedyn.center_of_mass(m, d, y_plus) - liedyn.center_of_mass(m, d, y_minus)) / 2e-6
+        np.testing.assert_allclose(com_dx[:, 6 + k], fd, rtol=0, atol=1e-8)
+    # The actuated step: B times the actuation matrix.
+    S = np.vstack([np.zeros((6, n)), np.eye(n)])
+    u = random_vector(n, 7)
+    A1, Bu = liedyn.linearize_discrete_actuated(m, d, x, S, u, 0.01)
+    A1 = A1.copy()
+    A2, B2 = liedyn.linearize_discrete(m, d, x, S @ u, 0.01)
+    np.testing.assert_array_equal(A1, A2)
+    np.testing.assert_allclose(Bu, B2 @ S, rtol=0, atol=1e-14 * np.abs(B2).max())
