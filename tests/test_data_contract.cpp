@@ -73,8 +73,9 @@ struct Kernel {
 };
 
 bool bit_identical(const MatrixX<S>& a, const MatrixX<S>& b) {
+  // memcmp must not see the null pointers of empty matrices (a welded base's D1, D3).
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(S) * static_cast<std::size_t>(a.size())) == 0;
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(S) * static_cast<std::size_t>(a.size())) == 0);
 }
 
 MatrixX<S> pose_matrix(const SE3<S>& H) {
