@@ -109,7 +109,10 @@ constexpr double sin_cos_fast_limit = 102943.70801;
 
 #if defined(LIEDYN_SIN_COS_VECTORS) && LIEDYN_HAVE_X86_AVX2_DISPATCH
 #define LIEDYN_SIN_COS_AVX2 1
-__attribute__((target("avx2,fma"))) inline void sin_cos_avx2(int n, const double* q, double* s, double* c) {
+// AVX2 without FMA: every path (scalar, SSE2, AVX2) performs the same roundings, so a joint's
+// sine and cosine are the same bits whichever kernel computed them, on whichever processor (one
+// source for a joint's rotation). Fused multiply–adds would make this path 1/3 faster (BENCHMARKS.md).
+__attribute__((target("avx2"))) inline void sin_cos_avx2(int n, const double* q, double* s, double* c) {
   int i = 0;
   for (; i + 4 <= n; i += 4) {
     Double4 x, sv, cv;
@@ -162,8 +165,8 @@ inline void sin_cos(int n, const S* q, S* s, S* c) {
   for (int i = 0; i < n; ++i) sin_cos(q[i], s[i], c[i]);
 }
 
-/// The double overload, for all joints at once: two (SSE2) or four (AVX2 with FMA, chosen at
-/// run time) angles per step, then std::sin/std::cos for the rare angle outside the fast range.
+/// The double overload, for all joints at once: two (SSE2) or four (AVX2, chosen at run time)
+/// angles per step, the same bits either way, then std::sin/std::cos for the rare angle outside the fast range.
 inline void sin_cos(int n, const double* q, double* s, double* c) {
   bool in_range = true;
   for (int i = 0; i < n; ++i) in_range &= std::fabs(q[i]) <= detail::sin_cos_fast_limit;
@@ -182,9 +185,8 @@ inline void sin_cos(int n, const double* q, double* s, double* c) {
       std::memcpy(s + i, &sv, sizeof sv);
       std::memcpy(c + i, &cv, sizeof cv);
     }
-    // At most one angle left: the scalar lanes run the same operations (no FMA to fuse on this
-    // path), so it gets the bits a vector step would give it. The AVX2 path pads instead: its
-    // tail holds up to 3 angles, and there the compiler fuses vector and scalar code differently.
+    // At most one angle left: the scalar lanes run the same operations, so it gets the bits a
+    // vector step would give it.
     for (; i < n; ++i) detail::sin_cos_lanes(q[i], s[i], c[i]);
   }
 #else
