@@ -97,6 +97,9 @@ std::vector<NamedModel> test_models() {
   aligned.branching = 3;
   aligned.axis_aligned = true;
   add("axis-aligned-branched-20", 20, aligned);
+  aligned.unrotated_placements = true;
+  aligned.revolute_only = true;
+  add("urdf-like-branched-16", 16, aligned);
   return out;
 }
 

@@ -45,6 +45,7 @@
 #include "support/test_support.hpp"
 
 using Catch::Matchers::Contains;
+using liedyn::CrbaRoute;
 using liedyn::Data;
 using liedyn::ExternalWrenches;
 using liedyn::Force;
@@ -187,12 +188,9 @@ IdentityErrors identity_errors(const Model<S>& model, const State<S>& x, std::mt
   liedyn::mass_matrix_from_inverse_dynamics(model, data, x, M_id);
   e.crba_vs_id = full_error(M, M_id);
   // crba's other route (walk up the body frames / through the base frame) on the same model.
-  liedyn::detail::update_joint_transforms(model, data, x.s);
-  if (liedyn::detail::crba_walks(model))
-    liedyn::detail::crba_base_frame(model, data);
-  else
-    liedyn::detail::crba_walk(model, data);
-  e.crba_vs_id = std::max(e.crba_vs_id, full_error(data.M, M_id));
+  const CrbaRoute other =
+      liedyn::crba_automatic_route(model) == CrbaRoute::Walk ? CrbaRoute::BaseFrame : CrbaRoute::Walk;
+  e.crba_vs_id = std::max(e.crba_vs_id, full_error(liedyn::crba(model, data, x.s, other), M_id));
 
   const VectorX<S> tau = random_vec<S>(nv, rng, -5, 5);
   const VectorX<S> acc = liedyn::aba(model, data, x, tau);
@@ -300,6 +298,10 @@ void check_all_families(bool large) {
   o.axis_aligned = true;
   o.branching = 2;
   check_kernels_agree<S>("axis-aligned tree 10", liedyn::random_model<double>(10, rng, o), rng);
+  o.unrotated_placements = true;
+  o.revolute_only = true;
+  check_kernels_agree<S>("URDF-like tree 12 (aligned revolutes, unrotated placements)",
+                         liedyn::random_model<double>(12, rng, o), rng);
   if (!large) return;
   check_kernels_agree<S>("random chain 100", liedyn::random_model<double>(100, rng), rng);
   o = {};
@@ -357,14 +359,9 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
     MatrixX<long double> M_l;
     liedyn::mass_matrix_from_inverse_dynamics(model_l, data_l, x_l, M_l);
     // Both of crba's routes: talos takes the walk, the base-frame one serves deep trees.
-    CHECK(liedyn::detail::crba_walks(model));
-    for (bool walk : {false, true}) {
-      liedyn::detail::update_joint_transforms(model, data, x.s);
-      if (walk)
-        liedyn::detail::crba_walk(model, data);
-      else
-        liedyn::detail::crba_base_frame(model, data);
-      const MatrixX<double>& M = data.M;
+    CHECK(liedyn::crba_automatic_route(model) == CrbaRoute::Walk);
+    for (CrbaRoute route : {CrbaRoute::BaseFrame, CrbaRoute::Walk}) {
+      const MatrixX<double>& M = liedyn::crba(model, data, x.s, route);
       // Entry (i, j) against its natural scale sqrt(M_ii M_jj): the diagonal relative to itself.
       for (int j = 0; j < model.nv(); ++j)
         for (int i = 0; i < model.nv(); ++i)
@@ -667,4 +664,26 @@ TEST_CASE("dynamics: inputs of the wrong size are refused in checked builds", "[
   ExternalWrenches<double> few(2);
   CHECK_THROWS_WITH(liedyn::aba(model, data, x, VectorX<double>::Zero(model.nv()), &few),
                     Contains("one entry per body"));
+}
+
+TEST_CASE("dynamics: crba's automatic route switches at total depth 8 n, and both routes agree", "[dynamics][crba]") {
+  // A chain of n joints has Σ depth = n (n + 1) / 2: 120 = 8·15 at n = 15 (the boundary, still
+  // Walk) and 136 > 8·16 at n = 16 (BaseFrame).
+  std::mt19937 rng(liedyn::test::default_seed + 44);
+  for (const int n : {15, 16}) {
+    INFO("chain of " << n);
+    const Model<double> model = liedyn::random_model<double>(n, rng);
+    REQUIRE(model.total_depth() == n * (n + 1) / 2);
+    const CrbaRoute expected = n == 15 ? CrbaRoute::Walk : CrbaRoute::BaseFrame;
+    CHECK(liedyn::crba_automatic_route(model) == expected);
+    Data<double> data(model);
+    const State<double> x = liedyn::random_state(model, rng);
+    const MatrixX<double> M_auto = liedyn::crba(model, data, x);
+    const MatrixX<double> M_expected = liedyn::crba(model, data, x, expected);
+    CHECK(M_auto == M_expected);  // the automatic route IS that route: bit for bit
+    const MatrixX<double> M_walk = liedyn::crba(model, data, x, CrbaRoute::Walk);
+    const MatrixX<double> M_base = liedyn::crba(model, data, x, CrbaRoute::BaseFrame);
+    // Different association orders of the same sums: rounding only, at double's tolerance.
+    LIEDYN_CHECK_BELOW(liedyn::test::relative_error(M_walk, M_base), liedyn::test::tolerance<double>());
+  }
 }

@@ -36,6 +36,7 @@
 #include <liedyn/interop/all.hpp>
 #include <liedyn/model/urdf.hpp>
 
+#include "support/pinocchio_dump.hpp"
 #include "support/test_support.hpp"
 
 using liedyn::Data;
@@ -55,90 +56,6 @@ const std::string kData = LIEDYN_TEST_DATA_DIR;
 
 /// Relative to the matrix (max) norm, see the header; the one tolerance of this file.
 constexpr double kTol = 1e-9;
-
-/// One Pinocchio dump (only the records this test uses).
-struct Dump {
-  int nq = 0, nv = 0;
-  std::vector<std::string> joint_names;   // Pinocchio's joints 2.. (after universe, root_joint)
-  std::vector<std::string> joint_types;   // same order
-  std::vector<int> joint_index;           // Pinocchio joint index I of each entry above
-  std::map<int, SE3<double>> oMi;         // world pose of joint I
-  std::map<std::string, VectorX<double>> vecs;
-  std::map<std::string, MatrixX<double>> mats;
-  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
-  bool ended = false;
-
-  const VectorX<double>& vec(const std::string& name) const {
-    INFO("vec " << name);
-    REQUIRE(vecs.count(name) == 1);
-    return vecs.at(name);
-  }
-  const MatrixX<double>& mat(const std::string& name) const {
-    INFO("mat " << name);
-    REQUIRE(mats.count(name) == 1);
-    return mats.at(name);
-  }
-};
-
-Dump read_dump(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  Dump d;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream s(line);
-    std::string key;
-    s >> key;
-    if (key == "nq") {
-      s >> d.nq;
-    } else if (key == "nv") {
-      s >> d.nv;
-    } else if (key == "gravity") {
-      s >> d.gravity(0) >> d.gravity(1) >> d.gravity(2);
-    } else if (key == "joint") {
-      int I = 0;
-      std::string name, type;
-      s >> I >> name >> type;
-      if (I >= 2) {
-        d.joint_index.push_back(I);
-        d.joint_names.push_back(name);
-        d.joint_types.push_back(type);
-      }
-    } else if (key == "oMi") {
-      int I = 0;
-      Eigen::Matrix3d R;
-      Eigen::Vector3d p;
-      s >> I;
-      for (int k = 0; k < 9; ++k) s >> R(k / 3, k % 3);
-      s >> p(0) >> p(1) >> p(2);
-      d.oMi[I] = SE3<double>(R, p);
-    } else if (key == "vec") {
-      std::string name;
-      int n = 0;
-      s >> name >> n;
-      VectorX<double> v(n);
-      for (int k = 0; k < n; ++k) s >> v(k);
-      REQUIRE(!s.fail());
-      d.vecs[name] = v;
-    } else if (key == "mat") {
-      std::string name;
-      int r = 0, c = 0;
-      s >> name >> r >> c;
-      MatrixX<double> m(r, c);
-      for (int i = 0; i < r; ++i) {
-        REQUIRE(std::getline(in, line));
-        std::istringstream row(line);
-        for (int j = 0; j < c; ++j) row >> m(i, j);
-        REQUIRE(!row.fail());
-      }
-      d.mats[name] = m;
-    } else if (key == "end") {
-      d.ended = true;
-    }
-  }
-  REQUIRE(d.ended);  // a truncated file would silently lose records
-  return d;
-}
 
 struct Case {
   const char* robot;
@@ -166,7 +83,7 @@ TEST_CASE("Pinocchio reference: the joint orders and the state conversion", "[pi
   for (const Case& c : kCases) {
     INFO(c.dump);
     const Model<double> model = liedyn::load_urdf_file(kData + "/" + c.robot + ".urdf");
-    const Dump d = read_dump(kData + "/" + c.dump);
+    const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(kData + "/" + c.dump);
     REQUIRE(d.nv == model.nv());
     REQUIRE(d.nq == model.nv() + 1);
     CHECK(d.gravity.isApprox(model.gravity(), 0.0));  // same physical g, exactly
@@ -204,7 +121,7 @@ TEST_CASE("Pinocchio reference: inverse dynamics, mass matrix, forward dynamics,
     INFO(c.dump);
     worst.robot = c.robot;
     const Model<double> model = liedyn::load_urdf_file(kData + "/" + c.robot + ".urdf");
-    const Dump d = read_dump(kData + "/" + c.dump);
+    const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(kData + "/" + c.dump);
     const JointPermutation perm = JointPermutation::from_names(model, d.joint_names);
     const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
     const VectorX<double> ddq = liedyn::interop::acceleration_from(Library::Pinocchio, model, x, d.vec("a"), perm);
@@ -230,11 +147,11 @@ TEST_CASE("Pinocchio reference: inverse dynamics, mass matrix, forward dynamics,
     // M.
     // solo12 (Σ depth = 2 n) and talos (6.4 n) take crba's walk route; the base-frame route,
     // for deep trees, is held to the same reference.
-    CHECK(liedyn::detail::crba_walks(model));
+    CHECK(liedyn::crba_automatic_route(model) == liedyn::CrbaRoute::Walk);
     const MatrixX<double> M = pin_mat(liedyn::crba(model, data, x.s));
     CHECK(worst.check("M (crba)", relative_error(M, d.mat("crba"))) < kTol);
-    liedyn::detail::crba_base_frame(model, data);  // H_parent still at x.s
-    CHECK(worst.check("M (crba, base-frame route)", relative_error(pin_mat(data.M), d.mat("crba"))) < kTol);
+    const MatrixX<double> M_base = pin_mat(liedyn::crba(model, data, x.s, liedyn::CrbaRoute::BaseFrame));
+    CHECK(worst.check("M (crba, base-frame route)", relative_error(M_base, d.mat("crba"))) < kTol);
 
     // q̈ = aba(q, v, tau).
     const VectorX<double> qdd = liedyn::interop::acceleration_to(Library::Pinocchio, model, x,
@@ -254,7 +171,7 @@ TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics", "[
     INFO(c.dump);
     worst.robot = c.robot;
     const Model<double> model = liedyn::load_urdf_file(kData + "/" + c.robot + ".urdf");
-    const Dump d = read_dump(kData + "/" + c.dump);
+    const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(kData + "/" + c.dump);
     const JointPermutation perm = JointPermutation::from_names(model, d.joint_names);
     const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
     const VectorX<double> ddq = liedyn::interop::acceleration_from(Library::Pinocchio, model, x, d.vec("a"), perm);

@@ -25,9 +25,9 @@
 //  * base frame (deeper trees — long chains): F_j = ^0X_j M^c_j Γ_j is formed once per joint and
 //    row k of M over subtree(k) is S_kᵀ times a contiguous block of those columns, S_k = ^0X_k Γ_k
 //    — three transforms per joint whatever its depth, then one 6-term dot product per entry.
-// The crossover Σ depth = 8 n was set by timing both routes on real and random trees
-// (BENCHMARKS.md, design measurements). Both triangles are written; entries between different
-// branches are zero.
+// The crossover Σ depth = 8 n (CrbaRoute::Automatic) was set by timing both routes on real and
+// random trees (BENCHMARKS.md, design measurements); CrbaRoute selects either explicitly. Both
+// triangles are written; entries between different branches are zero.
 //
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
 // the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
@@ -43,13 +43,22 @@
 
 namespace liedyn {
 
-namespace detail {
+/// How crba forms the entries above the diagonal (this header's comment). Both routes give the
+/// same M to rounding; they differ in cost with the tree's shape.
+enum class CrbaRoute {
+  Automatic,  ///< Walk if Σ depth ≤ 8 n (crba_automatic_route), else BaseFrame
+  Walk,       ///< up the body frames: d transforms per joint (d its depth)
+  BaseFrame,  ///< through the base frame: three transforms per joint, one dot product per entry
+};
 
-/// Whether crba walks up the body frames (true) or goes through the base frame (see crba.hpp).
+/// The route CrbaRoute::Automatic takes on this model: Walk when Σ_i depth(i) ≤ 8 n
+/// (quadrupeds, humanoids, short arms), BaseFrame for deeper trees (long chains).
 template <class S>
-bool crba_walks(const Model<S>& model) {
-  return model.total_depth() <= 8 * model.num_joints();
+CrbaRoute crba_automatic_route(const Model<S>& model) {
+  return model.total_depth() <= 8 * model.num_joints() ? CrbaRoute::Walk : CrbaRoute::BaseFrame;
 }
+
+namespace detail {
 
 // k if the joint is revolute about ±e_k, so that Γ = ±(0; e_k); −1 otherwise.
 template <class S>
@@ -229,16 +238,19 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
 
 }  // namespace detail
 
-/// The joint-space mass matrix M(s) (both triangles), into data.M (nv × nv).
+/// The joint-space mass matrix M(s) (both triangles), into data.M (nv × nv). `route` picks how
+/// the entries above the diagonal are formed; the default follows crba_automatic_route.
 template <class S, class Derived>
-const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s,
+                       CrbaRoute route = CrbaRoute::Automatic) {
   LIEDYN_CHECK_SIZE("crba", "s", s, model.num_joints());
   detail::check_data("crba", model, data);
   detail::update_joint_transforms(model, data, s);
   // The routes write M's entries on the tree's ancestor/descendant pattern only: the joint block
   // is cleared first so that the entries between branches are zero whatever data.M held.
   data.M.bottomRightCorner(model.num_joints(), model.num_joints()).setZero();
-  if (detail::crba_walks(model))
+  if (route == CrbaRoute::Automatic) route = crba_automatic_route(model);
+  if (route == CrbaRoute::Walk)
     detail::crba_walk(model, data);
   else
     detail::crba_base_frame(model, data);
@@ -247,9 +259,10 @@ const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::Matrix
 
 /// The mass matrix at the joint positions of the state x (H, ν and r are not used).
 template <class S>
-const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const State<S>& x) {
+const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const State<S>& x,
+                       CrbaRoute route = CrbaRoute::Automatic) {
   detail::check_state("crba", model, x);
-  return crba(model, data, x.s);
+  return crba(model, data, x.s, route);
 }
 
 }  // namespace liedyn

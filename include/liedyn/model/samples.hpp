@@ -60,6 +60,9 @@ struct RandomModelOptions {
   int branching = 0;
   bool moving_base = true;
   bool axis_aligned = false;        ///< axes along ±x, ±y, ±z only
+  /// Joint placements are pure translations (R = I), as most URDF files write them: with
+  /// axis_aligned this gives the joints' fast cases real robots take.
+  bool unrotated_placements = false;
   bool revolute_only = false;       ///< else a mix of revolute, prismatic and helical joints
   double armature = 0.0;
   bool gravity_off = false;         ///< g = 0 (e.g. for momentum-conservation tests)
@@ -98,7 +101,8 @@ Model<S> random_model(int num_joints, Rng& rng, const RandomModelOptions& opt = 
       const int lo = std::max(0, i - opt.branching);
       parent = lo + static_cast<int>(u01(rng) * (i - lo)) % (i - lo);
     }
-    const SE3<double> X(SO3<double>::exp(Vector3<double>(rand3() * 0.8)).matrix(), Vector3<double>(rand3() * 0.3));
+    const Matrix3<double> R = SO3<double>::exp(Vector3<double>(rand3() * 0.8)).matrix();
+    const SE3<double> X(opt.unrotated_placements ? Matrix3<double>::Identity() : R, Vector3<double>(rand3() * 0.3));
     const double pick = opt.revolute_only ? 0.0 : u01(rng);
     const std::string name = std::to_string(i);
     JointSpec<double> j = pick < 0.6   ? JointSpec<double>::revolute("joint" + name, rand_axis(), X)
