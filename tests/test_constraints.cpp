@@ -26,6 +26,7 @@
 #include <liedyn/model/urdf.hpp>
 #endif
 
+#include "support/pinocchio_dump.hpp"
 #include "support/test_support.hpp"
 
 using liedyn::ConstraintData;
@@ -509,71 +510,6 @@ TEST_CASE("constraints: bad input gives clear errors", "[constraints]") {
 // ------------------------------------------------------------------------------------------
 
 #ifdef LIEDYN_HAS_URDF
-namespace {
-
-struct ConstrainedDump {
-  std::vector<std::string> joint_names;
-  std::vector<std::string> contact_frames;
-  std::vector<int> contact_dims;
-  std::string reference_frame;
-  std::map<std::string, VectorX<double>> vec;
-  std::map<std::string, MatrixX<double>> mat;
-};
-
-ConstrainedDump read_constrained_dump(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  ConstrainedDump d;
-  std::string line;
-  bool ended = false;
-  while (std::getline(in, line)) {
-    std::istringstream s(line);
-    std::string key;
-    s >> key;
-    if (key == "meta") {
-      std::string what;
-      s >> what;
-      if (what == "reference_frame") s >> d.reference_frame;
-    } else if (key == "joint") {
-      int index = 0;
-      std::string name;
-      s >> index >> name;
-      if (index >= 2) d.joint_names.push_back(name);
-    } else if (key == "contact") {
-      int k = 0, dim = 0;
-      std::string frame;
-      s >> k >> frame >> dim;
-      d.contact_frames.push_back(frame);
-      d.contact_dims.push_back(dim);
-    } else if (key == "vec") {
-      std::string name;
-      int n = 0;
-      s >> name >> n;
-      VectorX<double> v(n);
-      for (int k = 0; k < n; ++k) s >> v(k);
-      REQUIRE(!s.fail());
-      d.vec[name] = v;
-    } else if (key == "mat") {
-      std::string name;
-      int r = 0, c = 0;
-      s >> name >> r >> c;
-      MatrixX<double> m(r, c);
-      for (int i = 0; i < r; ++i) {
-        REQUIRE(std::getline(in, line));
-        std::istringstream row(line);
-        for (int j = 0; j < c; ++j) row >> m(i, j);
-        REQUIRE(!row.fail());
-      }
-      d.mat[name] = m;
-    } else if (key == "end") {
-      ended = true;
-    }
-  }
-  REQUIRE(ended);
-  return d;
-}
-
-}  // namespace
 
 TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of solo12 and talos",
           "[constraints][pinocchio]") {
@@ -590,10 +526,10 @@ TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of
   for (const Case& c : cases) {
     INFO(c.file);
     const Model<double> model = liedyn::load_urdf_file(dir + "/" + c.robot + ".urdf");
-    const ConstrainedDump d = read_constrained_dump(dir + "/" + c.file);
+    const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(dir + "/" + c.file);
     const auto perm = liedyn::interop::JointPermutation::from_names(model, d.joint_names);
-    const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec.at("q"), d.vec.at("v"), perm);
-    const VectorX<double> tau = liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec.at("tau"), perm);
+    const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
+    const VectorX<double> tau = liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec("tau"), perm);
     const TwistRepresentation sense =
         d.reference_frame == "LOCAL" ? TwistRepresentation::Body : TwistRepresentation::Mixed;
     REQUIRE((d.reference_frame == "LOCAL" || d.reference_frame == "LOCAL_WORLD_ALIGNED"));
@@ -609,9 +545,9 @@ TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of
     const MatrixX<double> T = liedyn::interop::velocity_matrix(Library::Pinocchio, model, x.H, perm);
     const MatrixX<double> J_pin = cd.J * T.transpose();
     const VectorX<double> ddq_pin = liedyn::interop::acceleration_to(Library::Pinocchio, model, x, ddq, perm);
-    const double e_J = relative_error(J_pin, d.mat.at("constraint_jacobian"));
-    const double e_ddq = relative_error(ddq_pin, d.vec.at("ddq"));
-    const double e_lambda = relative_error(cd.lambda, d.vec.at("lambda_c"));
+    const double e_J = relative_error(J_pin, d.mat("constraint_jacobian"));
+    const double e_ddq = relative_error(ddq_pin, d.vec("ddq"));
+    const double e_lambda = relative_error(cd.lambda, d.vec("lambda_c"));
     const VectorX<double> v_after = liedyn::interop::velocity_to(
         Library::Pinocchio, model,
         [&] {
@@ -622,8 +558,8 @@ TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of
           return y;
         }(),
         perm);
-    const double e_v = relative_error(v_after, d.vec.at("impulse_v_after"));
-    const double e_impulse = relative_error(cd.impulse, d.vec.at("impulse_c"));
+    const double e_v = relative_error(v_after, d.vec("impulse_v_after"));
+    const double e_impulse = relative_error(cd.impulse, d.vec("impulse_c"));
     WARN(c.file << ": relative errors J " << e_J << ", ddq " << e_ddq << ", lambda " << e_lambda << ", v+ " << e_v
                 << ", impulse " << e_impulse);
     // The issue's bound: 1e-10 relative (to max(1, ‖reference‖_max)). Pinocchio's own
