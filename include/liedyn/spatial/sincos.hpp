@@ -111,7 +111,8 @@ constexpr double sin_cos_fast_limit = 102943.70801;
 #define LIEDYN_SIN_COS_AVX2 1
 // AVX2 without FMA: every path (scalar, SSE2, AVX2) performs the same roundings, so a joint's
 // sine and cosine are the same bits whichever kernel computed them, on whichever processor (one
-// source for a joint's rotation). Fused multiply–adds would make this path 1/3 faster (BENCHMARKS.md).
+// source for a joint's rotation), unless the whole build may fuse (-mfma, -march=native). Fused
+// multiply–adds would make this path a third faster (BENCHMARKS.md, design measurements).
 __attribute__((target("avx2"))) inline void sin_cos_avx2(int n, const double* q, double* s, double* c) {
   int i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -166,7 +167,8 @@ inline void sin_cos(int n, const S* q, S* s, S* c) {
 }
 
 /// The double overload, for all joints at once: two (SSE2) or four (AVX2, chosen at run time)
-/// angles per step, the same bits either way, then std::sin/std::cos for the rare angle outside the fast range.
+/// angles per step, the same bits either way, then std::sin/std::cos for the rare angle outside
+/// the fast range.
 inline void sin_cos(int n, const double* q, double* s, double* c) {
   bool in_range = true;
   for (int i = 0; i < n; ++i) in_range &= std::fabs(q[i]) <= detail::sin_cos_fast_limit;
