@@ -75,7 +75,11 @@ template <class S = double, class Rng>
 Model<S> random_model(int num_joints, Rng& rng, const RandomModelOptions& opt = {}) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::uniform_real_distribution<double> u01(0.0, 1.0);
-  auto rand3 = [&] { return Vector3<double>(u(rng), u(rng), u(rng)); };
+  // z, y, x: the order GCC evaluated Vector3's arguments in, made explicit (see below).
+  auto rand3 = [&] {
+    const double z = u(rng), y = u(rng), x = u(rng);
+    return Vector3<double>(x, y, z);
+  };
   auto rand_inertia = [&] {
     const double m = 0.5 + 2.5 * u01(rng);
     // Principal moments a, b, c with a + b ≥ c etc.: from a random solid box.
@@ -101,13 +105,19 @@ Model<S> random_model(int num_joints, Rng& rng, const RandomModelOptions& opt = 
       const int lo = std::max(0, i - opt.branching);
       parent = lo + static_cast<int>(u01(rng) * (i - lo)) % (i - lo);
     }
+    // Every draw is its own statement, in the order GCC evaluated the function arguments that
+    // held them (translation before rotation, pitch before axis): a seed gives the same model as
+    // before, and now under every compiler (Clang evaluates arguments left to right).
+    const Vector3<double> p(rand3() * 0.3);
     const Matrix3<double> R = SO3<double>::exp(Vector3<double>(rand3() * 0.8)).matrix();
-    const SE3<double> X(opt.unrotated_placements ? Matrix3<double>::Identity() : R, Vector3<double>(rand3() * 0.3));
+    const SE3<double> X(opt.unrotated_placements ? Matrix3<double>::Identity() : R, p);
     const double pick = opt.revolute_only ? 0.0 : u01(rng);
+    const double pitch = pick >= 0.8 ? 0.1 * u(rng) : 0.0;
+    const Vector3<double> axis = rand_axis();
     const std::string name = std::to_string(i);
-    JointSpec<double> j = pick < 0.6   ? JointSpec<double>::revolute("joint" + name, rand_axis(), X)
-                          : pick < 0.8 ? JointSpec<double>::prismatic("joint" + name, rand_axis(), X)
-                                       : JointSpec<double>::helical("joint" + name, rand_axis(), 0.1 * u(rng), X);
+    JointSpec<double> j = pick < 0.6   ? JointSpec<double>::revolute("joint" + name, axis, X)
+                          : pick < 0.8 ? JointSpec<double>::prismatic("joint" + name, axis, X)
+                                       : JointSpec<double>::helical("joint" + name, axis, pitch, X);
     j.with_limits(-M_PI, M_PI).with_armature(opt.armature);
     b.add_body(parent, "body" + name, j, rand_inertia());
   }

@@ -170,8 +170,11 @@ State<S> random_state(const Model<S>& model, Rng& rng) {
   std::normal_distribution<double> g(0.0, 1.0);
   State<S> x(model);
   if (model.has_moving_base()) {
-    x.H = SE3<S>(SO3<S>::from_quaternion(S(g(rng)), S(g(rng)), S(g(rng)), S(g(rng))),
-                 Vector3<S>(S(u(rng)), S(u(rng)), S(u(rng))));
+    // One draw per statement, in the order GCC evaluated the arguments that once held them (right
+    // to left): a seed gives the same state as before, and under every compiler.
+    const double pz = u(rng), py = u(rng), px = u(rng);
+    const double q3 = g(rng), q2 = g(rng), q1 = g(rng), q0 = g(rng);
+    x.H = SE3<S>(SO3<S>::from_quaternion(S(q0), S(q1), S(q2), S(q3)), Vector3<S>(S(px), S(py), S(pz)));
     for (int k = 0; k < 6; ++k) x.nu(k) = S(u(rng));
   }
   for (int i = 1; i <= model.num_joints(); ++i) {
