@@ -380,6 +380,21 @@ std::vector<ConstraintSpec<S>> mimic_couplings(const Model<S>& model) {
   return specs;
 }
 
+/// Scratch of constrained_forward_dynamics_derivatives (constrained_dynamics_derivatives.hpp):
+/// the motion derivatives of the two frames of one constraint (6 × nv, ground frame then frame 2),
+/// the relative twist's and its acceleration's (6 × 2nv), and the KKT right-hand sides.
+template <class S>
+struct ConstrainedDerivativesWorkspace {
+  ConstrainedDerivativesWorkspace(int nv, int num_bodies)
+      : theta1(6, nv), dv1(6, nv), daq1(6, nv), dav1(6, nv), theta2(6, nv), dv2(6, nv), daq2(6, nv), dav2(6, nv),
+        dw(6, nv), star(6, nv), de(6, nv), du(6, 2 * nv), dud(6, 2 * nv), dv2_full(6, 2 * nv), dy(6, 2 * nv), rows(6, 2 * nv),
+        rhs(nv, 2 * nv), rhs_tau(nv, nv), wrenches(num_bodies, Force<S>()) {}
+  Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de;
+  Matrix6X<S> du, dud, dv2_full, dy, rows;
+  MatrixX<S> rhs, rhs_tau;
+  std::vector<Force<S>> wrenches;  ///< the constraint forces as external wrenches, body frames
+};
+
 /// Workspace and results of the constraint kernels for one (Model, ConstraintSet): sized once,
 /// nothing allocates afterwards. m = set.dimension(), generalized vectors base first.
 template <class S>
@@ -410,6 +425,11 @@ struct ConstraintData {
     rhs.setZero(m);
     tmp_nv.setZero(nv);
     tmp_q.setZero(nv);
+    ddq_dx.setZero(nv, 2 * nv);
+    lambda_dx.setZero(m, 2 * nv);
+    ddq_dtau.setZero(nv, nv);
+    lambda_dtau.setZero(m, nv);
+    derivatives = ConstrainedDerivativesWorkspace<S>(nv, nb);
     proximal = ProximalWorkspace<S>(nv, m);
     projector = ProjectorWorkspace<S>(nv, m);
     minimal = MinimalCoordinatesWorkspace<S>(nv, m < nv ? m : nv);
@@ -427,6 +447,9 @@ struct ConstraintData {
   VectorX<S> v_after;        ///< generalized velocity after the impact [ν⁺; r⁺]
   MatrixX<S> delassus;       ///< J M⁻¹ Jᵀ (both triangles)
   MatrixX<S> delassus_factor;  ///< its Cholesky factor (lower triangle)
+  /// constrained_forward_dynamics_derivatives: columns δx = (η, δs, δt, δr), rows q̈ = [ν̇; s̈]
+  /// (ddq_dx, nv × 2nv) or λ (lambda_dx, m × 2nv); ∂/∂τ̄ (nv × nv, m × nv).
+  MatrixX<S> ddq_dx, lambda_dx, ddq_dtau, lambda_dtau;
 
   // --- scratch ------------------------------------------------------------------------------
   std::vector<Motion<S>> bias_acceleration;  ///< body accelerations at q̈ = 0, no gravity (body frames)
@@ -437,6 +460,8 @@ struct ConstraintData {
   MatrixX<S> Z;                  ///< J L⁻¹ D⁻¹
   VectorX<S> rhs;
   VectorX<S> tmp_nv, tmp_q;
+
+  ConstrainedDerivativesWorkspace<S> derivatives{0, 0};  ///< constrained_forward_dynamics_derivatives
 
   // --- the other routes of constrained_forward_dynamics (constrained_solvers.hpp) -------------
   ProximalWorkspace<S> proximal{0, 0};      ///< damped route: scratch

@@ -1,0 +1,265 @@
+// liedyn tests — the derivatives of the constrained dynamics
+// (algorithm/constrained_dynamics_derivatives.hpp):
+//   * ∂q̈/∂x, ∂λ/∂x, ∂q̈/∂τ̄, ∂λ/∂τ̄ against central geometric differences of
+//     constrained_forward_dynamics in long double, for every constraint type, sense and
+//     base-twist representation, with Baumgarte gains and position errors, on a moving and on a
+//     welded base;
+//   * against Pinocchio 3.7's computeConstraintDynamicsDerivatives for solo12 (4 point feet) and
+//     talos (2 rigid soles), LOCAL and LOCAL_WORLD_ALIGNED;
+//   * float, double and long double, and no allocation.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <liedyn/algorithm/constrained_dynamics_derivatives.hpp>
+#include <liedyn/model/samples.hpp>
+#include <liedyn/numdiff/finite_differences.hpp>
+#ifdef LIEDYN_HAS_URDF
+#include <liedyn/interop/all.hpp>
+#include <liedyn/model/urdf.hpp>
+#endif
+
+#include "support/constraint_cases.hpp"
+#include "support/pinocchio_dump.hpp"
+#include "support/test_support.hpp"
+
+using liedyn::ConstraintData;
+using liedyn::ConstraintSet;
+using liedyn::ConstraintSpec;
+using liedyn::ConstraintType;
+using liedyn::Data;
+using liedyn::MatrixX;
+using liedyn::Model;
+using liedyn::SE3;
+using liedyn::State;
+using liedyn::TwistRepresentation;
+using liedyn::VectorX;
+using liedyn::test::relative_error;
+
+namespace {
+
+using L = long double;
+
+/// [q̈; λ] of constrained_forward_dynamics, as one vector for the difference quotients.
+struct ConstrainedOutputs {
+  const Model<L>& model;
+  const ConstraintSet<L>& set;
+  Data<L> data;
+  ConstraintData<L> cd;
+  ConstrainedOutputs(const Model<L>& m, const ConstraintSet<L>& s) : model(m), set(s), data(m), cd(m, s) {}
+  VectorX<L> operator()(const State<L>& x, const VectorX<L>& tau) {
+    liedyn::constrained_forward_dynamics(model, data, set, cd, x, tau);
+    VectorX<L> out(model.nv() + set.dimension());
+    out << cd.ddq, cd.lambda;
+    return out;
+  }
+};
+
+/// Checks cd's derivatives (double, at x, tau, `rep`) against central differences of
+/// [q̈; λ] in long double, block by block: q̈'s rows, then each constraint's λ rows, each against
+/// its own reference norm so that no small block hides behind a large one.
+void check_against_differences(const Model<double>& model, const ConstraintSet<double>& set,
+                               const State<double>& x, const VectorX<double>& tau, TwistRepresentation rep,
+                               double bound) {
+  Data<double> data(model);
+  ConstraintData<double> cd(model, set);
+  liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, rep);
+
+  const Model<L> model_l = model.cast<L>();
+  const ConstraintSet<L> set_l = set.cast<L>();
+  const State<L> x_l = x.cast<L>();
+  const VectorX<L> tau_l = tau.cast<L>();
+  ConstrainedOutputs f(model_l, set_l);
+  liedyn::numdiff::NumDiffOptions<L> opt;
+  opt.twist_representation = rep;
+  const MatrixX<L> dx = liedyn::numdiff::state_jacobian(model_l, [&](const State<L>& y) { return f(y, tau_l); }, x_l, opt);
+  const MatrixX<L> dtau = liedyn::numdiff::vector_jacobian([&](const VectorX<L>& t) { return f(x_l, t); }, tau_l);
+
+  const int nv = model.nv();
+  INFO("representation " << liedyn::to_string(rep));
+  {
+    const double e_x = relative_error(cd.ddq_dx, MatrixX<L>(dx.topRows(nv)));
+    const double e_tau = relative_error(cd.ddq_dtau, MatrixX<L>(dtau.topRows(nv)));
+    INFO("ddq: x " << e_x << ", tau " << e_tau);
+    LIEDYN_CHECK_BELOW(e_x, bound);
+    LIEDYN_CHECK_BELOW(e_tau, bound);
+  }
+  for (const auto& c : set.constraints()) {
+    const double e_x = relative_error(cd.lambda_dx.middleRows(c.row, c.dim), MatrixX<L>(dx.middleRows(nv + c.row, c.dim)));
+    const double e_tau =
+        relative_error(cd.lambda_dtau.middleRows(c.row, c.dim), MatrixX<L>(dtau.middleRows(nv + c.row, c.dim)));
+    INFO("lambda of " << c.name << " (" << liedyn::to_string(c.type) << "): x " << e_x << ", tau " << e_tau);
+    LIEDYN_CHECK_BELOW(e_x, bound);
+    LIEDYN_CHECK_BELOW(e_tau, bound);
+  }
+}
+
+/// every_type() with desired placements moved off the current poses (position errors ≠ 0) and
+/// Baumgarte gains on every constraint, so that every term of the derivative is exercised.
+std::vector<ConstraintSpec<double>> every_type_with_gains(TwistRepresentation sense, const Model<double>& model,
+                                                          const State<double>& x, std::mt19937& rng) {
+  auto specs = liedyn::test::every_type<double>(sense, true, model, x, rng);
+  for (auto& c : specs) {
+    if (c.type != ConstraintType::Coupling)
+      c.placement = *c.placement * SE3<double>::exp(liedyn::Vector6<double>(0.2 * liedyn::test::random_twist<double>(rng)));
+    c.Kp = 4;
+    c.Kd = 1.5;
+  }
+  return specs;
+}
+
+}  // namespace
+
+// Central differences in long double with the default step ε^(1/3) ≈ 2e-7: truncation
+// ~δ² × third derivative ≈ 1e-12 relative; the analytic side in double carries the KKT solve's
+// conditioning (‖W‖‖W⁻¹‖ up to 1e4 here) times ε ≈ 1e-12. Measured ≤ 3.3e-11 on these trees;
+// the bound is the 1e-9.
+TEST_CASE("constraint derivatives: every type, sense and representation against long double differences",
+          "[constraints][derivatives]") {
+  const Model<double> model = liedyn::test::chains_model<double>(21);
+  auto rng = liedyn::test::make_rng(4);
+  for (TwistRepresentation sense : liedyn::test::kSenses) {
+    INFO("sense " << liedyn::to_string(sense));
+    const State<double> x = liedyn::random_state(model, rng);
+    const ConstraintSet<double> set(model, every_type_with_gains(sense, model, x, rng));
+    VectorX<double> tau(model.nv());
+    for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
+    for (TwistRepresentation rep : liedyn::test::kSenses) check_against_differences(model, set, x, tau, rep, 1e-9);
+  }
+}
+
+TEST_CASE("constraint derivatives: a welded-base tree with a contact and a loop", "[constraints][derivatives]") {
+  std::mt19937 rng(17);
+  liedyn::RandomModelOptions options;
+  options.moving_base = false;
+  options.branching = 3;
+  const Model<double> model = liedyn::random_model<double>(14, rng, options);
+  const State<double> x = liedyn::random_state(model, rng);
+  const int last = model.num_bodies() - 1;
+  std::vector<ConstraintSpec<double>> specs = {
+      ConstraintSpec<double>::point_contact(model.body_name(last), TwistRepresentation::Mixed),
+      ConstraintSpec<double>::loop(ConstraintType::BallLoop, model.body_name(last - 4), model.body_name(last - 8),
+                                   TwistRepresentation::Body)};
+  specs[1].Kd = 2;
+  specs[1].Kp = 3;
+  specs[1].placement = SE3<double>::exp(liedyn::Vector6<double>(0.3 * liedyn::test::random_twist<double>(rng)));
+  const ConstraintSet<double> set(model, specs);
+  VectorX<double> tau(model.nv());
+  for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
+  check_against_differences(model, set, x, tau, TwistRepresentation::Body, 1e-9);
+}
+
+// The kernel in each floating-point type agrees with its long double result to the scalar's
+// tolerance times the KKT conditioning (as in test_constraints), and allocates nothing once the
+// workspaces exist. (AutoDiffScalar is left out here: its instantiation of this kernel doubled
+// the file's compile time; the operations it uses are the ones test_constraints runs in AD6.)
+TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocation", "[constraints][derivatives][scalar]",
+                   float, double, long double) {
+  using S = TestType;
+  const Model<L> model_l = liedyn::test::chains_model<L>(15);
+  auto rng = liedyn::test::make_rng(9);
+  const State<L> x_l = liedyn::random_state(model_l, rng);
+  auto specs_l = liedyn::test::every_type<L>(TwistRepresentation::Mixed, true, model_l, x_l, rng);
+  for (auto& c : specs_l) {
+    c.Kp = 2;
+    c.Kd = 1;
+  }
+  VectorX<L> tau_l(model_l.nv());
+  for (int k = 0; k < model_l.nv(); ++k) tau_l(k) = liedyn::test::uniform(rng, -5, 5);
+  const ConstraintSet<L> set_l(model_l, specs_l);
+  Data<L> data_l(model_l);
+  ConstraintData<L> cd_l(model_l, set_l);
+  liedyn::constrained_forward_dynamics_derivatives(model_l, data_l, set_l, cd_l, x_l, tau_l, TwistRepresentation::Mixed);
+
+  const Model<S> model = model_l.template cast<S>();
+  const ConstraintSet<S> set = set_l.template cast<S>();
+  const State<S> x = x_l.template cast<S>();
+  const VectorX<S> tau = liedyn::test::from_long_double<S>(tau_l);
+  Data<S> data(model);
+  ConstraintData<S> cd(model, set);
+  std::size_t allocations = 0;
+  {
+    liedyn::test::NoAllocation guard;
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Mixed);
+    allocations = guard.allocations();
+  }
+  CHECK(allocations == 0);
+  const double tol = 1e3 * liedyn::test::tolerance<S>();
+  LIEDYN_CHECK_BELOW(relative_error(cd.ddq_dx, cd_l.ddq_dx), tol);
+  LIEDYN_CHECK_BELOW(relative_error(cd.lambda_dx, cd_l.lambda_dx), tol);
+  LIEDYN_CHECK_BELOW(relative_error(cd.ddq_dtau, cd_l.ddq_dtau), tol);
+  LIEDYN_CHECK_BELOW(relative_error(cd.lambda_dtau, cd_l.lambda_dtau), tol);
+}
+
+TEST_CASE("constraint derivatives: bad input gives clear errors", "[constraints][derivatives]") {
+  const Model<double> model = liedyn::test::chains_model<double>(3);
+  auto rng = liedyn::test::make_rng(2);
+  const State<double> x = liedyn::random_state(model, rng);
+  const ConstraintSet<double> set(model, {ConstraintSpec<double>::point_contact("c0_4")});
+  Data<double> data(model);
+  ConstraintData<double> cd(model, set);
+  const VectorX<double> tau = VectorX<double>::Zero(model.nv());
+  liedyn::ConstrainedDynamicsOptions<double> proximal;
+  proximal.route = liedyn::ConstrainedDynamicsRoute::Proximal;
+  CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau,
+                                                                     TwistRepresentation::Body, proximal),
+                    Catch::Contains("only the ExactKKT route"));
+  CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x,
+                                                                     VectorX<double>(VectorX<double>::Zero(3))),
+                    Catch::Contains("tau"));
+  const ConstraintSet<double> other(model, {ConstraintSpec<double>::rigid_contact("c1_4")});
+  CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(model, data, other, cd, x, tau),
+                    Catch::Contains("ConstraintData was sized for another"));
+}
+
+#ifdef LIEDYN_HAS_URDF
+
+// Pinocchio's columns: q along q ⊕ dq (base: H exp(η^) with the body twist held — our η and
+// Body representation), v, tau; its joints in its own order (the interop permutation).
+TEST_CASE("constraint derivatives: Pinocchio reference, solo12 and talos", "[constraints][derivatives][pinocchio]") {
+  using liedyn::interop::Library;
+  const std::string dir = LIEDYN_TEST_DATA_DIR;
+  struct Case {
+    const char* robot;
+    const char* file;
+  };
+  const Case cases[] = {{"solo12", "solo12.contacts3d.local.seed1.txt"},
+                        {"solo12", "solo12.contacts3d.lwa.seed2.txt"},
+                        {"talos", "talos.contacts6d.local.seed1.txt"},
+                        {"talos", "talos.contacts6d.lwa.seed2.txt"}};
+  for (const Case& c : cases) {
+    INFO(c.file);
+    const Model<double> model = liedyn::load_urdf_file(dir + "/" + c.robot + ".urdf");
+    const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(dir + "/" + c.file);
+    const auto perm = liedyn::interop::JointPermutation::from_names(model, d.joint_names);
+    const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
+    const VectorX<double> tau = liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec("tau"), perm);
+    const TwistRepresentation sense =
+        d.reference_frame == "LOCAL" ? TwistRepresentation::Body : TwistRepresentation::Mixed;
+    std::vector<ConstraintSpec<double>> specs;
+    for (std::size_t k = 0; k < d.contact_frames.size(); ++k)
+      specs.push_back(d.contact_dims[k] == 3 ? ConstraintSpec<double>::point_contact(d.contact_frames[k], sense)
+                                             : ConstraintSpec<double>::rigid_contact(d.contact_frames[k], sense));
+    const ConstraintSet<double> set(model, specs);
+    Data<double> data(model);
+    ConstraintData<double> cd(model, set);
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Body);
+    // T: our generalized vectors to Pinocchio's (joint permutation, same base block).
+    const MatrixX<double> T = liedyn::interop::velocity_matrix(Library::Pinocchio, model, x.H, perm);
+    const int nv = model.nv();
+    const double errors[6] = {
+        relative_error(MatrixX<double>(T * cd.ddq_dx.leftCols(nv) * T.transpose()), d.mat("ddq_dq")),
+        relative_error(MatrixX<double>(T * cd.ddq_dx.rightCols(nv) * T.transpose()), d.mat("ddq_dv")),
+        relative_error(MatrixX<double>(T * cd.ddq_dtau * T.transpose()), d.mat("ddq_dtau")),
+        relative_error(MatrixX<double>(cd.lambda_dx.leftCols(nv) * T.transpose()), d.mat("dlambda_dq")),
+        relative_error(MatrixX<double>(cd.lambda_dx.rightCols(nv) * T.transpose()), d.mat("dlambda_dv")),
+        relative_error(MatrixX<double>(cd.lambda_dtau * T.transpose()), d.mat("dlambda_dtau"))};
+    WARN(c.file << ": relative errors ddq_dq " << errors[0] << ", ddq_dv " << errors[1] << ", ddq_dtau " << errors[2]
+                << ", dlambda_dq " << errors[3] << ", dlambda_dv " << errors[4] << ", dlambda_dtau " << errors[5]);
+    // The bound, 1e-9 relative: Pinocchio's own q columns agree with its central
+    // differences to ~4e-10 (the file's `check fd_*`), its analytic ones are what we compare.
+    for (double e : errors) LIEDYN_CHECK_BELOW(e, 1e-9);
+  }
+}
+#endif
