@@ -24,6 +24,7 @@
 #include "liedyn/algorithm/constrained_solvers.hpp"
 #include "liedyn/algorithm/constrained_dynamics.hpp"
 #include "liedyn/algorithm/constrained_dynamics_derivatives.hpp"
+#include "liedyn/algorithm/constrained_linearization.hpp"
 #include "liedyn/algorithm/constraint_kinematics.hpp"
 #include "liedyn/algorithm/constraint_projection.hpp"
 #include "liedyn/algorithm/crba.hpp"

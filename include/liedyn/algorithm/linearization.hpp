@@ -186,16 +186,16 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
 }
 }  // namespace detail
 
-/// Continuous-time A (2nv × 2nv) and B (2nv × nv) into data.A, data.B at state x and input τ̄
-/// (size nv, base first), external wrenches optional. Also leaves data.ddq = FD(x, τ̄), data.M,
-/// data.Minv and D1..D4 (in opt.representation).
-template <class S, class Derived>
-void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
-               const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
+namespace detail {
+/// The continuous A and B from their acceleration rows: on entry data.A.bottomRows(nv) and
+/// data.B.bottomRows(nv) hold ∂(ν̇, ṙ)/∂δx (δx in `rep`) and ∂(ν̇, ṙ)/∂τ̄, with ν̇ the body
+/// acceleration, and data.ddq the accelerations; writes the kinematic rows and maps the ν̇ rows
+/// to the representation's twist (header: δṫ = T δν̇ + G_η η + G_t δt). Shared by the
+/// unconstrained and the constrained linearization.
+template <class S>
+void complete_continuous_linearization(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                       TwistRepresentation rep) {
   const int nv = model.nv(), n = model.num_joints(), N = 2 * nv;
-  // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped below).
-  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv), "linearize");
-  data.B.bottomRows(nv) = data.Minv;
   // The top rows' zeros and identity are written on every call: A and B are outputs a user may
   // overwrite (A = I + dt A). setIdentity on the identity's block would test every coefficient:
   // only its diagonal is set.
@@ -204,19 +204,21 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Ei
   data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr
   if (!model.has_moving_base()) return;
   Matrix6<S> N_eta, N_t, T;
-  detail::twist_maps(opt.representation, x.H, x.nu, N_eta, N_t, T);
+  twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
   const Motion<S> nu(x.nu);
   // η rows.
   data.A.template block<6, 6>(0, 0) = N_eta - nu.cross_matrix();
   data.A.template block<6, 6>(0, 6 + n) = N_t;
-  if (opt.representation == TwistRepresentation::Body) return;  // T = 1, G = 0
+  if (rep == TwistRepresentation::Body) return;  // T = 1, G = 0
   // Twist rows: T times the body-twist rows (6 × N products: lazy, no GEMM workspace), plus G.
   auto scratch = data.lin_K.topRows(6);
   scratch = data.A.block(6 + n, 0, 6, N);
   data.A.block(6 + n, 0, 6, N).noalias() = T.lazyProduct(scratch);
-  data.B.block(6 + n, 0, 6, nv).noalias() = T.lazyProduct(data.Minv.topRows(6));
+  auto scratch_b = data.lin_K.topLeftCorner(6, nv);
+  scratch_b = data.B.block(6 + n, 0, 6, nv);
+  data.B.block(6 + n, 0, 6, nv).noalias() = T.lazyProduct(scratch_b);
   const Vector6<S> a = data.ddq.template head<6>();
-  switch (opt.representation) {
+  switch (rep) {
     case TwistRepresentation::Body: break;
     case TwistRepresentation::Inertial:
       data.A.template block<6, 6>(6 + n, 0).noalias() -= T * Motion<S>(a).cross_matrix();
@@ -231,6 +233,20 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Ei
       break;
     }
   }
+}
+}  // namespace detail
+
+/// Continuous-time A (2nv × 2nv) and B (2nv × nv) into data.A, data.B at state x and input τ̄
+/// (size nv, base first), external wrenches optional. Also leaves data.ddq = FD(x, τ̄), data.M,
+/// data.Minv and D1..D4 (in opt.representation).
+template <class S, class Derived>
+void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
+               const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
+  const int nv = model.nv();
+  // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped after).
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv), "linearize");
+  data.B.bottomRows(nv) = data.Minv;
+  detail::complete_continuous_linearization(model, data, x, opt.representation);
 }
 
 /// linearize() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into Bu.
@@ -251,6 +267,27 @@ void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
     Bu.col(c).bottomRows(nv).noalias() = data.B.bottomRows(nv) * actuation.col(c);
 }
 
+namespace detail {
+/// The semi-implicit Euler update of x with accelerations ddq = [ν̇; ṙ] into `out` (may be x).
+template <class S, class Derived>
+void advance_semi_implicit(const Model<S>& model, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
+                           const S& dt, State<S>& out) {
+  const int off = model.offset(), n = model.num_joints();
+  if (&out != &x) {
+    out.r = x.r;
+    out.s = x.s;
+    out.nu = x.nu;
+    out.H = x.H;
+  }
+  out.r += dt * ddq.segment(off, n);
+  out.s += dt * out.r;
+  if (model.has_moving_base()) {
+    out.nu += dt * ddq.template head<6>();
+    out.H = out.H * SE3<S>::exp(Vector6<S>(dt * out.nu));
+  }
+}
+}  // namespace detail
+
 /// One step of the Lie-group semi-implicit Euler scheme into `out`:
 ///   ν⁺ = ν + Δt ν̇,  r⁺ = r + Δt ṙ,  s⁺ = s + Δt r⁺,  H⁺ = H exp(Δt ν⁺^),
 /// with (ν̇, ṙ) = FD(x, τ̄) (body twist; for a welded base only s and r move). `out` may be x;
@@ -268,19 +305,7 @@ void semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const State<
   detail::aza_factorize_at_poses(model, data);
   data.tmp_nv = tau - data.h;
   aza_solve(model, data, data.tmp_nv, data.ddq);
-  const int off = model.offset(), n = model.num_joints();
-  if (&out != &x) {
-    out.r = x.r;
-    out.s = x.s;
-    out.nu = x.nu;
-    out.H = x.H;
-  }
-  out.r += dt * data.ddq.segment(off, n);
-  out.s += dt * out.r;
-  if (model.has_moving_base()) {
-    out.nu += dt * data.ddq.template head<6>();
-    out.H = out.H * SE3<S>::exp(Vector6<S>(dt * out.nu));
-  }
+  detail::advance_semi_implicit(model, x, data.ddq, dt, out);
 }
 
 /// One step of the semi-implicit Euler scheme (see the output-argument form), returned by value
@@ -294,29 +319,29 @@ State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const St
   return y;
 }
 
-/// Jacobians of semi_implicit_euler_step: δx⁺ = A δx + B δτ̄ into data.A, data.B, with δx in
-/// opt.representation at both ends (δt = T(x) δν − …, see linearize). Exact: they use the SE(3)
-/// right Jacobian and adjoint of the step's exp.
-template <class S, class Derived>
-void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
-                        const S& dt, const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
-  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(1),
-                                       data.lin_MinvK.leftCols(2 * model.nv()), "linearize_discrete");
-  const int nv = model.nv(), n = model.num_joints(), N = 2 * nv, off = model.offset();
-  // Rows of δ(ν̇, ṙ): −M⁻¹K δx + M⁻¹ δτ̄, with δx in opt.representation.
+namespace detail {
+/// The Jacobians of the semi-implicit Euler step from those of its accelerations: dacc_dx =
+/// ∂(ν̇, ṙ)/∂δx (nv × 2nv, δx in `rep`, ν̇ the body acceleration), dacc_dtau = ∂(ν̇, ṙ)/∂τ̄, and
+/// data.ddq the accelerations; into data.A, data.B (see linearize_discrete). Shared by the
+/// unconstrained and the constrained linearization.
+template <class S, class DX, class DT>
+void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const State<S>& x, const S& dt,
+                                     TwistRepresentation rep, const Eigen::MatrixBase<DX>& dacc_dx,
+                                     const Eigen::MatrixBase<DT>& dacc_dtau) {
+  const int nv = model.nv(), n = model.num_joints(), off = model.offset();
   data.A.setZero();
   data.A.diagonal().setOnes();  // setIdentity would test every coefficient
   data.B.setZero();
   // Velocity rows: δv⁺ = δv + Δt δacc (body ν for now; converted below).
   Matrix6<S> N_eta, N_t, T;
-  if (model.has_moving_base()) detail::twist_maps(opt.representation, x.H, x.nu, N_eta, N_t, T);
+  if (model.has_moving_base()) twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
   // Body-twist rows at x: δν = N_eta η + N_t δt.
   if (model.has_moving_base()) {
     data.A.template block<6, 6>(6 + n, 0) = N_eta;
     data.A.template block<6, 6>(6 + n, 6 + n) = N_t;
   }
-  data.A.middleRows(off + n, nv) -= dt * data.lin_MinvK;
-  data.B.middleRows(off + n, nv) = dt * data.Minv;
+  data.A.middleRows(off + n, nv) += dt * dacc_dx;
+  data.B.middleRows(off + n, nv) = dt * dacc_dtau;
   // s⁺ = s + Δt r⁺.
   data.A.middleRows(off, n) += dt * data.A.bottomRows(n);
   data.B.middleRows(off, n) += dt * data.B.bottomRows(n);
@@ -330,11 +355,11 @@ void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
   data.A.template block<6, 6>(0, 0) += Adinv;
   data.B.topRows(6).noalias() = Jr.lazyProduct(data.B.middleRows(6 + n, 6));
   // Convert the ν⁺ rows to the representation's twist at x⁺: δt⁺ = T⁺ (δν⁺ − N_eta⁺ η⁺).
-  if (opt.representation != TwistRepresentation::Body) {
+  if (rep != TwistRepresentation::Body) {
     const SE3<S> H_plus = x.H * SE3<S>::exp(step);
     Matrix6<S> N_eta_p, N_t_p, T_p;
-    detail::twist_maps(opt.representation, H_plus, nu_plus, N_eta_p, N_t_p, T_p);
-    // data.lin_K (nv × N, no longer needed) is the 6-row scratch.
+    twist_maps(rep, H_plus, nu_plus, N_eta_p, N_t_p, T_p);
+    // data.lin_K (nv × 2nv, not an input here) is the 6-row scratch.
     auto scratch = data.lin_K.topRows(6);
     scratch.noalias() = data.A.middleRows(6 + n, 6) - N_eta_p.lazyProduct(data.A.topRows(6));
     data.A.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch);
@@ -342,7 +367,20 @@ void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
     scratch_b.noalias() = data.B.middleRows(6 + n, 6) - N_eta_p.lazyProduct(data.B.topRows(6));
     data.B.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch_b);
   }
-  (void)N;
+}
+}  // namespace detail
+
+/// Jacobians of semi_implicit_euler_step: δx⁺ = A δx + B δτ̄ into data.A, data.B, with δx in
+/// opt.representation at both ends (δt = T(x) δν − …, see linearize). Exact: they use the SE(3)
+/// right Jacobian and adjoint of the step's exp.
+template <class S, class Derived>
+void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
+                        const S& dt, const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
+  // −M⁻¹K: the accelerations' rows, δx in opt.representation.
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1),
+                                       data.lin_MinvK.leftCols(2 * model.nv()), "linearize_discrete");
+  detail::complete_discrete_linearization(model, data, x, dt, opt.representation,
+                                          data.lin_MinvK.leftCols(2 * model.nv()), data.Minv);
 }
 
 /// linearize_discrete() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into

@@ -385,6 +385,7 @@ std::vector<ConstraintSpec<S>> mimic_couplings(const Model<S>& model) {
 /// the relative twist's and its acceleration's (6 × 2nv), and the KKT right-hand sides.
 template <class S>
 struct ConstrainedDerivativesWorkspace {
+  /// Allocates every buffer for a model of nv velocities and num_bodies bodies.
   ConstrainedDerivativesWorkspace(int nv, int num_bodies)
       : theta1(6, nv), dv1(6, nv), daq1(6, nv), dav1(6, nv), theta2(6, nv), dv2(6, nv), daq2(6, nv), dav2(6, nv),
         dw(6, nv), star(6, nv), de(6, nv), du(6, 2 * nv), dud(6, 2 * nv), dv2_full(6, 2 * nv), dy(6, 2 * nv), rows(6, 2 * nv),

@@ -167,7 +167,7 @@ struct Data {
 
   // --- linearization (linearization.hpp) ---------------------------------------------------
   MatrixX<S> lin_K;      ///< [D1 D2 D3 D4] (nv × 2nv; the Sweeps route only, else scratch)
-  MatrixX<S> lin_MinvK;  ///< M⁻¹ [D1 D2 D3 D4]
+  MatrixX<S> lin_MinvK;  ///< scratch: M⁻¹ [D1 D2 D3 D4] (the Sweeps route), −M⁻¹ [D1 D2 D3 D4] (linearize_discrete)
   std::vector<int> lin_rows;  ///< scratch: the rows of one column pattern of D2/D4 (nv)
   MatrixX<S> A;          ///< δẋ = A δx + B δτ̄ (2nv × 2nv), or the discrete step's Jacobian
   MatrixX<S> B;          ///< (2nv × nv), input τ̄ (all generalized forces, base first)
