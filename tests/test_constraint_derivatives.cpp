@@ -8,11 +8,18 @@
 //     talos (2 rigid soles), LOCAL and LOCAL_WORLD_ALIGNED;
 //   * the constrained linearization (continuous and discrete) against long double differences of
 //     the constrained vector field and of the constrained semi-implicit Euler step;
+//   * the reduced linearization on the constraint manifold at an equilibrium: orthonormal tangent
+//     basis, invariance A P = P A_r, and the spectra (the forbidden motions' eigenvalues are the
+//     Baumgarte roots, absent from A_r);
 //   * float, double and long double, and no allocation.
 #include <catch2/catch.hpp>
 
+#include <complex>
+#include <limits>
 #include <string>
 #include <vector>
+
+#include <Eigen/Eigenvalues>
 
 #include <liedyn/algorithm/constrained_dynamics_derivatives.hpp>
 #include <liedyn/algorithm/constrained_linearization.hpp>
@@ -263,6 +270,11 @@ TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocatio
   const VectorX<S> tau = liedyn::test::from_long_double<S>(tau_l);
   Data<S> data(model);
   ConstraintData<S> cd(model, set);
+  liedyn::ReducedLinearization<S> reduced(model, set);
+  {
+    liedyn::LinearizationOptions<S> opt;
+    liedyn::linearize_reduced(model, data, set, cd, x, tau, reduced, opt);  // sizes its outputs
+  }
   std::size_t allocations = 0;
   {
     liedyn::test::NoAllocation guard;
@@ -270,6 +282,7 @@ TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocatio
     opt.representation = TwistRepresentation::Inertial;
     liedyn::linearize(model, data, set, cd, x, tau, opt);
     liedyn::linearize_discrete(model, data, set, cd, x, tau, S(0.01), opt);
+    liedyn::linearize_reduced(model, data, set, cd, x, tau, reduced, opt);
     liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Mixed);
     allocations = guard.allocations();
   }
@@ -352,3 +365,70 @@ TEST_CASE("constraint derivatives: Pinocchio reference, solo12 and talos", "[con
   }
 }
 #endif
+
+// At an equilibrium on the manifold (ν̄ = 0, e = 0, τ̄ = h − Jᵀλ₀ so that q̈ = 0 and λ = λ₀) with
+// Baumgarte gains on every row, the linearized error dynamics are δë + Kd δė + Kp δe = 0 row by
+// row: the full A has the roots of s² + Kd s + Kp, m times each, on the forbidden motions, and
+// the reduced A_r has the other 2nv − 2m eigenvalues of A and none of those.
+TEST_CASE("constrained linearization: on the constraint manifold at an equilibrium",
+          "[constraints][derivatives][linearization]") {
+  const Model<double> model = liedyn::test::chains_model<double>(29);
+  auto rng = liedyn::test::make_rng(12);
+  State<double> x = liedyn::random_state(model, rng);
+  x.nu.setZero();
+  x.r.setZero();
+  const double Kp = 4, Kd = 1.5;
+  auto specs = liedyn::test::every_type<double>(TwistRepresentation::Mixed, true, model, x, rng);
+  for (auto& c : specs) {
+    c.Kp = Kp;
+    c.Kd = Kd;
+  }
+  const ConstraintSet<double> set(model, specs);
+  const int nv = model.nv(), m = set.dimension(), N = 2 * nv;
+  Data<double> data(model);
+  ConstraintData<double> cd(model, set);
+  liedyn::constraint_kinematics(model, data, set, cd, x);
+  REQUIRE(cd.position_error.cwiseAbs().maxCoeff() < 1e-12);
+  VectorX<double> lambda0(m);
+  for (int k = 0; k < m; ++k) lambda0(k) = liedyn::test::uniform(rng, -3, 3);
+  liedyn::bias_force(model, data, x);
+  const VectorX<double> tau = data.h - cd.J.transpose() * lambda0;
+
+  for (TwistRepresentation rep : liedyn::test::kSenses) {
+    INFO("representation " << liedyn::to_string(rep));
+    liedyn::LinearizationOptions<double> opt;
+    opt.representation = rep;
+    liedyn::ReducedLinearization<double> red(model, set);
+    liedyn::linearize_reduced(model, data, set, cd, x, tau, red, opt);
+    CHECK(relative_error(cd.ddq, VectorX<double>(VectorX<double>::Zero(nv))) < 1e-10);
+    CHECK(relative_error(cd.lambda, lambda0) < 1e-10);
+    REQUIRE(red.rank == 2 * m);
+    REQUIRE(red.dimension() == N - 2 * m);
+    const MatrixX<double>& P = red.basis;
+    const int k = red.dimension();
+    // Orthonormal, tangent, invariant: PᵀP = 1, C P = 0, A P = P A_r (to rounding: 1e-12 of A).
+    CHECK(relative_error(MatrixX<double>(P.transpose() * P), MatrixX<double>(MatrixX<double>::Identity(k, k))) < 1e-13);
+    CHECK(relative_error(MatrixX<double>(red.constraint_map * P), MatrixX<double>(MatrixX<double>::Zero(2 * m, k))) < 1e-12);
+    const double scale = data.A.cwiseAbs().maxCoeff();
+    LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(MatrixX<double>(data.A * P), MatrixX<double>(P * red.A), scale), 1e-12);
+    CHECK(relative_error(red.B, MatrixX<double>(P.transpose() * data.B)) < 1e-13);
+
+    // Spectra.
+    const Eigen::VectorXcd full = Eigen::EigenSolver<MatrixX<double>>(data.A, false).eigenvalues();
+    const Eigen::VectorXcd reduced = Eigen::EigenSolver<MatrixX<double>>(red.A, false).eigenvalues();
+    const std::complex<double> root(-Kd / 2, std::sqrt(Kp - Kd * Kd / 4));
+    auto near_root = [&](std::complex<double> z) {
+      return std::min(std::abs(z - root), std::abs(z - std::conj(root))) < 1e-6;
+    };
+    int full_at_roots = 0, reduced_at_roots = 0;
+    for (Eigen::Index i = 0; i < full.size(); ++i) full_at_roots += near_root(full(i));
+    for (Eigen::Index i = 0; i < reduced.size(); ++i) {
+      reduced_at_roots += near_root(reduced(i));
+      double nearest = std::numeric_limits<double>::infinity();
+      for (Eigen::Index j = 0; j < full.size(); ++j) nearest = std::min(nearest, std::abs(reduced(i) - full(j)));
+      CHECK(nearest < 1e-8 * (1 + std::abs(reduced(i))));
+    }
+    CHECK(full_at_roots == 2 * m);
+    CHECK(reduced_at_roots == 0);
+  }
+}

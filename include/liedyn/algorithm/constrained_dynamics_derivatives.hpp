@@ -32,7 +32,7 @@
 // in the set's order, each in its constraint's sense. τ̄: base wrench (base frame), joint torques.
 //
 // Outputs in ConstraintData: ddq_dx (nv × 2nv), lambda_dx (m × 2nv), ddq_dtau (nv × nv),
-// lambda_dtau (m × nv), and ddq, lambda, J, gamma of constrained_forward_dynamics at (x, τ̄).
+// lambda_dtau (m × nv), velocity_dx = ∂(J ν̄)/∂x (m × 2nv, same columns), and ddq, lambda, J, gamma of constrained_forward_dynamics at (x, τ̄).
 // Data: the outputs of eidamb_derivatives at (x, q̈) with the constraint wrenches (Body
 // representation). Exact KKT route: J must have full row rank. Nothing allocates.
 #pragma once
@@ -314,6 +314,8 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
       // J q̈ + Kd (J ν̄ − v*) + Kp e with a constant J: J ν̄ and e have J's coefficients on ν̄, s.
       C.block(c.row, 0, 1, nv) = -c.Kp * cd.J.row(c.row);
       C.block(c.row, nv, 1, nv) = -c.Kd * cd.J.row(c.row);
+      cd.velocity_dx.row(c.row).head(nv).setZero();
+      cd.velocity_dx.row(c.row).tail(nv) = cd.J.row(c.row);
       continue;
     }
     Matrix6X<S>&t1 = ws.theta1, &v1 = ws.dv1, &aq1 = ws.daq1, &av1 = ws.dav1;
@@ -374,10 +376,10 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
     }
     Matrix6X<S>& rows = ws.rows;
     detail::sense_rows_derivative(c, H2, y, dy, t2, rows);
-    if (!(c.Kd == S(0))) {
-      detail::sense_rows_derivative(c, H2, u, dU, t2, ws.dy);
-      rows += c.Kd * ws.dy;
-    }
+    // ∂(J ν̄)/∂x: the same P on δu (an output, and the Kd term).
+    detail::sense_rows_derivative(c, H2, u, dU, t2, ws.dy);
+    for (int k = 0; k < c.dim; ++k) cd.velocity_dx.row(c.row + k) = ws.dy.row(c.components[k]);
+    if (!(c.Kd == S(0))) rows += c.Kd * ws.dy;
     if (!(c.Kp == S(0))) {
       const SE3<S> H1 = c.body1 >= 0 ? SE3<S>(data.H_world[c.body1] * c.placement1) : SE3<S>::Identity();
       ws.star = t2 - t1;  // frame 1's motion, frame 2's coordinates
@@ -416,6 +418,7 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
   };
   convert(cd.ddq_dx);
   convert(cd.lambda_dx);
+  convert(cd.velocity_dx);
 }
 
 }  // namespace liedyn

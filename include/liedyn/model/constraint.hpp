@@ -430,6 +430,7 @@ struct ConstraintData {
     lambda_dx.setZero(m, 2 * nv);
     ddq_dtau.setZero(nv, nv);
     lambda_dtau.setZero(m, nv);
+    velocity_dx.setZero(m, 2 * nv);
     derivatives = ConstrainedDerivativesWorkspace<S>(nv, nb);
     proximal = ProximalWorkspace<S>(nv, m);
     projector = ProjectorWorkspace<S>(nv, m);
@@ -451,6 +452,9 @@ struct ConstraintData {
   /// constrained_forward_dynamics_derivatives: columns δx = (η, δs, δt, δr), rows q̈ = [ν̇; s̈]
   /// (ddq_dx, nv × 2nv) or λ (lambda_dx, m × 2nv); ∂/∂τ̄ (nv × nv, m × nv).
   MatrixX<S> ddq_dx, lambda_dx, ddq_dtau, lambda_dtau;
+  /// constrained_forward_dynamics_derivatives: ∂(J ν̄)/∂x, the constraint velocity's derivative
+  /// (m × 2nv, the columns of ddq_dx).
+  MatrixX<S> velocity_dx;
 
   // --- scratch ------------------------------------------------------------------------------
   std::vector<Motion<S>> bias_acceleration;  ///< body accelerations at q̈ = 0, no gravity (body frames)
