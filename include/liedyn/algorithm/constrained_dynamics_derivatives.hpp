@@ -243,26 +243,46 @@ Force<S> constraint_wrench(const Constraint<S>& c, const SE3<S>& H2, const Eigen
   return Force<S>(f, n);
 }
 
-/// Solves M δq̈ − Jᵀ δλ = R, J δq̈ = Q column by column from the factors of factor_kkt (M = LᵀDL,
-/// Y = J L⁻¹, Z = Y D⁻¹, W = Y Zᵀ): with R' = L⁻ᵀ R, δλ = W⁻¹ (Q − Z R'),
-/// δq̈ = L⁻¹ D⁻¹ (R' + Yᵀ δλ). R is overwritten (R'), Q receives δλ, dq δq̈.
+/// Solves M δq̈ − Jᵀ δλ = R, J δq̈ = Q for many right-hand sides from the factors of factor_kkt
+/// (M = LᵀDL, Y = J L⁻¹, Z = Y D⁻¹, W = Y Zᵀ = C Cᵀ): with R' = L⁻ᵀ R, δλ = W⁻¹ (Q − Z R'),
+/// δq̈ = L⁻¹ D⁻¹ (R' + Yᵀ δλ). Works on the transposes, one row per right-hand side — RT = Rᵀ
+/// (overwritten), QT = Qᵀ (receives δλᵀ), DT (receives δq̈ᵀ) — so that every step of the
+/// tree-sparse and the dense triangular solves is a contiguous column operation (GEMV, axpy).
 template <class S, class DR, class DQ, class DD>
-void kkt_solve_columns(const Model<S>& model, const Data<S>& data, ConstraintData<S>& cd,
-                       const Eigen::MatrixBase<DR>& R_, const Eigen::MatrixBase<DQ>& Q_, const Eigen::MatrixBase<DD>& dq_) {
-  auto& R = const_cast<Eigen::MatrixBase<DR>&>(R_);
-  auto& Q = const_cast<Eigen::MatrixBase<DQ>&>(Q_);
-  auto& dq = const_cast<Eigen::MatrixBase<DD>&>(dq_);
-  for (Eigen::Index k = 0; k < R.cols(); ++k) {
-    auto r = R.col(k);
-    auto q = Q.col(k);
-    ltdl_solve_transposed(model, data, r);
-    q.noalias() -= cd.Z * r;
-    delassus_solve(cd, q);
-    auto d = dq.col(k);
-    d.noalias() = cd.Y.transpose() * q;
-    d += r;
-    d.array() /= data.ltdl.diagonal().array();
-    ltdl_solve_lower(model, data, d);
+void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const ConstraintData<S>& cd,
+                          const Eigen::MatrixBase<DR>& RT_, const Eigen::MatrixBase<DQ>& QT_,
+                          const Eigen::MatrixBase<DD>& DT_) {
+  auto& RT = const_cast<Eigen::MatrixBase<DR>&>(RT_);
+  auto& QT = const_cast<Eigen::MatrixBase<DQ>&>(QT_);
+  auto& DT = const_cast<Eigen::MatrixBase<DD>&>(DT_);
+  const MatrixX<S>& F = data.ltdl;
+  const MatrixX<S>& C = cd.delassus_factor;
+  const int nv = model.nv(), m = static_cast<int>(QT.cols());
+  // R'ᵀ = Rᵀ L⁻¹ (ltdl_solve_transposed, every right-hand side).
+  for (int j = nv - 1; j >= 0; --j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    if (len > 0) RT.col(j).noalias() -= RT.middleCols(first, len) * F.col(j).segment(first, len);
+  }
+  // (Q − Z R')ᵀ, then · W⁻¹ = · C⁻ᵀ C⁻¹ (delassus_solve).
+  for (int i = 0; i < m; ++i) QT.col(i).noalias() -= RT * cd.Z.row(i).transpose();
+  for (int i = 0; i < m; ++i) {
+    if (i > 0) QT.col(i).noalias() -= QT.leftCols(i) * C.row(i).head(i).transpose();
+    QT.col(i) /= C(i, i);
+  }
+  for (int i = m - 1; i >= 0; --i) {
+    const int below = m - 1 - i;
+    if (below > 0) QT.col(i).noalias() -= QT.rightCols(below) * C.col(i).tail(below);
+    QT.col(i) /= C(i, i);
+  }
+  // δq̈ᵀ = (R'ᵀ + δλᵀ Y) D⁻¹ L⁻ᵀ (ltdl_solve_lower: row j feeds its subtree).
+  for (int j = 0; j < nv; ++j) {
+    DT.col(j) = RT.col(j);
+    DT.col(j).noalias() += QT * cd.Y.col(j);
+    DT.col(j) /= F(j, j);
+  }
+  for (int j = 0; j < nv; ++j) {
+    const int first = j + 1, len = model.dof_subtree_end(j) - first;
+    for (int k = 0; k < len; ++k) DT.col(first + k) -= F(first + k, j) * DT.col(j);
   }
 }
 
@@ -400,10 +420,18 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
   }
 
   // The KKT solves: x columns (R = −∂(ĪD − Jᵀλ), Q = −∂c), then τ̄ columns (R = 1, Q = 0).
-  detail::kkt_solve_columns(model, data, cd, K, cd.lambda_dx, cd.ddq_dx);
-  ws.rhs_tau.setIdentity();
-  cd.lambda_dtau.setZero();
-  detail::kkt_solve_columns(model, data, cd, ws.rhs_tau, cd.lambda_dtau, cd.ddq_dtau);
+  const int m = set.dimension(), N = 2 * nv;
+  ws.rhs_t.topRows(N) = K.transpose();
+  ws.lambda_t.topRows(N) = C.transpose();
+  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N), ws.ddq_t.topRows(N));
+  cd.ddq_dx = ws.ddq_t.topRows(N).transpose();
+  cd.lambda_dx = ws.lambda_t.topRows(N).transpose();
+  ws.rhs_t.topRows(nv).setIdentity();
+  ws.lambda_t.topRows(nv).setZero();
+  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv), ws.ddq_t.topRows(nv));
+  cd.ddq_dtau = ws.ddq_t.topRows(nv).transpose();
+  cd.lambda_dtau = ws.lambda_t.topRows(nv).transpose();
+  (void)m;
 
   // Other base-twist representations: δν = N_η η + N_t δt (linearization.hpp's twist_maps).
   if (!model.has_moving_base() || rep == TwistRepresentation::Body) return;

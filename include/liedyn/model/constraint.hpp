@@ -385,14 +385,16 @@ std::vector<ConstraintSpec<S>> mimic_couplings(const Model<S>& model) {
 /// the relative twist's and its acceleration's (6 × 2nv), and the KKT right-hand sides.
 template <class S>
 struct ConstrainedDerivativesWorkspace {
-  /// Allocates every buffer for a model of nv velocities and num_bodies bodies.
-  ConstrainedDerivativesWorkspace(int nv, int num_bodies)
+  /// Allocates every buffer for a model of nv velocities and num_bodies bodies, m constraint rows.
+  ConstrainedDerivativesWorkspace(int nv, int m, int num_bodies)
       : theta1(6, nv), dv1(6, nv), daq1(6, nv), dav1(6, nv), theta2(6, nv), dv2(6, nv), daq2(6, nv), dav2(6, nv),
         dw(6, nv), star(6, nv), de(6, nv), du(6, 2 * nv), dud(6, 2 * nv), dv2_full(6, 2 * nv), dy(6, 2 * nv), rows(6, 2 * nv),
-        rhs(nv, 2 * nv), rhs_tau(nv, nv), wrenches(num_bodies, Force<S>()) {}
+        rhs(nv, 2 * nv), rhs_t(2 * nv, nv), lambda_t(2 * nv, m), ddq_t(2 * nv, nv),
+        wrenches(num_bodies, Force<S>()) {}
   Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de;
   Matrix6X<S> du, dud, dv2_full, dy, rows;
-  MatrixX<S> rhs, rhs_tau;
+  MatrixX<S> rhs;                  ///< −∂ₓ(ĪD − Jᵀλ) (nv × 2nv)
+  MatrixX<S> rhs_t, lambda_t, ddq_t;  ///< the KKT solves' transposed right-hand sides and results
   std::vector<Force<S>> wrenches;  ///< the constraint forces as external wrenches, body frames
 };
 
@@ -431,7 +433,7 @@ struct ConstraintData {
     ddq_dtau.setZero(nv, nv);
     lambda_dtau.setZero(m, nv);
     velocity_dx.setZero(m, 2 * nv);
-    derivatives = ConstrainedDerivativesWorkspace<S>(nv, nb);
+    derivatives = ConstrainedDerivativesWorkspace<S>(nv, m, nb);
     proximal = ProximalWorkspace<S>(nv, m);
     projector = ProjectorWorkspace<S>(nv, m);
     minimal = MinimalCoordinatesWorkspace<S>(nv, m < nv ? m : nv);
@@ -466,7 +468,7 @@ struct ConstraintData {
   VectorX<S> rhs;
   VectorX<S> tmp_nv, tmp_q;
 
-  ConstrainedDerivativesWorkspace<S> derivatives{0, 0};  ///< constrained_forward_dynamics_derivatives
+  ConstrainedDerivativesWorkspace<S> derivatives{0, 0, 0};  ///< constrained_forward_dynamics_derivatives
 
   // --- the other routes of constrained_forward_dynamics (constrained_solvers.hpp) -------------
   ProximalWorkspace<S> proximal{0, 0};      ///< damped route: scratch
