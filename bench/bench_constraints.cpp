@@ -1,5 +1,5 @@
-// liedyn benchmarks of the constrained kernels: constrained forward dynamics (exact KKT route)
-// and impulse dynamics on solo12 standing on 4 point feet and talos on 2 rigid soles (the robots
+// liedyn benchmarks of the constrained kernels: constrained forward dynamics (exact KKT route),
+// its derivatives, the constrained linearization (continuous, body twist) and impulse dynamics on solo12 standing on 4 point feet and talos on 2 rigid soles (the robots
 // and contact sets of Pinocchio's reference dumps in tests/data), body and mixed sense.
 //
 //   liedyn_bench_constraints [benchmark flags]
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <liedyn/algorithm/constrained_dynamics.hpp>
+#include <liedyn/algorithm/constrained_linearization.hpp>
 #include <liedyn/algorithm/impulse_dynamics.hpp>
 #include <liedyn/model/urdf.hpp>
 
@@ -57,6 +58,45 @@ void register_case(const std::string& name, const Case& c) {
     }
     st.counters["nv"] = c.model->nv();
     st.counters["m"] = c.set->dimension();
+  });
+  // The derivatives include the forward call (q̈ and λ at the state), as Pinocchio's
+  // constraintDynamics + computeConstraintDynamicsDerivatives pair does.
+  benchmark::RegisterBenchmark(("constrained_forward_dynamics_derivatives/" + name).c_str(), [c](benchmark::State& st) {
+    Data<double> data(*c.model);
+    ConstraintData<double> cd(*c.model, *c.set);
+    std::size_t k = 0;
+    for (auto _ : st) {
+      constrained_forward_dynamics_derivatives(*c.model, data, *c.set, cd, c.states[k], c.tau[k]);
+      benchmark::DoNotOptimize(cd.ddq_dx.data());
+      benchmark::ClobberMemory();
+      k = (k + 1) & 63;
+    }
+    st.counters["nv"] = c.model->nv();
+    st.counters["m"] = c.set->dimension();
+  });
+  benchmark::RegisterBenchmark(("linearize_constrained/" + name).c_str(), [c](benchmark::State& st) {
+    Data<double> data(*c.model);
+    ConstraintData<double> cd(*c.model, *c.set);
+    std::size_t k = 0;
+    for (auto _ : st) {
+      linearize(*c.model, data, *c.set, cd, c.states[k], c.tau[k]);
+      benchmark::DoNotOptimize(data.A.data());
+      benchmark::ClobberMemory();
+      k = (k + 1) & 63;
+    }
+    st.counters["nv"] = c.model->nv();
+    st.counters["m"] = c.set->dimension();
+  });
+  benchmark::RegisterBenchmark(("linearize_unconstrained/" + name).c_str(), [c](benchmark::State& st) {
+    Data<double> data(*c.model);
+    std::size_t k = 0;
+    for (auto _ : st) {
+      linearize(*c.model, data, c.states[k], c.tau[k]);
+      benchmark::DoNotOptimize(data.A.data());
+      benchmark::ClobberMemory();
+      k = (k + 1) & 63;
+    }
+    st.counters["nv"] = c.model->nv();
   });
   benchmark::RegisterBenchmark(("impulse_dynamics/" + name).c_str(), [c](benchmark::State& st) {
     Data<double> data(*c.model);
