@@ -32,6 +32,9 @@
 
 #include "support/constraint_cases.hpp"
 #include "support/pinocchio_dump.hpp"
+#ifdef LIEDYN_HAS_URDF
+#include "support/pinocchio_contact_cases.hpp"
+#endif
 #include "support/test_support.hpp"
 
 using liedyn::ConstraintData;
@@ -321,29 +324,14 @@ TEST_CASE("constraint derivatives: bad input gives clear errors", "[constraints]
 // Body representation), v, tau; its joints in its own order (the interop permutation).
 TEST_CASE("constraint derivatives: Pinocchio reference, solo12 and talos", "[constraints][derivatives][pinocchio]") {
   using liedyn::interop::Library;
-  const std::string dir = LIEDYN_TEST_DATA_DIR;
-  struct Case {
-    const char* robot;
-    const char* file;
-  };
-  const Case cases[] = {{"solo12", "solo12.contacts3d.local.seed1.txt"},
-                        {"solo12", "solo12.contacts3d.lwa.seed2.txt"},
-                        {"talos", "talos.contacts6d.local.seed1.txt"},
-                        {"talos", "talos.contacts6d.lwa.seed2.txt"}};
-  for (const Case& c : cases) {
-    INFO(c.file);
-    const Model<double> model = liedyn::load_urdf_file(dir + "/" + c.robot + ".urdf");
-    const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(dir + "/" + c.file);
-    const auto perm = liedyn::interop::JointPermutation::from_names(model, d.joint_names);
-    const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
-    const VectorX<double> tau = liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec("tau"), perm);
-    const TwistRepresentation sense =
-        d.reference_frame == "LOCAL" ? TwistRepresentation::Body : TwistRepresentation::Mixed;
-    std::vector<ConstraintSpec<double>> specs;
-    for (std::size_t k = 0; k < d.contact_frames.size(); ++k)
-      specs.push_back(d.contact_dims[k] == 3 ? ConstraintSpec<double>::point_contact(d.contact_frames[k], sense)
-                                             : ConstraintSpec<double>::rigid_contact(d.contact_frames[k], sense));
-    const ConstraintSet<double> set(model, specs);
+  for (const liedyn::test::PinocchioContactCase& pc : liedyn::test::pinocchio_contact_cases()) {
+    INFO(pc.file);
+    const Model<double>& model = pc.model;
+    const liedyn::test::PinocchioDump& d = pc.dump;
+    const auto& perm = pc.perm;
+    const State<double>& x = pc.x;
+    const VectorX<double>& tau = pc.tau;
+    const ConstraintSet<double> set(model, pc.specs);
     Data<double> data(model);
     ConstraintData<double> cd(model, set);
     liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Body);
@@ -357,7 +345,7 @@ TEST_CASE("constraint derivatives: Pinocchio reference, solo12 and talos", "[con
         relative_error(MatrixX<double>(cd.lambda_dx.leftCols(nv) * T.transpose()), d.mat("dlambda_dq")),
         relative_error(MatrixX<double>(cd.lambda_dx.rightCols(nv) * T.transpose()), d.mat("dlambda_dv")),
         relative_error(MatrixX<double>(cd.lambda_dtau * T.transpose()), d.mat("dlambda_dtau"))};
-    WARN(c.file << ": relative errors ddq_dq " << errors[0] << ", ddq_dv " << errors[1] << ", ddq_dtau " << errors[2]
+    WARN(pc.file << ": relative errors ddq_dq " << errors[0] << ", ddq_dv " << errors[1] << ", ddq_dtau " << errors[2]
                 << ", dlambda_dq " << errors[3] << ", dlambda_dv " << errors[4] << ", dlambda_dtau " << errors[5]);
     // The issue's bound, 1e-9 relative: Pinocchio's own q columns agree with its central
     // differences to ~4e-10 (the file's `check fd_*`), its analytic ones are what we compare.

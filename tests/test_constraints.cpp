@@ -28,6 +28,9 @@
 
 #include "support/constraint_cases.hpp"
 #include "support/pinocchio_dump.hpp"
+#ifdef LIEDYN_HAS_URDF
+#include "support/pinocchio_contact_cases.hpp"
+#endif
 #include "support/test_support.hpp"
 
 using liedyn::ConstraintData;
@@ -453,30 +456,14 @@ TEST_CASE("constraints: bad input gives clear errors", "[constraints]") {
 TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of solo12 and talos",
           "[constraints][pinocchio]") {
   using liedyn::interop::Library;
-  const std::string dir = LIEDYN_TEST_DATA_DIR;
-  struct Case {
-    const char* robot;
-    const char* file;
-  };
-  const Case cases[] = {{"solo12", "solo12.contacts3d.local.seed1.txt"},
-                        {"solo12", "solo12.contacts3d.lwa.seed2.txt"},
-                        {"talos", "talos.contacts6d.local.seed1.txt"},
-                        {"talos", "talos.contacts6d.lwa.seed2.txt"}};
-  for (const Case& c : cases) {
-    INFO(c.file);
-    const Model<double> model = liedyn::load_urdf_file(dir + "/" + c.robot + ".urdf");
-    const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(dir + "/" + c.file);
-    const auto perm = liedyn::interop::JointPermutation::from_names(model, d.joint_names);
-    const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
-    const VectorX<double> tau = liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec("tau"), perm);
-    const TwistRepresentation sense =
-        d.reference_frame == "LOCAL" ? TwistRepresentation::Body : TwistRepresentation::Mixed;
-    REQUIRE((d.reference_frame == "LOCAL" || d.reference_frame == "LOCAL_WORLD_ALIGNED"));
-    std::vector<ConstraintSpec<double>> specs;
-    for (std::size_t k = 0; k < d.contact_frames.size(); ++k)
-      specs.push_back(d.contact_dims[k] == 3 ? ConstraintSpec<double>::point_contact(d.contact_frames[k], sense)
-                                             : ConstraintSpec<double>::rigid_contact(d.contact_frames[k], sense));
-    const ConstraintSet<double> set(model, specs);
+  for (const liedyn::test::PinocchioContactCase& pc : liedyn::test::pinocchio_contact_cases()) {
+    INFO(pc.file);
+    const Model<double>& model = pc.model;
+    const liedyn::test::PinocchioDump& d = pc.dump;
+    const auto& perm = pc.perm;
+    const State<double>& x = pc.x;
+    const VectorX<double>& tau = pc.tau;
+    const ConstraintSet<double> set(model, pc.specs);
     Data<double> data(model);
     ConstraintData<double> cd(model, set);
     const VectorX<double> ddq = liedyn::constrained_forward_dynamics(model, data, set, cd, x, tau);
@@ -499,7 +486,7 @@ TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of
         perm);
     const double e_v = relative_error(v_after, d.vec("impulse_v_after"));
     const double e_impulse = relative_error(cd.impulse, d.vec("impulse_c"));
-    WARN(c.file << ": relative errors J " << e_J << ", ddq " << e_ddq << ", lambda " << e_lambda << ", v+ " << e_v
+    WARN(pc.file << ": relative errors J " << e_J << ", ddq " << e_ddq << ", lambda " << e_lambda << ", v+ " << e_v
                 << ", impulse " << e_impulse);
     // The issue's bound: 1e-10 relative (to max(1, ‖reference‖_max)). Pinocchio's own
     // consistency is ~1e-13; Talos' λ and q̈ are O(1e3), computed through W⁻¹ (cond ~1e6).

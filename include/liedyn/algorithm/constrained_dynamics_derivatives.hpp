@@ -1,5 +1,6 @@
 // liedyn — algorithm: the exact derivatives of the constrained forward dynamics (contacts, loop
-// closures, couplings): ∂q̈/∂x, ∂λ/∂x, ∂q̈/∂τ̄, ∂λ/∂τ̄, analytic, O(nv · (n + m) + m² nv).
+// closures, couplings): ∂q̈/∂x, ∂λ/∂x, ∂q̈/∂τ̄, ∂λ/∂τ̄, analytic; O(nv² (d + m) + m² nv) for the
+// 3nv right-hand sides of the KKT solves (d: tree depth).
 //
 // Differentiating the KKT system of constrained_dynamics.hpp,
 //   ĪD(x, q̈) − Jᵀ λ = τ̄,   c(x, q̈) := J q̈ + γ = 0,
@@ -15,15 +16,17 @@
 //   V_k, A_k without gravity, u_k = S_k × V_k), a body b moved by δq_k (k ≼ b) has
 //     δθ_b = S_k,   δV_b = −u_k,   δA_b = A_k × S_k + (V_b − V_k) × u_k,
 //   and by δν̄_k: δV_b = S_k, δA_b = S_k × V_b − 2 u_k (the base: δA_b = e_m × (V_b − ν), and
-//   nothing from η while ν is held) — the body-frame derivatives are ^bX_0 of these (with the
-//   frame's rotation ad(S_k) folded in; docs/constraints.md, "Derivatives").
+//   nothing from η while ν is held). These are the changes of b's body twist and acceleration,
+//   in ground coordinates (^bX_0 maps them to b's own), the turning of ^bX_0 itself included
+//   (docs/constraints.md, "Derivatives").
 //   The relative twist u = ^2X_0 (V_2 − V_1) and its derivative u̇ = ^2X_0 (A_2 − A_1 + V_2 × V_1)
 //   then vary, with δ₁₂ = δθ_2 − δθ_1 (the relative Jacobian), as
 //     δu = δV_2 − δV_1 − V_1 × δ₁₂,
 //     δu̇ = δA_2 − δA_1 − A_1 × δ₁₂ − V_1 × δV_2 + V_2 × (δV_1 + V_1 × δ₁₂),
 //   and each row's P(x) (constraint_kinematics.hpp: rotations to A's axes, the classical and
 //   intrinsic corrections ω_2 × u and v_2 × u) is differentiated on top.
-// The Baumgarte terms add Kd ∂(J ν̄)/∂x (the same P on δu) and Kp ∂e/∂x (position_error_derivative).
+// The Baumgarte terms add Kd ∂(J ν̄)/∂x (the same P on δu) and Kp ∂e/∂x
+// (position_error_derivative).
 //
 // Frames and layout. Columns of the x derivatives: δx = (η, δs, δt, δr) as in linearize (η the
 // left-trivialized base pose, t the base twist in `rep`, holding t fixed in the η columns); a
@@ -32,7 +35,8 @@
 // in the set's order, each in its constraint's sense. τ̄: base wrench (base frame), joint torques.
 //
 // Outputs in ConstraintData: ddq_dx (nv × 2nv), lambda_dx (m × 2nv), ddq_dtau (nv × nv),
-// lambda_dtau (m × nv), velocity_dx = ∂(J ν̄)/∂x (m × 2nv, same columns), and ddq, lambda, J, gamma of constrained_forward_dynamics at (x, τ̄).
+// lambda_dtau (m × nv), velocity_dx = ∂(J ν̄)/∂x (m × 2nv, same columns), and ddq, lambda, J,
+// gamma of constrained_forward_dynamics at (x, τ̄).
 // Data: the outputs of eidamb_derivatives at (x, q̈) with the constraint wrenches (Body
 // representation). Exact KKT route: J must have full row rank. Nothing allocates.
 #pragma once
@@ -47,9 +51,10 @@ namespace liedyn {
 
 namespace detail {
 
-/// The ground-frame motion derivatives of `body` (see the header) into the first columns of
-/// w.theta (δθ by δq, = δV by δν̄), w.dv (δV by δq), w.daq (δA by δq), w.dav (δA by δν̄); all
-/// zero for the environment (body −1). Needs the ground quantities of eidamb_derivatives.
+/// The ground-frame motion derivatives of `body` (see the header), 6 × nv each, non-zero on the
+/// columns of its support: theta (δθ by δq, also δV by δν̄), dv (δV by δq), daq (δA by δq), dav
+/// (δA by δν̄); all zero for the environment (body −1). Needs the ground quantities of
+/// eidamb_derivatives.
 template <class S>
 void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int body, const Motion<S>& a_g0,
                              Matrix6X<S>& theta, Matrix6X<S>& dv, Matrix6X<S>& daq, Matrix6X<S>& dav) {
@@ -128,7 +133,7 @@ void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motio
 /// out (full_dimension rows × nv) = ∂e/∂q, e the position error of constraint_kinematics.hpp:
 /// frame 2 (world pose H2) moves by theta2 and frame 1 by `star` on entry (both 6 × nv, frame 2's
 /// coordinates), which carries the target H* = H_1 ^1H_2*. With E = H*⁻¹ H2, the target moves by
-/// δ* = Ad_E j1 (its own coordinates), d = o_2 − o*, φ = log(R*ᵀ R_2):
+/// δ* = Ad_E δθ_1 (its own coordinates), d = o_2 − o*, φ = log(R*ᵀ R_2):
 ///   δd = R_2 δθ_lin − R* δ*_lin,   δφ = Jr⁻¹(φ) δθ_ang − Jl⁻¹(φ) δ*_ang.
 /// Scratch: star (δ* on return), de (6 × nv).
 template <class S>
@@ -357,7 +362,7 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
     t1 = t2 - t1;  // δ₁₂ by δq
     dU.rightCols(nv) = t1;
     dU.leftCols(nv) = v2 - v1 - adV1.lazyProduct(t1);
-    v1 += adV1.lazyProduct(t1);  // −δ(V_1 seen from frame 2's motion): δV_1 + V_1 × δ₁₂
+    v1 += adV1.lazyProduct(t1);  // δV_1 + V_1 × δ₁₂, the term of δu̇ that V_2 × multiplies
     dUd.leftCols(nv) = aq2 - aq1 - A1.cross_matrix().lazyProduct(t1) - adV1.lazyProduct(v2) + adV2.lazyProduct(v1);
     // To frame 2.
     const SE3<S> H2 = data.H_world[c.body2] * c.placement2;
@@ -408,8 +413,8 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
     }
     for (int k = 0; k < c.dim; ++k) C.row(c.row + k) = -rows.row(c.components[k]);
 
-    // The constraint wrench's motion: −[R_relᵀ δw − J_1ᵀ (δ₁₂ ×̄* w)] in ĪD − Jᵀλ's q columns,
-    // J_1 = δθ_1 in frame 2 = δθ_2 − δ₁₂.
+    // The constraint wrench's motion: K = −∂(ĪD − Jᵀλ) gains R_relᵀ δw − J_1ᵀ (δ₁₂ ×̄* w) in its
+    // q columns (R_rel = δ₁₂ in frame 2, J_1 = δθ_1 in frame 2 = δθ_2 − δ₁₂).
     const Force<S> w = detail::constraint_wrench(c, H2, cd.lambda.segment(c.row, c.dim), &t2, &ws.dw);
     K.leftCols(nv) += t1.transpose().lazyProduct(ws.dw);
     if (c.body1 >= 0) {
@@ -420,7 +425,7 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
   }
 
   // The KKT solves: x columns (R = −∂(ĪD − Jᵀλ), Q = −∂c), then τ̄ columns (R = 1, Q = 0).
-  const int m = set.dimension(), N = 2 * nv;
+  const int N = 2 * nv;
   ws.rhs_t.topRows(N) = K.transpose();
   ws.lambda_t.topRows(N) = C.transpose();
   detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N), ws.ddq_t.topRows(N));
@@ -431,7 +436,6 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
   detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv), ws.ddq_t.topRows(nv));
   cd.ddq_dtau = ws.ddq_t.topRows(nv).transpose();
   cd.lambda_dtau = ws.lambda_t.topRows(nv).transpose();
-  (void)m;
 
   // Other base-twist representations: δν = N_η η + N_t δt (linearization.hpp's twist_maps).
   if (!model.has_moving_base() || rep == TwistRepresentation::Body) return;
