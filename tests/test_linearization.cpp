@@ -36,6 +36,7 @@
 #endif
 
 #include "../examples/aerial_manipulator.hpp"
+#include "support/state_tangent.hpp"
 #include "support/test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -131,13 +132,7 @@ State<T> retract(const Model<T>& m, const State<T>& x, const VectorX<T>& dx, Rep
   return y;
 }
 
-/// y ⊖ x in the coordinates of `rep`: (log(H_x⁻¹ H_y), s_y − s_x, t_y − t_x, r_y − r_x).
-template <class T>
-VectorX<T> local(const Model<T>& m, const State<T>& x, const State<T>& y, Rep rep) {
-  VectorX<T> d = liedyn::difference(m, x, y);
-  if (m.has_moving_base()) d.segment(6 + m.num_joints(), 6) = y.base_twist(rep) - x.base_twist(rep);
-  return d;
-}
+using liedyn::test::local;
 
 /// The vector field in `rep` coordinates, except for the η rows (see fd_continuous):
 /// [ν; r; d/dt t; ṙ] with (ν̇, ṙ) = M⁻¹(τ̄ − h) by the reference route and d/dt t the
