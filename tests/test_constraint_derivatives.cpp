@@ -1,5 +1,10 @@
-// liedyn tests — the derivatives of the constrained dynamics
-// (algorithm/constrained_dynamics_derivatives.hpp):
+// liedyn tests — the derivatives of the constraint kinematics, of the constrained dynamics and of
+// the impulse dynamics (algorithm/constraint_kinematics_derivatives.hpp,
+// constrained_dynamics_derivatives.hpp, impulse_dynamics_derivatives.hpp):
+//   * ∂e/∂q, ∂(J ν̄)/∂x, ∂(J q̈ + γ)/∂x and J̇ against long double differences of
+//     constraint_kinematics, every type, sense and representation;
+//   * ∂v⁺/∂x and ∂Λ/∂x against long double differences of impulse_dynamics (restitution 0 and
+//     not), no zero columns where the differences have none;
 //   * ∂q̈/∂x, ∂λ/∂x, ∂q̈/∂τ̄, ∂λ/∂τ̄ against central geometric differences of
 //     constrained_forward_dynamics in long double, for every constraint type, sense and
 //     base-twist representation, with Baumgarte gains and position errors, on a moving and on a
@@ -11,10 +16,12 @@
 //   * the reduced linearization on the constraint manifold at an equilibrium: orthonormal tangent
 //     basis, invariance A P = P A_r, and the spectra (the forbidden motions' eigenvalues are the
 //     Baumgarte roots, absent from A_r);
-//   * float, double and long double, and no allocation.
+//   * float, double and long double, and no allocation;
+//   * the Data contract for the constraint kernels (Data and ConstraintData scribbled between calls).
 #include <catch2/catch.hpp>
 
 #include <complex>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -23,6 +30,8 @@
 
 #include <liedyn/algorithm/constrained_dynamics_derivatives.hpp>
 #include <liedyn/algorithm/constrained_linearization.hpp>
+#include <liedyn/algorithm/constraint_kinematics_derivatives.hpp>
+#include <liedyn/algorithm/impulse_dynamics_derivatives.hpp>
 #include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff/finite_differences.hpp>
 #ifdef LIEDYN_HAS_URDF
@@ -32,6 +41,7 @@
 
 #include "support/constraint_cases.hpp"
 #include "support/pinocchio_dump.hpp"
+#include "support/scribble.hpp"
 #ifdef LIEDYN_HAS_URDF
 #include "support/pinocchio_contact_cases.hpp"
 #endif
@@ -164,6 +174,226 @@ TEST_CASE("constraint derivatives: a welded-base tree with a contact and a loop"
   check_against_differences(model, set, x, tau, TwistRepresentation::Body, 1e-9);
 }
 
+// ∂e/∂q, ∂(J ν̄)/∂x, ∂(J q̈ + γ)/∂x at a fixed q̈ and J̇, each constraint's rows against its
+// own reference (central differences in long double of constraint_kinematics; J̇ along the flow
+// x ⊕ h ν̄ with the velocity held). Truncation and rounding as above, no KKT solve in between:
+// measured ≤ 1.2e-12; the bound is the issue's 1e-9.
+TEST_CASE("constraint kinematics derivatives: every type, sense and representation against long double differences",
+          "[constraints][derivatives][kinematics]") {
+  const Model<double> model = liedyn::test::chains_model<double>(21);
+  auto rng = liedyn::test::make_rng(4);
+  const Model<L> model_l = model.cast<L>();
+  const int nv = model.nv();
+  for (TwistRepresentation sense : liedyn::test::kSenses) {
+    INFO("sense " << liedyn::to_string(sense));
+    const State<double> x = liedyn::random_state(model, rng);
+    const ConstraintSet<double> set(model, every_type_with_gains(sense, model, x, rng));
+    const int m = set.dimension();
+    const ConstraintSet<L> set_l = set.cast<L>();
+    VectorX<double> ddq(nv);
+    for (int k = 0; k < nv; ++k) ddq(k) = liedyn::test::uniform(rng, -5, 5);
+    const VectorX<L> ddq_l = ddq.cast<L>();
+    const State<L> x_l = x.cast<L>();
+    Data<double> data(model);
+    ConstraintData<double> cd(model, set);
+    Data<L> data_l(model_l);
+    ConstraintData<L> cd_l(model_l, set_l);
+
+    // J̇ along the flow: q ⊕ ±h ν̄ with the velocity held (representation-free).
+    MatrixX<L> Jdot_fd;
+    {
+      VectorX<L> dx = VectorX<L>::Zero(2 * nv);
+      dx.head(6) = x_l.nu;
+      dx.segment(6, nv - 6) = x_l.r;
+      const L h = 1e-6L;
+      dx *= h;
+      liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l, liedyn::integrate(model_l, x_l, dx));
+      const MatrixX<L> J_plus = cd_l.J;
+      liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l, liedyn::integrate(model_l, x_l, VectorX<L>(-dx)));
+      Jdot_fd = (J_plus - cd_l.J) / (2 * h);
+    }
+    for (TwistRepresentation rep : liedyn::test::kSenses) {
+      INFO("representation " << liedyn::to_string(rep));
+      liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, ddq, rep);
+      liedyn::numdiff::NumDiffOptions<L> nd;
+      nd.twist_representation = rep;
+      const MatrixX<L> F = liedyn::numdiff::state_jacobian(
+          model_l,
+          [&](const State<L>& y) {
+            liedyn::constraint_kinematics(model_l, data_l, set_l, cd_l, y);
+            VectorX<L> out(3 * m);
+            out << cd_l.position_error, cd_l.velocity_error, cd_l.J * ddq_l + cd_l.gamma;
+            return out;
+          },
+          x_l, nd);
+      CHECK(F.block(0, nv, m, nv).norm() == 0);  // e does not depend on the velocities
+      for (const auto& c : set.constraints()) {
+        const double e_e = relative_error(cd.position_error_dx.middleRows(c.row, c.dim),
+                                          MatrixX<L>(F.block(c.row, 0, c.dim, nv)));
+        const double e_v = relative_error(cd.velocity_dx.middleRows(c.row, c.dim), MatrixX<L>(F.middleRows(m + c.row, c.dim)));
+        const double e_a =
+            relative_error(cd.acceleration_dx.middleRows(c.row, c.dim), MatrixX<L>(F.middleRows(2 * m + c.row, c.dim)));
+        const double e_j = relative_error(cd.Jdot.middleRows(c.row, c.dim), MatrixX<L>(Jdot_fd.middleRows(c.row, c.dim)));
+        INFO(c.name << " (" << liedyn::to_string(c.type) << "): e " << e_e << ", velocity " << e_v << ", acceleration "
+                    << e_a << ", Jdot " << e_j);
+        LIEDYN_CHECK_BELOW(e_e, 1e-9);
+        LIEDYN_CHECK_BELOW(e_v, 1e-9);
+        LIEDYN_CHECK_BELOW(e_a, 1e-9);
+        LIEDYN_CHECK_BELOW(e_j, 1e-9);
+      }
+    }
+    // The dynamics derivatives leave the same velocity and acceleration rows (at their q̈).
+    VectorX<double> tau(nv);
+    for (int k = 0; k < nv; ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Mixed);
+    const MatrixX<double> velocity_dx = cd.velocity_dx, acceleration_dx = cd.acceleration_dx;
+    const VectorX<double> ddq_c = cd.ddq;
+    liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, ddq_c, TwistRepresentation::Mixed);
+    CHECK(relative_error(velocity_dx, cd.velocity_dx) < 1e-14);
+    CHECK(relative_error(acceleration_dx, cd.acceleration_dx) < 1e-14);
+  }
+}
+
+/// Checks ∂v⁺/∂x and ∂Λ/∂x of impulse_dynamics_derivatives against long double central
+/// differences of impulse_dynamics, per block, and column by column where the differences are
+/// not zero (no zero columns where they have none).
+void check_impulse_against_differences(const Model<double>& model, const ConstraintSet<double>& set,
+                                       const State<double>& x, double restitution, TwistRepresentation rep,
+                                       double bound) {
+  Data<double> data(model);
+  ConstraintData<double> cd(model, set);
+  liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, restitution, rep);
+  const Model<L> model_l = model.cast<L>();
+  const ConstraintSet<L> set_l = set.cast<L>();
+  Data<L> data_l(model_l);
+  ConstraintData<L> cd_l(model_l, set_l);
+  const int nv = model.nv(), m = set.dimension();
+  liedyn::numdiff::NumDiffOptions<L> nd;
+  nd.twist_representation = rep;
+  const MatrixX<L> F = liedyn::numdiff::state_jacobian(
+      model_l,
+      [&](const State<L>& y) {
+        liedyn::impulse_dynamics(model_l, data_l, set_l, cd_l, y, L(restitution));
+        VectorX<L> out(nv + m);
+        out << cd_l.v_after, cd_l.impulse;
+        return out;
+      },
+      x.cast<L>(), nd);
+  INFO("representation " << liedyn::to_string(rep) << ", restitution " << restitution);
+  auto check_block = [&](const std::string& what, const MatrixX<double>& D, const MatrixX<L>& D_fd) {
+    const double e = relative_error(D, D_fd);
+    int bad_columns = 0;
+    for (Eigen::Index j = 0; j < D_fd.cols(); ++j)
+      if (D_fd.col(j).norm() > 1e-6L * D_fd.norm() &&
+          relative_error(MatrixX<double>(D.col(j)), MatrixX<L>(D_fd.col(j))) > 1e-6)
+        ++bad_columns;
+    INFO(what << ": " << e << ", columns off by more than 1e-6 of their own norm: " << bad_columns);
+    LIEDYN_CHECK_BELOW(e, bound);
+    CHECK(bad_columns == 0);
+  };
+  check_block("v_after", cd.v_after_dx, F.topRows(nv));
+  for (const auto& c : set.constraints())
+    check_block("impulse of " + c.name, cd.impulse_dx.middleRows(c.row, c.dim), F.middleRows(nv + c.row, c.dim));
+}
+
+// As for the forward derivatives: long double differences (truncation ~1e-12), the analytic side
+// carrying the Delassus conditioning; measured ≤ 4.3e-11, bound 1e-9.
+TEST_CASE("impulse derivatives: every type, sense and representation against long double differences",
+          "[constraints][derivatives][impulse]") {
+  const Model<double> model = liedyn::test::chains_model<double>(21);
+  auto rng = liedyn::test::make_rng(8);
+  for (TwistRepresentation sense : liedyn::test::kSenses) {
+    INFO("sense " << liedyn::to_string(sense));
+    const State<double> x = liedyn::random_state(model, rng);
+    const ConstraintSet<double> set(model, liedyn::test::every_type<double>(sense, true, model, x, rng));
+    for (double restitution : {0.0, 0.4})
+      for (TwistRepresentation rep : liedyn::test::kSenses)
+        check_impulse_against_differences(model, set, x, restitution, rep, 1e-9);
+  }
+  // A welded base, contact and loop.
+  std::mt19937 rng_w(19);
+  liedyn::RandomModelOptions options;
+  options.moving_base = false;
+  options.branching = 3;
+  const Model<double> welded = liedyn::random_model<double>(14, rng_w, options);
+  const State<double> xw = liedyn::random_state(welded, rng_w);
+  const int last = welded.num_bodies() - 1;
+  const ConstraintSet<double> set(
+      welded, {ConstraintSpec<double>::point_contact(welded.body_name(last), TwistRepresentation::Mixed),
+               ConstraintSpec<double>::loop(ConstraintType::BallLoop, welded.body_name(last - 4),
+                                            welded.body_name(last - 8), TwistRepresentation::Body)});
+  check_impulse_against_differences(welded, set, xw, 0.5, TwistRepresentation::Body, 1e-9);
+}
+
+// Data holds results, not promises: every public member of Data and ConstraintData scribbled with
+// NaN between two calls, the constraint kernels' outputs bit-identical.
+TEST_CASE("Data contract: the constraint kernels repeat their outputs after Data and ConstraintData are scribbled",
+          "[constraints][data][contract]") {
+  using Outputs = std::vector<MatrixX<double>>;
+  const Model<double> model = liedyn::test::chains_model<double>(21);
+  auto rng = liedyn::test::make_rng(12);
+  const State<double> x = liedyn::random_state(model, rng);
+  const ConstraintSet<double> set(model, every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
+  const int nv = model.nv();
+  VectorX<double> tau(nv), ddq(nv);
+  for (int k = 0; k < nv; ++k) tau(k) = liedyn::test::uniform(rng, -5, 5), ddq(k) = liedyn::test::uniform(rng, -5, 5);
+  liedyn::ReducedLinearization<double> reduced(model, set);
+  struct Kernel {
+    std::string name;
+    std::function<Outputs(Data<double>&, ConstraintData<double>&)> run;
+  };
+  std::vector<Kernel> kernels = {
+      {"constraint_kinematics",
+       [&](Data<double>& d, ConstraintData<double>& cd) {
+         liedyn::constraint_kinematics(model, d, set, cd, x);
+         return Outputs{cd.J, cd.gamma, cd.drift, cd.position_error, cd.velocity_error};
+       }},
+      {"constraint_kinematics_derivatives",
+       [&](Data<double>& d, ConstraintData<double>& cd) {
+         liedyn::constraint_kinematics_derivatives(model, d, set, cd, x, ddq, TwistRepresentation::Inertial);
+         return Outputs{cd.position_error_dx, cd.velocity_dx, cd.acceleration_dx, cd.Jdot};
+       }},
+      {"constrained_forward_dynamics",
+       [&](Data<double>& d, ConstraintData<double>& cd) {
+         return Outputs{liedyn::constrained_forward_dynamics(model, d, set, cd, x, tau), cd.lambda};
+       }},
+      {"impulse_dynamics_derivatives",
+       [&](Data<double>& d, ConstraintData<double>& cd) {
+         liedyn::impulse_dynamics_derivatives(model, d, set, cd, x, 0.3, TwistRepresentation::Mixed);
+         return Outputs{cd.v_after, cd.impulse, cd.v_after_dx, cd.impulse_dx};
+       }},
+      {"constrained_forward_dynamics_derivatives",
+       [&](Data<double>& d, ConstraintData<double>& cd) {
+         liedyn::constrained_forward_dynamics_derivatives(model, d, set, cd, x, tau, TwistRepresentation::Mixed);
+         return Outputs{cd.ddq_dx, cd.lambda_dx, cd.ddq_dtau, cd.lambda_dtau, cd.velocity_dx, cd.acceleration_dx};
+       }},
+      {"linearize_discrete (constrained)",
+       [&](Data<double>& d, ConstraintData<double>& cd) {
+         liedyn::linearize_discrete(model, d, set, cd, x, tau, 0.01);
+         return Outputs{d.A, d.B};
+       }},
+      {"linearize_reduced",
+       [&](Data<double>& d, ConstraintData<double>& cd) {
+         liedyn::linearize_reduced(model, d, set, cd, x, tau, reduced);
+         return Outputs{d.A, d.B, reduced.basis, reduced.A, reduced.B};
+       }},
+  };
+  for (const Kernel& k : kernels) {
+    INFO(k.name);
+    Data<double> data(model);
+    ConstraintData<double> cd(model, set);
+    const Outputs first = k.run(data, cd);
+    liedyn::test::scribble(data);
+    liedyn::test::scribble(cd);
+    const Outputs again = k.run(data, cd);
+    for (std::size_t o = 0; o < first.size(); ++o) {
+      INFO("output " << o);
+      REQUIRE(first[o].allFinite());
+      CHECK(liedyn::test::bit_identical(first[o], again[o]));
+    }
+  }
+}
+
 using liedyn::test::local;
 
 // The same differences as above; the linearization adds only the kinematic rows and the
@@ -280,6 +510,8 @@ TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocatio
     liedyn::linearize(model, data, set, cd, x, tau, opt);
     liedyn::linearize_discrete(model, data, set, cd, x, tau, S(0.01), opt);
     liedyn::linearize_reduced(model, data, set, cd, x, tau, reduced, opt);
+    liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Body);
+    liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, S(0.5), TwistRepresentation::Inertial);
     liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Mixed);
     allocations = guard.allocations();
   }
@@ -307,7 +539,16 @@ TEST_CASE("constraint derivatives: bad input gives clear errors", "[constraints]
   CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x,
                                                                      VectorX<double>(VectorX<double>::Zero(3))),
                     Catch::Contains("tau"));
+  CHECK_THROWS_WITH(liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, VectorX<double>(VectorX<double>::Zero(3))),
+                    Catch::Contains("ddq"));
+  CHECK_THROWS_WITH(liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, 1.5), Catch::Contains("restitution"));
+  CHECK_THROWS_WITH(liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, 0.0, TwistRepresentation::Body, proximal),
+                    Catch::Contains("only the ExactKKT route"));
   const ConstraintSet<double> other(model, {ConstraintSpec<double>::rigid_contact("c1_4")});
+  CHECK_THROWS_WITH(liedyn::constraint_kinematics_derivatives(model, data, other, cd, x, tau),
+                    Catch::Contains("ConstraintData was sized for another"));
+  CHECK_THROWS_WITH(liedyn::impulse_dynamics_derivatives(model, data, other, cd, x, 0.0),
+                    Catch::Contains("ConstraintData was sized for another"));
   CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(model, data, other, cd, x, tau),
                     Catch::Contains("ConstraintData was sized for another"));
 }

@@ -9,61 +9,22 @@
 // input (ltdl_factorize → ltdl_solve/ltdl_inverse, aza_factorize → aza_solve) run as one unit.
 #include <catch2/catch.hpp>
 
-#include <cstring>
 #include <functional>
-#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <liedyn/liedyn.hpp>
 
+#include "support/scribble.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using namespace liedyn;
 using S = double;
-const S nan = std::numeric_limits<S>::quiet_NaN();
-
-void scribble(S& x) { x = nan; }
-template <class Derived>
-void scribble(Eigen::PlainObjectBase<Derived>& m) {
-  m.setConstant(nan);
-}
-void scribble(SE3<S>& H) { H = SE3<S>(Matrix3<S>::Constant(nan), Vector3<S>::Constant(nan)); }
-void scribble(Motion<S>& v) { v = Motion<S>(Vector6<S>::Constant(nan)); }
-void scribble(Force<S>& f) { f = Force<S>(Vector6<S>::Constant(nan)); }
-void scribble(SpatialInertia<S>& I) {
-  I = SpatialInertia<S>::from_moments(nan, Vector3<S>::Constant(nan), Matrix3<S>::Constant(nan));
-}
-void scribble(int& i) { i = -1; }
-template <class T>
-void scribble(std::vector<T>& v) {
-  for (T& e : v) scribble(e);
-}
-
-// Every public member of Data but num_bodies (the size it was built for).
-void scribble(Data<S>& d) {
-  scribble(d.H_parent), scribble(d.joint_q), scribble(d.joint_sin), scribble(d.joint_cos);
-  scribble(d.H_world), scribble(d.H_base), scribble(d.v), scribble(d.vJ);
-  scribble(d.a), scribble(d.a_r), scribble(d.a_base), scribble(d.momentum), scribble(d.f), scribble(d.b_c);
-  scribble(d.Ic), scribble(d.IA), scribble(d.pA), scribble(d.U), scribble(d.c);
-  scribble(d.D), scribble(d.Dinv), scribble(d.u), scribble(d.F), scribble(d.Fset), scribble(d.Pset);
-  scribble(d.ground_axis), scribble(d.ground_v), scribble(d.ground_a), scribble(d.ground_u);
-  scribble(d.ground_psi), scribble(d.ground_w), scribble(d.ground_Ic), scribble(d.ground_Bc);
-  scribble(d.ground_hc), scribble(d.ground_fc), scribble(d.ground_y), scribble(d.ground_e);
-  scribble(d.ground_dA), scribble(d.ground_dF);
-  scribble(d.D1), scribble(d.D2), scribble(d.D3), scribble(d.D4);
-  scribble(d.aza_IA), scribble(d.aza_S), scribble(d.aza_U), scribble(d.aza_Dinv), scribble(d.aza_p);
-  scribble(d.aza_a), scribble(d.aza_u);
-  d.aza_base.compute(Matrix6<S>::Constant(nan));
-  scribble(d.lin_K), scribble(d.lin_MinvK), scribble(d.lin_rows), scribble(d.A), scribble(d.B);
-  scribble(d.tau), scribble(d.h), scribble(d.ddq), scribble(d.M), scribble(d.Minv);
-  scribble(d.ltdl), scribble(d.ltdl_base_rows), scribble(d.ltdl_scratch), scribble(d.tmp_nv), scribble(d.tmp_nv2);
-  scribble(d.centroidal_matrix), scribble(d.com_jacobian), scribble(d.coriolis);
-  scribble(d.com_dx), scribble(d.centroidal_momentum_dx), scribble(d.centroidal_rate_dx);
-}
+using liedyn::test::bit_identical;
+using liedyn::test::scribble;
 
 using Outputs = std::vector<MatrixX<S>>;
 
@@ -71,12 +32,6 @@ struct Kernel {
   std::string name;
   std::function<Outputs(Data<S>&)> run;  // runs the kernel, returns copies of its outputs
 };
-
-bool bit_identical(const MatrixX<S>& a, const MatrixX<S>& b) {
-  // memcmp must not see the null pointers of empty matrices (a welded base's D1, D3).
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(S) * static_cast<std::size_t>(a.size())) == 0);
-}
 
 MatrixX<S> pose_matrix(const SE3<S>& H) {
   MatrixX<S> m(3, 4);

@@ -81,6 +81,43 @@ Matrix6<S> cross_star_of_force(const Force<S>& h) {
 }  // namespace detail
 
 namespace detail {
+/// The root of every ground pass: the base's ground twist ν (zero for a welded base) and its
+/// acceleration ν̇ + a_g0, gravity as a fictitious base acceleration (frozen base frame).
+template <class S, class Derived>
+inline void ground_motion_of_root(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                  const Eigen::MatrixBase<Derived>& ddq) {
+  const bool moving = model.has_moving_base();
+  data.ground_v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
+  data.ground_a[0] = detail::gravity_in_base(model, x.H);
+  if (moving) data.ground_a[0] += Motion<S>(Vector6<S>(ddq.template head<6>()));
+}
+
+/// Body i's ground motion from its parent's (poses in data.H_base): S_i = ^0X_i Γ_i,
+/// V_i = V_λ(i) + S_i ṡ_i, u_i = S_i × V_λ(i), A_i = A_λ(i) + S_i s̈_i − u_i ṡ_i.
+/// S_i × V_i = S_i × V_λ(i) (S_i × S_i = 0), so V_λ(i) × S_i = −u_i, and Ṡ_i = −u_i: the axis
+/// turns with its body.
+template <class S, class Derived>
+inline void ground_motion_of_body(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                  const Eigen::MatrixBase<Derived>& ddq, int i) {
+  const int p = model.parent(i);
+  const Motion<S> Si = data.H_base[i].act(model.joint(i).screw);
+  data.ground_axis[i] = Si;
+  const S qd = x.r(i - 1), qdd = ddq(model.offset() + i - 1);
+  const Motion<S>& Vp = data.ground_v[p];
+  data.ground_v[i] = Vp + Si * qd;
+  const Motion<S> ui = Si.cross(Vp);
+  data.ground_u[i] = ui;
+  data.ground_a[i] = data.ground_a[p] + Si * qdd - ui * qd;
+}
+
+/// The forward recursion alone (ground_axis, ground_v, ground_u, ground_a for every body) at the
+/// poses in data.H_base: what the constraint kinematics derivatives need, without inertias.
+template <class S, class Derived>
+void ground_motion_pass(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq) {
+  ground_motion_of_root(model, data, x, ddq);
+  for (int i = 1; i < model.num_bodies(); ++i) ground_motion_of_body(model, data, x, ddq, i);
+}
+
 /// The derivative pass at the poses already in data.H_parent and data.H_base for x.s
 /// (update_poses). kWithD2 = true: everything, at the accelerations ddq. kWithD2 = false: all but
 /// D2 (τ̄, M, D1, D3, D4, which the linearization needs before it knows the accelerations),
@@ -94,10 +131,8 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   const bool moving = model.has_moving_base();
 
   // Forward pass: ground quantities.
+  ground_motion_of_root(model, data, x, ddq);
   const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
-  data.ground_v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
-  data.ground_a[0] = a_g0;
-  if (moving) data.ground_a[0] += Motion<S>(Vector6<S>(ddq.template head<6>()));
   {
     const SpatialInertia<S>& I0 = model.inertia(0);
     const Motion<S>& V0 = data.ground_v[0];
@@ -108,19 +143,11 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     data.ground_Bc[0] = detail::inertia_variation(I0, V0);
   }
   for (int i = 1; i < nb; ++i) {
-    const Joint<S>& j = model.joint(i);
-    const int p = model.parent(i);
     const SE3<S>& X0 = data.H_base[i];
-    const Motion<S> Si = X0.act(j.screw);
-    data.ground_axis[i] = Si;
-    const S qd = x.r(i - 1), qdd = ddq(off + i - 1);
-    const Motion<S>& Vp = data.ground_v[p];
-    data.ground_v[i] = Vp + Si * qd;
+    ground_motion_of_body(model, data, x, ddq, i);
+    const Motion<S>& Si = data.ground_axis[i];
     const Motion<S>& Vi = data.ground_v[i];
-    // S_i × V_i = S_i × V_λ(i) (S_i × S_i = 0), so V_λ(i) × S_i = −u_i and W_i = −2 u_i.
-    const Motion<S> ui = Si.cross(Vp);
-    data.ground_u[i] = ui;
-    data.ground_a[i] = data.ground_a[p] + Si * qdd - ui * qd;
+    const Motion<S>& ui = data.ground_u[i];
     if (kWithD2) data.ground_psi[i] = Si.cross(data.ground_a[i]) - ui.cross(Vi);
     data.ground_w[i] = ui * S(-2);
     const SpatialInertia<S> Ii = model.inertia(i).transformed(X0);

@@ -388,13 +388,17 @@ struct ConstrainedDerivativesWorkspace {
   /// Allocates every buffer for a model of nv velocities and num_bodies bodies, m constraint rows.
   ConstrainedDerivativesWorkspace(int nv, int m, int num_bodies)
       : theta1(6, nv), dv1(6, nv), daq1(6, nv), dav1(6, nv), theta2(6, nv), dv2(6, nv), daq2(6, nv), dav2(6, nv),
-        dw(6, nv), star(6, nv), de(6, nv), du(6, 2 * nv), dud(6, 2 * nv), dv2_full(6, 2 * nv), dy(6, 2 * nv), rows(6, 2 * nv),
+        dw(6, nv), star(6, nv), de(6, nv), gdot(6, nv), du(6, 2 * nv), dud(6, 2 * nv), dv2_full(6, 2 * nv),
+        dy(6, 2 * nv), rows(6, 2 * nv), column_dy(6, 2), column_theta(6, 1), column_rows(6, 2),
         rhs(nv, 2 * nv), rhs_t(2 * nv, nv), lambda_t(2 * nv, m), ddq_t(2 * nv, nv),
-        wrenches(num_bodies, Force<S>()) {}
-  Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de;
+        velocity(nv), wrenches(num_bodies, Force<S>()) {}
+  Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de, gdot;
   Matrix6X<S> du, dud, dv2_full, dy, rows;
+  Matrix6X<S> column_dy, column_theta, column_rows;  ///< one column of J̇ at a time
   MatrixX<S> rhs;                  ///< −∂ₓ(ĪD − Jᵀλ) (nv × 2nv)
   MatrixX<S> rhs_t, lambda_t, ddq_t;  ///< the KKT solves' transposed right-hand sides and results
+  VectorX<S> velocity;             ///< impulse derivatives: the velocity the rows are differentiated at
+  State<S> motion_state;           ///< impulse derivatives: x with that velocity (sized by ConstraintData)
   std::vector<Force<S>> wrenches;  ///< the constraint forces as external wrenches, body frames
 };
 
@@ -433,7 +437,13 @@ struct ConstraintData {
     ddq_dtau.setZero(nv, nv);
     lambda_dtau.setZero(m, nv);
     velocity_dx.setZero(m, 2 * nv);
+    acceleration_dx.setZero(m, 2 * nv);
+    position_error_dx.setZero(m, nv);
+    Jdot.setZero(m, nv);
+    v_after_dx.setZero(nv, 2 * nv);
+    impulse_dx.setZero(m, 2 * nv);
     derivatives = ConstrainedDerivativesWorkspace<S>(nv, m, nb);
+    derivatives.motion_state = State<S>(model);
     proximal = ProximalWorkspace<S>(nv, m);
     projector = ProjectorWorkspace<S>(nv, m);
     minimal = MinimalCoordinatesWorkspace<S>(nv, m < nv ? m : nv);
@@ -454,9 +464,16 @@ struct ConstraintData {
   /// constrained_forward_dynamics_derivatives: columns δx = (η, δs, δt, δr), rows q̈ = [ν̇; s̈]
   /// (ddq_dx, nv × 2nv) or λ (lambda_dx, m × 2nv); ∂/∂τ̄ (nv × nv, m × nv).
   MatrixX<S> ddq_dx, lambda_dx, ddq_dtau, lambda_dtau;
-  /// constrained_forward_dynamics_derivatives: ∂(J ν̄)/∂x, the constraint velocity's derivative
-  /// (m × 2nv, the columns of ddq_dx).
-  MatrixX<S> velocity_dx;
+  /// constraint_kinematics_derivatives, constrained_forward_dynamics_derivatives: ∂(J ν̄)/∂x,
+  /// the constraint velocity's derivative, and ∂(J q̈ + γ)/∂x at fixed q̈, the constraint
+  /// acceleration's (m × 2nv, the columns of ddq_dx).
+  MatrixX<S> velocity_dx, acceleration_dx;
+  /// constraint_kinematics_derivatives: ∂e/∂q (m × nv, columns (η, δs)) and J̇, the time
+  /// derivative of J (m × nv, J's columns).
+  MatrixX<S> position_error_dx, Jdot;
+  /// impulse_dynamics_derivatives: ∂v⁺/∂x (nv × 2nv, rows [ν⁺; r⁺]) and ∂Λ/∂x (m × 2nv),
+  /// columns δx = (η, δs, δt, δr) of the pre-impact state.
+  MatrixX<S> v_after_dx, impulse_dx;
 
   // --- scratch ------------------------------------------------------------------------------
   std::vector<Motion<S>> bias_acceleration;  ///< body accelerations at q̈ = 0, no gravity (body frames)

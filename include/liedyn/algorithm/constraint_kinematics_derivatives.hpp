@@ -1,0 +1,382 @@
+// liedyn — algorithm: the derivatives of the constraint kinematics along the state — the
+// position error ∂e/∂q, the constraint velocity ∂(J ν̄)/∂x, the constraint acceleration
+// ∂(J q̈ + γ)/∂x at fixed q̈ — and the time derivative J̇ of the constraint Jacobian as a matrix.
+// The constrained forward and impulse dynamics derivatives are built on these.
+//
+// Motion derivatives of the bodies. With everything in the base frame frozen at this instant
+// (eidamb_derivatives' ground frame: S_k, V_k, A_k without gravity, u_k = S_k × V_λ(k)), a body
+// b moved by δq_k (k ≼ b) has
+//     δθ_b = S_k,   δV_b = −u_k,   δA_b = A_k × S_k + (V_b − V_k) × u_k,
+// and by δν̄_k: δV_b = S_k, δA_b = S_k × V_b − 2 u_k (the base: δA_b = e_m × (V_b − ν), and
+// nothing from η while ν is held). These are the changes of b's body twist and acceleration, in
+// ground coordinates (^bX_0 maps them to b's own), the turning of ^bX_0 itself included
+// (docs/constraints.md, "Derivatives").
+// The relative twist u = ^2X_0 (V_2 − V_1) and its derivative u̇ = ^2X_0 (A_2 − A_1 + V_2 × V_1)
+// then vary, with δ₁₂ = δθ_2 − δθ_1 (the relative Jacobian), as
+//     δu = δV_2 − δV_1 − V_1 × δ₁₂,
+//     δu̇ = δA_2 − δA_1 − A_1 × δ₁₂ − V_1 × δV_2 + V_2 × (δV_1 + V_1 × δ₁₂),
+// and each row's P(x) (constraint_kinematics.hpp: rotations to A's axes, the classical and
+// intrinsic corrections ω_2 × u and v_2 × u) is differentiated on top. The Baumgarte terms add
+// Kd ∂(J ν̄)/∂x and Kp ∂e/∂x (position_error_derivative).
+//
+// J̇. J = P ^2X_0 G with G = δ₁₂ the relative columns in the ground frame. Along the motion the
+// joint axes turn with their bodies (Ṡ_k = −u_k, the δV columns above) and the base's columns
+// with the base (ad ν, when frame 1 is the environment), ^2X_0 turns by −V_2 ×, and P by frame
+// 2's own twist: J̇ = d/dt (P ^2X_0 G), column by column through the same P derivative.
+// J̇ is the exact time derivative of J (J̇ ν̄ equals the drift only where the rows are plain time
+// derivatives of J ν̄; see constraint_kinematics.hpp for the two conventions where it is not).
+//
+// Frames and layout: columns δx = (η, δs, δt, δr) as in linearize (η the left-trivialized base
+// pose, t the base twist in `rep`, held in the η columns); a welded base has (δs, δr). ∂e/∂q has
+// the q columns (η, δs) only, J̇ has J's columns (ν̄ = [ν; r]). Rows: each constraint's rows in
+// its sense, stacked as in the set.
+#pragma once
+
+#include "liedyn/algorithm/constraint_kinematics.hpp"
+#include "liedyn/algorithm/eidamb_derivatives.hpp"
+#include "liedyn/algorithm/linearization.hpp"
+
+namespace liedyn {
+
+namespace detail {
+
+/// The ground-frame motion derivatives of `body` (see the header), 6 × nv each, non-zero on the
+/// columns of its support: theta (δθ by δq, also δV by δν̄), dv (δV by δq), daq (δA by δq), dav
+/// (δA by δν̄); all zero for the environment (body −1). Needs the ground quantities of
+/// eidamb_derivatives.
+template <class S>
+void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int body, const Motion<S>& a_g0,
+                             Matrix6X<S>& theta, Matrix6X<S>& dv, Matrix6X<S>& daq, Matrix6X<S>& dav) {
+  theta.setZero();
+  dv.setZero();
+  daq.setZero();
+  dav.setZero();
+  if (body < 0) return;
+  const Motion<S>& Vb = data.ground_v[body];
+  for_each_support_body(model, body, [&](int k) {
+    if (k == 0) {
+      if (!model.has_moving_base()) return;
+      theta.template leftCols<6>().setIdentity();
+      dav.template leftCols<6>() = -(Vb - data.ground_v[0]).cross_matrix();
+      return;
+    }
+    const int col = model.v_index(k);
+    const Motion<S>& Sk = data.ground_axis[k];
+    const Motion<S>& uk = data.ground_u[k];
+    const Motion<S> Ak = data.ground_a[k] - a_g0;
+    theta.col(col) = Sk.vector();
+    dv.col(col) = -uk.vector();
+    daq.col(col) = (Ak.cross(Sk) + (Vb - data.ground_v[k]).cross(uk)).vector();
+    dav.col(col) = (Sk.cross(Vb) - uk * S(2)).vector();
+  });
+}
+
+/// out = d(P y) for the rows of constraint c before its component mask (full_dimension rows of
+/// out, 2nv columns): P the rows' map of constraint_kinematics.hpp at frame 2's world pose H2,
+/// y a frame-2 motion (u, or the rows' acceleration before P) and dy its derivative (6 × 2nv),
+/// theta2 = δθ_2 by δq (6 × nv, frame 2): P turns with frame 2 in mixed and inertial sense.
+template <class S>
+void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motion<S>& y, const Matrix6X<S>& dy,
+                           const Matrix6X<S>& theta2, Matrix6X<S>& out) {
+  const int nv = static_cast<int>(theta2.cols());
+  const Matrix3<S>& R2 = H2.rotation();
+  const bool body = c.sense == TwistRepresentation::Body;
+  auto rotated = [&](int r0, int y0, const Vector3<S>& y3) {
+    // d(R_2 y) = R_2 (dy − y^ δθ_ang): frame 2 turns by δθ_ang.
+    out.template middleRows<3>(r0) = R2.lazyProduct(dy.template middleRows<3>(y0));
+    out.template middleRows<3>(r0).leftCols(nv) -= (R2 * hat(y3)).lazyProduct(theta2.template bottomRows<3>());
+  };
+  auto block3 = [&](int r0, int y0, const Vector3<S>& y3) {
+    if (body)
+      out.template middleRows<3>(r0) = dy.template middleRows<3>(y0);
+    else
+      rotated(r0, y0, y3);
+  };
+  switch (c.type) {
+    case ConstraintType::RigidContact:
+    case ConstraintType::RigidLoop:
+      if (c.sense == TwistRepresentation::Inertial) {
+        // d(^AX_2 y) = ^AX_2 (dy − ad(y) δθ).
+        out = dy;
+        out.leftCols(nv) -= y.cross_matrix().lazyProduct(theta2);
+        H2.act_motions(out, out);
+      } else {
+        block3(0, 0, y.linear());
+        block3(3, 3, y.angular());
+      }
+      break;
+    case ConstraintType::PointContact:
+    case ConstraintType::BallLoop: block3(0, 0, y.linear()); break;
+    case ConstraintType::RevoluteLoop:
+      block3(0, 0, y.linear());
+      out.template middleRows<2>(3) = c.complement.transpose().lazyProduct(dy.template bottomRows<3>());
+      break;
+    case ConstraintType::PrismaticLoop:
+      out.template topRows<2>() = c.complement.transpose().lazyProduct(dy.template topRows<3>());
+      block3(2, 3, y.angular());
+      break;
+    case ConstraintType::Coupling: break;
+  }
+}
+
+/// out (full_dimension rows × nv) = ∂e/∂q, e the position error of constraint_kinematics.hpp:
+/// frame 2 (world pose H2) moves by theta2 and frame 1 by `star` on entry (both 6 × nv, frame 2's
+/// coordinates), which carries the target H* = H_1 ^1H_2*. With E = H*⁻¹ H2, the target moves by
+/// δ* = Ad_E δθ_1 (its own coordinates), d = o_2 − o*, φ = log(R*ᵀ R_2):
+///   δd = R_2 δθ_lin − R* δ*_lin,   δφ = Jr⁻¹(φ) δθ_ang − Jl⁻¹(φ) δ*_ang.
+/// Scratch: star (δ* on return), de (6 × nv).
+template <class S>
+void position_error_derivative(const Constraint<S>& c, const SE3<S>& H2, const SE3<S>& target,
+                               const Matrix6X<S>& theta2, Matrix6X<S>& star, Matrix6X<S>& de, Matrix6X<S>& out) {
+  const SE3<S> E = target.inverse_times(H2);
+  E.act_motions(star, star);
+  const Matrix3<S>& R2 = H2.rotation();
+  const Matrix3<S>& Rs = target.rotation();
+  const Vector3<S>& o2 = H2.translation();
+  const Vector3<S> d = o2 - target.translation();
+  const Vector3<S> phi = SO3<S>(E.rotation()).log();
+  auto dd = de.template topRows<3>();
+  auto dphi = de.template bottomRows<3>();
+  dd = R2.lazyProduct(theta2.template topRows<3>()) - Rs.lazyProduct(star.template topRows<3>());
+  dphi = SO3<S>::right_jacobian_inverse(phi).lazyProduct(theta2.template bottomRows<3>()) -
+         SO3<S>::left_jacobian_inverse(phi).lazyProduct(star.template bottomRows<3>());
+  const bool body = c.sense == TwistRepresentation::Body;
+  // R_2ᵀ d (body rows): δ = (R_2ᵀ d)^ δθ_ang + R_2ᵀ δd.
+  auto body_linear = [&](Matrix6X<S>& to, int r0) {
+    to.template middleRows<3>(r0) = hat(Vector3<S>(R2.transpose() * d)).lazyProduct(theta2.template bottomRows<3>()) +
+                                     R2.transpose().lazyProduct(dd);
+  };
+  // R_2 φ (mixed and inertial rows): δ = R_2 (δφ − φ^ δθ_ang).
+  auto rotated_angle = [&](int r0) {
+    out.template middleRows<3>(r0) = R2.lazyProduct(dphi) - (R2 * hat(phi)).lazyProduct(theta2.template bottomRows<3>());
+  };
+  switch (c.type) {
+    case ConstraintType::RigidContact:
+    case ConstraintType::RigidLoop:
+      if (body) {
+        body_linear(out, 0);
+        out.template bottomRows<3>() = dphi;
+      } else {
+        rotated_angle(3);
+        out.template topRows<3>() = dd;
+        if (c.sense == TwistRepresentation::Inertial) {
+          // + δ(o_2 × R_2 φ) = −(R_2 φ)^ R_2 δθ_lin + o_2^ δ(R_2 φ).
+          out.template topRows<3>() += hat(o2).lazyProduct(out.template bottomRows<3>()) -
+                                       (hat(Vector3<S>(R2 * phi)) * R2).lazyProduct(theta2.template topRows<3>());
+        }
+      }
+      break;
+    case ConstraintType::PointContact:
+    case ConstraintType::BallLoop:
+    case ConstraintType::RevoluteLoop:
+      if (body)
+        body_linear(out, 0);
+      else
+        out.template topRows<3>() = dd;
+      if (c.type == ConstraintType::RevoluteLoop)
+        out.template middleRows<2>(3) = c.complement.transpose().lazyProduct(dphi);
+      break;
+    case ConstraintType::PrismaticLoop:
+      body_linear(star, 0);  // δ* is no longer needed
+      out.template topRows<2>() = c.complement.transpose().lazyProduct(star.template topRows<3>());
+      if (body)
+        out.template middleRows<3>(2) = dphi;
+      else
+        rotated_angle(2);
+      break;
+    case ConstraintType::Coupling: break;
+  }
+}
+
+/// What relative_motion_derivatives leaves besides the workspace's matrices: frame 2's world
+/// pose and, in frame 2's coordinates, the relative twist u, frame 2's own twist, and the rows'
+/// acceleration before P (y, when asked for).
+template <class S>
+struct RelativeMotion {
+  SE3<S> H2;
+  Motion<S> u, v2, y;
+};
+
+/// The derivatives of constraint c's relative motion (not a coupling) from the ground pass in
+/// data (ground_motion_pass or eidamb_derivatives at the velocity and accelerations of interest),
+/// in frame 2's coordinates, into the workspace:
+///   theta2 = δθ_2 by δq (6 × nv), theta1 = δ₁₂ by δq (the relative Jacobian, 6 × nv),
+///   du = δu by [δq | δν̄] (6 × 2nv);
+///   with_acceleration: dy = δy by [δq | δν̄], y the rows' acceleration before P;
+///   with_time_variation: gdot = d/dt of the relative columns theta1 (6 × nv).
+/// Base-twist columns in the body representation.
+template <class S>
+RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<S>& data, const Constraint<S>& c,
+                                              const Motion<S>& a_g0, ConstrainedDerivativesWorkspace<S>& ws,
+                                              bool with_acceleration, bool with_time_variation) {
+  const int nv = model.nv();
+  Matrix6X<S>&t1 = ws.theta1, &v1 = ws.dv1, &aq1 = ws.daq1, &av1 = ws.dav1;
+  Matrix6X<S>&t2 = ws.theta2, &v2 = ws.dv2, &aq2 = ws.daq2, &av2 = ws.dav2;
+  body_motion_derivatives(model, data, c.body1, a_g0, t1, v1, aq1, av1);
+  body_motion_derivatives(model, data, c.body2, a_g0, t2, v2, aq2, av2);
+  const Motion<S> V1 = c.body1 >= 0 ? data.ground_v[c.body1] : Motion<S>::Zero();
+  const Motion<S> A1 = c.body1 >= 0 ? Motion<S>(data.ground_a[c.body1] - a_g0) : Motion<S>::Zero();
+  const Motion<S>& V2 = data.ground_v[c.body2];
+  const Motion<S> A2 = data.ground_a[c.body2] - a_g0;
+  const Matrix6<S> adV1 = V1.cross_matrix(), adV2 = V2.cross_matrix();
+  // Ground frame: δ₁₂ (theta1 ← θ₂ − θ₁), δu and δu̇ for [δq | δν̄].
+  Matrix6X<S>& dU = ws.du;
+  Matrix6X<S>& dUd = ws.dud;
+  Matrix6X<S>& dV2 = ws.dv2_full;
+  if (with_acceleration) {
+    dV2.leftCols(nv) = v2;
+    dV2.rightCols(nv) = t2;
+    dUd.rightCols(nv) = av2 - av1 - adV1.lazyProduct(t2) + adV2.lazyProduct(t1);
+  }
+  t1 = t2 - t1;  // δ₁₂ by δq
+  dU.rightCols(nv) = t1;
+  dU.leftCols(nv) = v2 - v1 - adV1.lazyProduct(t1);
+  if (with_time_variation) {
+    // d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G): the joint columns turn as Ṡ_k = −u_k (dv's columns),
+    // the base's with the base when frame 1 is the environment (both chains carry them otherwise).
+    ws.gdot = v2 - v1 - adV2.lazyProduct(t1);
+    if (c.body1 < 0 && model.has_moving_base()) ws.gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
+  }
+  if (with_acceleration) {
+    v1 += adV1.lazyProduct(t1);  // δV_1 + V_1 × δ₁₂, the term of δu̇ that V_2 × multiplies
+    dUd.leftCols(nv) = aq2 - aq1 - A1.cross_matrix().lazyProduct(t1) - adV1.lazyProduct(v2) + adV2.lazyProduct(v1);
+  }
+  // To frame 2.
+  RelativeMotion<S> out;
+  out.H2 = data.H_world[c.body2] * c.placement2;
+  const SE3<S> X20 = data.H_base[c.body2] * c.placement2;  // ^0H_2
+  X20.act_inverse_motions(dU, dU);
+  X20.act_inverse_motions(t2, t2);  // δθ_2 by δq, frame 2
+  X20.act_inverse_motions(t1, t1);  // δ₁₂ by δq, frame 2
+  if (with_time_variation) X20.act_inverse_motions(ws.gdot, ws.gdot);
+  out.u = X20.act_inverse(V2 - V1);
+  out.v2 = X20.act_inverse(V2);
+  if (!with_acceleration) return out;
+  X20.act_inverse_motions(dUd, dUd);
+  X20.act_inverse_motions(dV2, dV2);
+  const Motion<S>& u = out.u;
+  // The rows' acceleration before P (constraint_kinematics.hpp), y, and its derivative dy.
+  Matrix6X<S>& dy = ws.dy;
+  out.y = X20.act_inverse(A2 - A1 + V2.cross(V1));
+  dy = dUd;
+  const bool body_sense = c.sense == TwistRepresentation::Body;
+  if (c.type == ConstraintType::RigidContact || c.type == ConstraintType::RigidLoop) {
+    // Intrinsic: u̇ + v_2 × u.
+    out.y += out.v2.cross(u);
+    dy += out.v2.cross_matrix().lazyProduct(dU) - u.cross_matrix().lazyProduct(dV2);
+  } else {
+    // Classical: ω_2 × u on the linear block of points (any sense) and of mixed ball and
+    // revolute rows, on the angular block of mixed prismatic rows.
+    const Vector3<S> w2 = out.v2.angular();
+    const bool lin = c.type == ConstraintType::PointContact ||
+                     (!body_sense && (c.type == ConstraintType::BallLoop || c.type == ConstraintType::RevoluteLoop));
+    const bool ang = !body_sense && c.type == ConstraintType::PrismaticLoop;
+    auto classical = [&](int r0, const Vector3<S>& u3) {
+      out.y.vector().template segment<3>(r0) += w2.cross(u3);
+      dy.template middleRows<3>(r0) +=
+          hat(w2).lazyProduct(dU.template middleRows<3>(r0)) - hat(u3).lazyProduct(dV2.template bottomRows<3>());
+    };
+    if (lin) classical(0, u.linear());
+    if (ang) classical(3, u.angular());
+  }
+  return out;
+}
+
+/// The row derivatives of every constraint of the set, body-representation columns, from the
+/// ground pass in data at (x, q̈): cd.velocity_dx, cd.acceleration_dx = ∂(J q̈ + γ)/∂x (q̈
+/// held), and with `with_kinematics` also cd.position_error_dx and cd.Jdot. `each` is called
+/// after each geometric constraint with (c, relative motion), the workspace still holding
+/// theta1, theta2 of relative_motion_derivatives.
+template <class S, class F>
+void constraint_row_derivatives(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
+                                ConstraintData<S>& cd, const Motion<S>& a_g0, bool with_kinematics, F&& each) {
+  const int nv = model.nv();
+  ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
+  for (const Constraint<S>& c : set.constraints()) {
+    if (c.type == ConstraintType::Coupling) {
+      // J q̈ + Kd (J ν̄ − v*) + Kp e with a constant J: J ν̄ and e have J's coefficients on ν̄, s.
+      cd.acceleration_dx.row(c.row).head(nv) = c.Kp * cd.J.row(c.row);
+      cd.acceleration_dx.row(c.row).tail(nv) = c.Kd * cd.J.row(c.row);
+      cd.velocity_dx.row(c.row).head(nv).setZero();
+      cd.velocity_dx.row(c.row).tail(nv) = cd.J.row(c.row);
+      if (with_kinematics) {
+        cd.position_error_dx.row(c.row) = cd.J.row(c.row);
+        cd.Jdot.row(c.row).setZero();
+      }
+      continue;
+    }
+    const RelativeMotion<S> rm = relative_motion_derivatives(model, data, c, a_g0, ws, true, with_kinematics);
+    Matrix6X<S>& rows = ws.rows;
+    sense_rows_derivative(c, rm.H2, rm.y, ws.dy, ws.theta2, rows);
+    // ∂(J ν̄)/∂x: the same P on δu (an output, and the Kd term).
+    sense_rows_derivative(c, rm.H2, rm.u, ws.du, ws.theta2, ws.dy);
+    for (int k = 0; k < c.dim; ++k) cd.velocity_dx.row(c.row + k) = ws.dy.row(c.components[k]);
+    if (!(c.Kd == S(0))) rows += c.Kd * ws.dy;
+    const bool error_needed = c.has_placement && (with_kinematics || !(c.Kp == S(0)));
+    if (error_needed) {
+      const SE3<S> H1 = c.body1 >= 0 ? SE3<S>(data.H_world[c.body1] * c.placement1) : SE3<S>::Identity();
+      ws.star = ws.theta2 - ws.theta1;  // frame 1's motion, frame 2's coordinates
+      position_error_derivative(c, rm.H2, H1 * c.placement, ws.theta2, ws.star, ws.de, ws.dw);
+      if (!(c.Kp == S(0))) rows.leftCols(nv) += c.Kp * ws.dw;
+    }
+    for (int k = 0; k < c.dim; ++k) cd.acceleration_dx.row(c.row + k) = rows.row(c.components[k]);
+    if (with_kinematics) {
+      for (int k = 0; k < c.dim; ++k) {
+        if (error_needed) cd.position_error_dx.row(c.row + k) = ws.dw.row(c.components[k]);
+        else cd.position_error_dx.row(c.row + k).setZero();
+      }
+      // J̇ column by column: d(P y_j)/dt with y_j = theta1's column j, ẏ_j = gdot's, and frame 2
+      // turning by its own twist.
+      ws.column_theta.col(0) = rm.v2.vector();
+      ws.column_dy.col(1).setZero();
+      for (int j = 0; j < nv; ++j) {
+        ws.column_dy.col(0) = ws.gdot.col(j);
+        sense_rows_derivative(c, rm.H2, Motion<S>(Vector6<S>(ws.theta1.col(j))), ws.column_dy, ws.column_theta,
+                              ws.column_rows);
+        for (int k = 0; k < c.dim; ++k) cd.Jdot(c.row + k, j) = ws.column_rows(c.components[k], 0);
+      }
+    }
+    each(c, rm);
+  }
+}
+
+/// The rows of D (columns δx in the body representation) to `rep`: δν = N_η η + N_t δt
+/// (linearization.hpp's twist_maps).
+template <class S>
+void columns_to_representation(const Model<S>& model, const State<S>& x, TwistRepresentation rep, MatrixX<S>& D) {
+  if (!model.has_moving_base() || rep == TwistRepresentation::Body) return;
+  const int nv = model.nv();
+  Matrix6<S> N_eta, N_t, T;
+  twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
+  for (Eigen::Index r = 0; r < D.rows(); ++r) {
+    const Vector6<S> dnu = D.row(r).segment(nv, 6).transpose();
+    D.row(r).template head<6>() += (N_eta.transpose() * dnu).transpose();
+    D.row(r).segment(nv, 6) = (N_t.transpose() * dnu).transpose();
+  }
+}
+
+}  // namespace detail
+
+/// The kinematic derivatives of the set's constraints at (x, q̈) into cd (see the header for
+/// frames and layout): position_error_dx = ∂e/∂q (m × nv), velocity_dx = ∂(J ν̄)/∂x and
+/// acceleration_dx = ∂(J q̈ + γ)/∂x at the given q̈ (m × 2nv, base-twist columns in `rep`), and
+/// Jdot = J̇ (m × nv). Also leaves cd.J, drift, gamma and the errors (constraint_kinematics).
+/// Nothing allocates.
+template <class S, class Derived>
+void constraint_kinematics_derivatives(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+                                       ConstraintData<S>& cd, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
+                                       TwistRepresentation rep = TwistRepresentation::Body) {
+  const char* who = "constraint_kinematics_derivatives";
+  detail::check_constraint_call(who, model, data, set, cd, x);
+  LIEDYN_CHECK_SIZE(who, "ddq", ddq, model.nv());
+  constraint_kinematics(model, data, set, cd, x);
+  detail::update_base_poses(model, data);
+  detail::ground_motion_pass(model, data, x, ddq);
+  const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
+  detail::constraint_row_derivatives(model, data, set, cd, a_g0, /*with_kinematics=*/true,
+                                     [](const Constraint<S>&, const detail::RelativeMotion<S>&) {});
+  detail::columns_to_representation(model, x, rep, cd.velocity_dx);
+  detail::columns_to_representation(model, x, rep, cd.acceleration_dx);
+}
+
+}  // namespace liedyn
