@@ -1,8 +1,8 @@
 // liedyn eval: the dynamics and the linearization at the state of a STATE.json, as JSON.
 //
 // Quantities (README.md, "Command-line tool"): every one in liedyn's native coordinates (base
-// first; body twist ν; base wrench in the base frame) except D1, D3, A and B, whose base-twist
-// variable is --representation.
+// first; body twist ν; base wrench in the base frame) except D1, D3, A, B, constrained_A,
+// constrained_B and dlambda_dx, whose base-twist variable is --representation.
 //   tau               ĪD(x, ddq) (EIDAmb) at the file's accelerations          [needs accelerations]
 //   M, h              crba, bias_force (RNEA with zero accelerations)
 //   Minv              immamb                                                   [M invertible]
@@ -20,14 +20,21 @@
 //   centroidal_drift  Ȧ_G ν̄ (ḣ_G at zero accelerations)
 //   kinetic_energy, potential_energy   energy.hpp (numbers)
 //   coriolis_matrix   C(x) (nv × nv), C ν̄ = velocity products, Ṁ − 2C skew (coriolis.hpp)
-#include <cmath>
 // With --constraints CONSTRAINTS.json and/or --mimic enforce (the URDF's <mimic> relations as
 // couplings, after the file's rows) (rows stacked contacts, loops, couplings, in file order;
 // each in its "sense"; λ acts on the robot: M q̈ + h − τ̄ = Jᵀ λ, docs/constraints.md):
 //   constraint_jacobian, constraint_drift   J and γ (J q̈ + γ = 0), constraint_kinematics
 //   constrained_ddq, lambda   constrained_forward_dynamics at the input  [needs input; M invertible]
+//   constrained_A, constrained_B   the constrained linearize / linearize_discrete at the input, in
+//                     A and B's layout (δx = (η, δs, δt, δr), t in --representation): the same
+//                     kinematic rows, the acceleration rows those of the constrained dynamics
+//                     [needs input; M invertible]
+//   dlambda_dx, dlambda_dtau   ∂λ/∂x (m × 2nv, A's columns) and ∂λ/∂τ̄ (m × nv), what the same
+//                     call leaves in cd; with --discrete still the continuous derivatives, since
+//                     the Euler step has no λ of its own (it uses λ at x)  [needs input; M invertible]
 //   impulse_v_after, impulse  impulse_dynamics, restitution from the file [M invertible]
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -38,6 +45,7 @@
 #include "cli.hpp"
 #include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/centroidal.hpp"
+#include "liedyn/algorithm/constrained_linearization.hpp"
 #include "liedyn/algorithm/coriolis.hpp"
 #include "liedyn/algorithm/energy.hpp"
 #include "liedyn/algorithm/crba.hpp"
@@ -61,7 +69,8 @@ const std::vector<std::string>& eval_keys() {
       "derivatives_ddq", "D1", "D2", "D3", "D4", "linearization_tau", "A", "B",
       "com", "com_jacobian", "centroidal_momentum", "centroidal_matrix", "centroidal_drift", "kinetic_energy",
       "potential_energy", "coriolis_matrix",
-      "constrained_ddq", "lambda", "constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"};
+      "constrained_ddq", "lambda", "constrained_A", "constrained_B", "dlambda_dx", "dlambda_dtau",
+      "constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"};
   return keys;
 }
 
@@ -212,8 +221,9 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
   if (need_any({"kinetic_energy"})) put_number("kinetic_energy", kinetic_energy(model, data, x));
   if (need_any({"potential_energy"})) put_number("potential_energy", potential_energy(model, data, x));
   if (need_any({"coriolis_matrix"})) put("coriolis_matrix", coriolis_matrix(model, data, x));
-  const std::vector<std::string> constraint_keys = {"constrained_ddq", "lambda", "constraint_jacobian",
-                                                    "constraint_drift", "impulse_v_after", "impulse"};
+  const std::vector<std::string> constraint_keys = {
+      "constrained_ddq", "lambda", "constrained_A", "constrained_B", "dlambda_dx", "dlambda_dtau",
+      "constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"};
   ConstraintsInput cons;
   if (!opt.constraints.empty()) cons = parse_constraints(read_json_file(opt.constraints), model, opt.constraints);
   if (opt.mimic == "enforce") {
@@ -242,13 +252,30 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
         for (const char* k : keys) missing[k] = strip_liedyn_prefix(e.what());
       }
     };
+    // The keys that need λ are taken at the file's input only: A and B's fallbacks (ĪD at the
+    // file's accelerations, or h) ignore the constraint forces, so with constraints they are no
+    // operating point of the system.
     if (!in.has_input) {
-      missing["constrained_ddq"] = missing["lambda"] = "STATE.json gives no input";
+      for (const char* k : {"constrained_ddq", "lambda", "constrained_A", "constrained_B",
+                            "dlambda_dx", "dlambda_dtau"})
+        missing[k] = "STATE.json gives no input";
     } else {
       solve({"constrained_ddq", "lambda"}, [&] {
         put("constrained_ddq", constrained_forward_dynamics(model, data, set, cd, x, in.tau));
         put("lambda", cd.lambda);
       });
+      if (need_any({"constrained_A", "constrained_B", "dlambda_dx", "dlambda_dtau"})) {
+        solve({"constrained_A", "constrained_B", "dlambda_dx", "dlambda_dtau"}, [&] {
+          LinearizationOptions<double> lopt;
+          lopt.representation = rep;
+          if (discrete) linearize_discrete(model, data, set, cd, x, in.tau, opt.discrete_dt, lopt);
+          else linearize(model, data, set, cd, x, in.tau, lopt);
+          put("constrained_A", data.A);
+          put("constrained_B", data.B);
+          put("dlambda_dx", cd.lambda_dx);
+          put("dlambda_dtau", cd.lambda_dtau);
+        });
+      }
     }
     solve({"impulse_v_after", "impulse"}, [&] {
       put("impulse_v_after", impulse_dynamics(model, data, set, cd, x, cons.restitution));

@@ -2,7 +2,7 @@
 //
 //   liedyn info  ROBOT.urdf [--fixed-base]
 //   liedyn eval  ROBOT.urdf --state STATE.json [--fixed-base] [--representation body|inertial|mixed]
-//                [--discrete DT] [--only KEY,...]
+//                [--discrete DT] [--constraints FILE] [--mimic ignore|enforce] [--only KEY,...]
 //   liedyn check ROBOT.urdf [--states N] [--seed S] [--dt DT] [--fixed-base]
 // each with [--inertia strict|lenient|balance] [--lock NAME=POS,...] (docs/loading.md).
 //
@@ -78,15 +78,18 @@ int main(int argc, char** argv) {
   eval->add_option("--state", eval_opt.state, "STATE.json (see README.md)")->required();
   eval->add_flag("--fixed-base", eval_opt.fixed_base, "Weld the root link (at the state's base pose, if given)");
   eval->add_option("--representation", eval_opt.representation,
-                   "Base-twist variable of D1, D3, A and B (default: body)")
+                   "Base-twist variable of D1, D3, A, B, constrained_A, constrained_B and dlambda_dx "
+                   "(default: body)")
       ->check(CLI::IsMember({"body", "inertial", "mixed"}));
   eval->add_option("--discrete", eval_opt.discrete_dt,
-                   "A and B of one semi-implicit Euler step of length DT instead of the continuous ones")
+                   "A and B (and constrained_A, constrained_B) of one semi-implicit Euler step of length DT "
+                   "instead of the continuous ones; dlambda_dx, dlambda_dtau stay continuous")
       ->check(positive_finite())
       ->type_name("DT");
   eval->add_option("--constraints", eval_opt.constraints,
-                   "CONSTRAINTS.json: contacts, loops, couplings (adds constrained_ddq, lambda, constraint_jacobian, "
-                   "constraint_drift, impulse_v_after, impulse)")
+                   "CONSTRAINTS.json: contacts, loops, couplings (adds constrained_ddq, lambda, constrained_A, "
+                   "constrained_B, dlambda_dx, dlambda_dtau, constraint_jacobian, constraint_drift, "
+                   "impulse_v_after, impulse)")
       ->type_name("FILE");
   eval->add_option("--mimic", eval_opt.mimic,
                    "ignore (default: mimic joints stay independent) or enforce (the URDF's <mimic> tags become "

@@ -8,6 +8,19 @@
 // nlohmann-json (it must be valid: the tool's validation is tested elsewhere), independently of
 // the tool's parser. Every key the tool prints must be expected (and vice versa), with the same
 // shape, and agree to 1e-12 relative to the largest entry. Exit code 0 on success.
+//
+// The constrained linearization keys are also checked against what does not share their code
+// path, since a call identical to the tool's would repeat a wrong argument (a representation not
+// passed on, continuous instead of discrete) unnoticed:
+// * dlambda_dx, dlambda_dtau against central finite differences of λ from
+//   constrained_forward_dynamics, the state perturbed in --representation (numdiff);
+// * the joint-velocity rows of constrained_A, constrained_B against finite differences of the
+//   constrained joint accelerations — the body-twist rows too with --representation body, where
+//   they are ∂ν̇/∂x; with --discrete those rows are δr⁺ = δr + Δt δs̈, so (A − [0 1]) / Δt is
+//   compared, which the continuous A would fail;
+// * with another --representation, the tool is run again with body: dlambda_dx's joint columns
+//   (δs, δr: every other coordinate held, whatever the base-twist variable) must be the same, its
+//   base columns (η, δt) must not — a check that the representation reaches these keys at all.
 #include <sys/wait.h>
 
 #include <cmath>
@@ -23,6 +36,7 @@
 
 #include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/centroidal.hpp"
+#include "liedyn/algorithm/constrained_linearization.hpp"
 #include "liedyn/algorithm/coriolis.hpp"
 #include "liedyn/algorithm/energy.hpp"
 #include "liedyn/algorithm/crba.hpp"
@@ -33,6 +47,7 @@
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/model/urdf.hpp"
+#include "liedyn/numdiff/finite_differences.hpp"
 
 using json = nlohmann::json;
 using namespace liedyn;
@@ -88,7 +103,8 @@ bool to_matrix(const json& j, bool vector, MatrixX<double>& m) {
   return true;
 }
 
-void compare(const json& out, const std::string& key, const MatrixX<double>& expected, bool vector) {
+void compare(const json& out, const std::string& key, const MatrixX<double>& expected, bool vector,
+             double tol = 1e-12, const std::string& what = "") {
   MatrixX<double> got;
   if (!to_matrix(out.at(key), vector, got)) return fail(key + ": not a numeric " + (vector ? "vector" : "matrix"));
   if (got.rows() != expected.rows() || got.cols() != expected.cols())
@@ -97,8 +113,18 @@ void compare(const json& out, const std::string& key, const MatrixX<double>& exp
   const double scale = expected.size() ? expected.cwiseAbs().maxCoeff() : 0.0;
   const double diff = expected.size() ? (got - expected).cwiseAbs().maxCoeff() : 0.0;
   const double rel = scale > 0 ? diff / scale : diff;
-  std::printf("  %-18s %3dx%-3d  max rel. difference %.3g\n", key.c_str(), int(got.rows()), int(got.cols()), rel);
-  if (!(rel <= 1e-12)) fail(key + ": differs from the library by " + std::to_string(rel));
+  std::printf("  %-18s %3dx%-3d  max rel. difference %.3g%s\n", key.c_str(), int(got.rows()), int(got.cols()), rel,
+              what.empty() ? "" : ("  (" + what + ")").c_str());
+  if (!(rel <= tol))
+    fail(key + ": differs from " + (what.empty() ? std::string("the library") : what) + " by " + std::to_string(rel));
+}
+
+/// The largest |a − b| over the largest |b| (0 for empty matrices).
+double rel_difference(const MatrixX<double>& a, const MatrixX<double>& b) {
+  if (b.size() == 0) return 0.0;
+  const double scale = b.cwiseAbs().maxCoeff();
+  const double diff = (a - b).cwiseAbs().maxCoeff();
+  return scale > 0 ? diff / scale : diff;
 }
 
 void compare_number(const json& out, const std::string& key, double expected) {
@@ -137,29 +163,34 @@ int main(int argc, char** argv) {
   const TwistRepresentation rep = rep_of(rep_name);
 
   // --- run the tool -------------------------------------------------------------------------
-  std::string cmd = quote(exe) + " eval " + quote(urdf) + " --state " + quote(state_path);
-  for (const std::string& a : extra) cmd += " " + quote(a);
-  std::cout << "$ " << cmd << "\n";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) {
-    std::cerr << "FAIL: cannot run the tool\n";
-    return 1;
-  }
-  std::string text;
-  char buf[65536];
-  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, got);
-  const int status = pclose(pipe);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::cerr << "FAIL: the tool did not exit with 0 (status " << status << ")\n" << text << "\n";
-    return 1;
-  }
+  // `liedyn eval URDF --state STATE <args>` as JSON; false (and a message) if it fails.
+  auto run_tool = [&](const std::vector<std::string>& args, json& result) {
+    std::string cmd = quote(exe) + " eval " + quote(urdf) + " --state " + quote(state_path);
+    for (const std::string& a : args) cmd += " " + quote(a);
+    std::cout << "$ " << cmd << "\n";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe) {
+      std::cerr << "FAIL: cannot run the tool\n";
+      return false;
+    }
+    std::string text;
+    char buf[65536];
+    for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, got);
+    const int status = pclose(pipe);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::cerr << "FAIL: the tool did not exit with 0 (status " << status << ")\n" << text << "\n";
+      return false;
+    }
+    try {
+      result = json::parse(text);
+    } catch (const std::exception& e) {
+      std::cerr << "FAIL: the output is not JSON: " << e.what() << "\n" << text.substr(0, 2000) << "\n";
+      return false;
+    }
+    return true;
+  };
   json out;
-  try {
-    out = json::parse(text);
-  } catch (const std::exception& e) {
-    std::cerr << "FAIL: the output is not JSON: " << e.what() << "\n" << text.substr(0, 2000) << "\n";
-    return 1;
-  }
+  if (!run_tool(extra, out)) return 1;
 
   // --- the same state, read here --------------------------------------------------------------
   std::ifstream in(state_path);
@@ -211,7 +242,8 @@ int main(int argc, char** argv) {
   if (invertible && has_input) expected_keys.insert("ddq");
   if (!constraints_path.empty() && invertible)
     expected_keys.insert({"constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"});
-  if (!constraints_path.empty() && invertible && has_input) expected_keys.insert({"constrained_ddq", "lambda"});
+  if (!constraints_path.empty() && invertible && has_input)
+    expected_keys.insert({"constrained_ddq", "lambda", "constrained_A", "constrained_B", "dlambda_dx", "dlambda_dtau"});
   if (!only.empty()) expected_keys = std::set<std::string>(only.begin(), only.end());
 
   std::set<std::string> got_keys;
@@ -299,6 +331,101 @@ int main(int argc, char** argv) {
       const VectorX<double> cddq = constrained_forward_dynamics(model, data, set, cd, x, tau_in);
       if (has("constrained_ddq")) compare(out, "constrained_ddq", cddq, true);
       if (has("lambda")) compare(out, "lambda", cd.lambda, true);
+    }
+    if (has_input && (has("constrained_A") || has("constrained_B") || has("dlambda_dx") || has("dlambda_dtau"))) {
+      LinearizationOptions<double> lopt;
+      lopt.representation = rep;
+      if (dt > 0) linearize_discrete(model, data, set, cd, x, tau_in, dt, lopt);
+      else linearize(model, data, set, cd, x, tau_in, lopt);
+      if (has("constrained_A")) compare(out, "constrained_A", data.A, false);
+      if (has("constrained_B")) compare(out, "constrained_B", data.B, false);
+      if (has("dlambda_dx")) compare(out, "dlambda_dx", cd.lambda_dx, false);
+      if (has("dlambda_dtau")) compare(out, "dlambda_dtau", cd.lambda_dtau, false);
+
+      // Independent references: central differences of constrained_forward_dynamics. Their
+      // truncation and round-off errors are ~1e-7 relative on the quadruped; 1e-5 still catches
+      // any wrong column, row or representation (those are O(1) differences).
+      const double fd_tol = 1e-5;
+      numdiff::NumDiffOptions<double> nopt;
+      nopt.twist_representation = rep;
+      Data<double> fd_data(model);
+      ConstraintData<double> fd_cd(model, set);
+      auto lambda_of_x = [&](const State<double>& y) -> VectorX<double> {
+        constrained_forward_dynamics(model, fd_data, set, fd_cd, y, tau_in);
+        return fd_cd.lambda;
+      };
+      auto ddq_of_x = [&](const State<double>& y) -> VectorX<double> {
+        return constrained_forward_dynamics(model, fd_data, set, fd_cd, y, tau_in);
+      };
+      auto lambda_of_tau = [&](const VectorX<double>& t) -> VectorX<double> {
+        constrained_forward_dynamics(model, fd_data, set, fd_cd, x, t);
+        return fd_cd.lambda;
+      };
+      auto ddq_of_tau = [&](const VectorX<double>& t) -> VectorX<double> {
+        return constrained_forward_dynamics(model, fd_data, set, fd_cd, x, t);
+      };
+      const std::string fd = "central differences";
+      if (has("dlambda_dx")) compare(out, "dlambda_dx", numdiff::state_jacobian(model, lambda_of_x, x, nopt), false, fd_tol, fd);
+      if (has("dlambda_dtau")) compare(out, "dlambda_dtau", numdiff::vector_jacobian(lambda_of_tau, tau_in), false, fd_tol, fd);
+      // The velocity rows that are ∂q̈/∂x themselves (continuous) or δv + Δt ∂q̈/∂x (discrete):
+      // the joint rows always, the base rows only with the body twist (otherwise they are ṫ's).
+      const int first = rep == TwistRepresentation::Body ? 0 : off;
+      const int rows = nv - first;
+      MatrixX<double> ddq_dx = numdiff::state_jacobian(model, ddq_of_x, x, nopt).bottomRows(rows);
+      MatrixX<double> ddq_dtau = numdiff::vector_jacobian(ddq_of_tau, tau_in).bottomRows(rows);
+      std::string what = fd;
+      if (dt > 0) {
+        ddq_dx *= dt;
+        ddq_dx.rightCols(rows) += MatrixX<double>::Identity(rows, rows);  // δv⁺ = δv + Δt δq̈
+        ddq_dtau *= dt;
+        what = "1 + dt * " + fd;
+      }
+      MatrixX<double> got;
+      if (has("constrained_A") && to_matrix(out.at("constrained_A"), false, got) && got.rows() == 2 * nv) {
+        MatrixX<double> tail = got.bottomRows(rows);
+        const double rel = rel_difference(tail, ddq_dx);
+        std::printf("  %-18s %3dx%-3d  max rel. difference %.3g  (last %d rows vs %s)\n", "constrained_A",
+                    int(tail.rows()), int(tail.cols()), rel, rows, what.c_str());
+        if (!(rel <= fd_tol)) fail("constrained_A: its last rows differ from " + what + " by " + std::to_string(rel));
+      }
+      if (has("constrained_B") && to_matrix(out.at("constrained_B"), false, got) && got.rows() == 2 * nv) {
+        MatrixX<double> tail = got.bottomRows(rows);
+        const double rel = rel_difference(tail, ddq_dtau);
+        std::printf("  %-18s %3dx%-3d  max rel. difference %.3g  (last %d rows vs %s)\n", "constrained_B",
+                    int(tail.rows()), int(tail.cols()), rel, rows, what.c_str());
+        if (!(rel <= fd_tol)) fail("constrained_B: its last rows differ from " + what + " by " + std::to_string(rel));
+      }
+
+      // Another representation against the body one (the tool run again): see the header.
+      if (has("dlambda_dx") && moving && rep != TwistRepresentation::Body) {
+        json body_out;
+        std::vector<std::string> args = {"--constraints", constraints_path, "--only", "dlambda_dx"};
+        MatrixX<double> mine, body;
+        if (!run_tool(args, body_out)) {
+          fail("the tool failed with --representation body");
+        } else if (to_matrix(out["dlambda_dx"], false, mine) && to_matrix(body_out["dlambda_dx"], false, body) &&
+                   mine.rows() == body.rows() && mine.cols() == 2 * nv && body.cols() == 2 * nv) {
+          const int n = model.num_joints();
+          auto joint_cols = [&](const MatrixX<double>& D) {
+            MatrixX<double> J(D.rows(), 2 * n);
+            J << D.middleCols(6, n), D.rightCols(n);
+            return J;
+          };
+          auto base_cols = [&](const MatrixX<double>& D) {
+            MatrixX<double> B(D.rows(), 12);
+            B << D.leftCols(6), D.middleCols(nv, 6);
+            return B;
+          };
+          const double same = rel_difference(joint_cols(mine), joint_cols(body));
+          const double differ = rel_difference(base_cols(mine), base_cols(body));
+          std::printf("  dlambda_dx vs body: joint columns differ by %.3g (must be <= 1e-12), base columns by %.3g "
+                      "(must be > 1e-3)\n", same, differ);
+          if (!(same <= 1e-12)) fail("dlambda_dx: its joint columns depend on --representation");
+          if (!(differ > 1e-3)) fail("dlambda_dx: its base columns do not depend on --representation");
+        } else {
+          fail("dlambda_dx: the body run's matrix has another shape");
+        }
+      }
     }
     if (has("impulse_v_after") || has("impulse")) {
       const VectorX<double> v_after = impulse_dynamics(model, data, set, cd, x, c.value("restitution", 0.0));
