@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """LQR for Solo-12 at a standing state, designed on liedyn's exact Lie-group linearization.
 
-liedyn has no contact model, so the generalized force tau = [base wrench; 12 joint torques] is the
-input: the base wrench stands in for what the ground would supply (the robot is "held" at its
+This example uses no contacts: the generalized force tau = [base wrench; 12 joint torques] is the
+input, the base wrench standing in for what the ground would supply (the robot is "held" at its
 standing pose, like the aerial manipulator of examples/aerial_manipulator_lqr.cpp is held by its
-rotors). Steps:
+rotors). For the robot standing on its feet -- point contacts, the constrained dynamics
+linearized on the constraint manifold (linearize_reduced) -- see the C++ example
+examples/standing_lqr.cpp and docs/constraints.md. Steps:
   1. load tests/data/solo12.urdf, standing state x* (base 0.3 m up, legs bent, at rest), the
      equilibrium input tau* = h(x*) (gravity compensation);
   2. A, B = liedyn.linearize(x*, tau*) with delta x = (eta, ds, dnu, dr), H = H* exp(eta^);

@@ -98,6 +98,171 @@ void bind_centroidal(py::module_& m) {
         "data.coriolis.");
 }
 
+// The derivatives and linearizations of the constrained dynamics (issue 21). They differentiate
+// the exact KKT route only (no `route` argument); the Euler step takes one, as
+// constrained_forward_dynamics does. Every function checks tau's size under its own name first.
+template <class Check>
+void bind_constrained_linearization(py::module_& m, Check check) {
+  using O = LinearizationOptions<double>;
+  using Reduced = ReducedLinearization<double>;
+  constexpr auto kBody = TwistRepresentation::Body;
+  m.def("constrained_forward_dynamics_derivatives",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                const VectorRef& tau, TwistRepresentation rep) {
+          const char* who = "constrained_forward_dynamics_derivatives";
+          check(who, mo, d, set, x);
+          check_size(who, "tau", tau, mo.nv());
+          constrained_forward_dynamics_derivatives(mo, d, set, c, x, tau, rep);
+          const py::handle o = owner_of_constraint_data(c);
+          return py::make_tuple(view(c.ddq_dx, o), view(c.lambda_dx, o), view(c.ddq_dtau, o), view(c.lambda_dtau, o));
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"), py::arg("tau"),
+        py::arg("representation") = kBody,
+        "Exact derivatives of constrained_forward_dynamics (ExactKKT route) at (x, tau): (d ddq/dx (nv x 2nv), "
+        "d lambda/dx (m x 2nv), d ddq/d tau (nv x nv), d lambda/d tau (m x nv)). Columns of the x derivatives: "
+        "delta x = (eta, ds, dt, dr) with H = H0 exp(eta^) and t the base twist in `representation` (held fixed "
+        "in the eta columns); welded base: (ds, dr). Rows: ddq = [nu' (body acceleration, base frame); r'], "
+        "lambda stacked in the set's order, each in its constraint's sense; tau = [base wrench (base frame); "
+        "joint torques]. Also fills cdata.velocity_dx = d(J [nu; r])/dx, cdata.acceleration_dx = "
+        "d(J ddq + gamma)/dx at the solution ddq (same columns) and cdata.ddq, "
+        "cdata.lambda, cdata.J, cdata.gamma. Raises ConstraintError for a rank-deficient J. Returns views "
+        "(cdata.ddq_dx, cdata.lambda_dx, cdata.ddq_dtau, cdata.lambda_dtau).");
+  m.def("constraint_kinematics_derivatives",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                const VectorRef& ddq, TwistRepresentation rep) {
+          const char* who = "constraint_kinematics_derivatives";
+          check(who, mo, d, set, x);
+          check_size(who, "ddq", ddq, mo.nv());
+          constraint_kinematics_derivatives(mo, d, set, c, x, ddq, rep);
+          const py::handle o = owner_of_constraint_data(c);
+          return py::make_tuple(view(c.position_error_dx, o), view(c.velocity_dx, o), view(c.acceleration_dx, o),
+                                view(c.Jdot, o));
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"), py::arg("ddq"),
+        py::arg("representation") = kBody,
+        "Derivatives of the constraint kinematics at (x, ddq): (d e/dq (m x nv), d(J [nu; r])/dx (m x 2nv), "
+        "d(J ddq + gamma)/dx at fixed ddq (m x 2nv), Jdot (m x nv), the exact time derivative of J). Columns of "
+        "the x derivatives: delta x = (eta, ds, dt, dr) with H = H0 exp(eta^) and t the base twist in "
+        "`representation` (held fixed in the eta columns); welded base: (ds, dr). d e/dq has the q columns "
+        "(eta, ds) only (no representation), Jdot J's columns [nu; r]. Rows: each constraint's rows in its "
+        "sense, stacked in the set's order; ddq = [nu' (body acceleration, base frame); r']. gamma includes the "
+        "Baumgarte terms (Kd d(J [nu; r])/dx, Kp d e/dx). Jdot [nu; r] is cdata.drift only where the rows are "
+        "plain time derivatives of J [nu; r] (not body-sense point contacts nor rigid rows, "
+        "constraint_kinematics.hpp). Also fills cdata.J, drift, gamma and the errors (constraint_kinematics). "
+        "Returns views (cdata.position_error_dx, cdata.velocity_dx, cdata.acceleration_dx, cdata.Jdot).");
+  m.def("impulse_dynamics_derivatives",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                double restitution, TwistRepresentation rep) {
+          const char* who = "impulse_dynamics_derivatives";
+          check(who, mo, d, set, x);
+          // impulse_dynamics checks these too, but under its own name.
+          LIEDYN_CHECK(c.J.rows() == set.dimension() && c.J.cols() == mo.nv(),
+                       std::string(who) + ": the ConstraintData was sized for another model or constraint set");
+          LIEDYN_CHECK(restitution >= 0.0 && restitution <= 1.0,
+                       std::string(who) + ": the restitution must lie in [0, 1]");
+          impulse_dynamics_derivatives(mo, d, set, c, x, restitution, rep);
+          const py::handle o = owner_of_constraint_data(c);
+          return py::make_tuple(view(c.v_after_dx, o), view(c.impulse_dx, o));
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
+        py::arg("restitution") = 0.0, py::arg("representation") = kBody,
+        "Exact derivatives of impulse_dynamics (ExactKKT route) at x with restitution in [0, 1] (on the contact "
+        "rows): (d v_after/dx (nv x 2nv), d impulse/dx (m x 2nv)). Columns: delta x = (eta, ds, dt, dr) of the "
+        "pre-impact state with t the base twist in `representation` (held fixed in the eta columns); welded "
+        "base: (ds, dr). Rows: v_after = [nu+ (body base twist); r+]; impulses stacked in the set's order, each "
+        "in its constraint's sense. Also fills cdata.v_after and cdata.impulse (impulse_dynamics). Raises "
+        "ConstraintError for a rank-deficient J. Returns views (cdata.v_after_dx, cdata.impulse_dx).");
+  m.def("linearize",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                const VectorRef& tau, const O& opt) {
+          check("linearize", mo, d, set, x);
+          check_size("linearize", "tau", tau, mo.nv());
+          linearize(mo, d, set, c, x, tau, opt);
+          const py::handle o = owner_of(d);
+          return py::make_tuple(view(d.A, o), view(d.B, o));
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"), py::arg("tau"),
+        py::arg("options") = O(),
+        "Constrained form: delta x' = A delta x + B delta tau of constrained_forward_dynamics (ExactKKT) at "
+        "(x, tau), delta x = (eta, ds, dt, dr) in options.representation as the unconstrained linearize; the "
+        "acceleration rows (the last nv) are cdata.ddq_dx and cdata.ddq_dtau, the kinematic rows unchanged. "
+        "Also leaves data.ddq = cdata.ddq and everything constrained_forward_dynamics_derivatives fills "
+        "(options.minv is not used). Returns views (data.A, data.B).");
+  m.def("linearize_actuated",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                const MatrixRef& S, const VectorRef& u, const O& opt) {
+          check("linearize_actuated", mo, d, set, x);
+          MatrixXd Bu;
+          linearize_actuated(mo, d, set, c, x, S, u, Bu, opt);
+          return py::make_tuple(view(d.A, owner_of(d)), Bu);
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"), py::arg("actuation"),
+        py::arg("u"), py::arg("options") = O(),
+        "Constrained linearize for tau = S u with actuation matrix S (nv x k): returns (A (view of data.A), B S "
+        "(a new 2nv x k array)).");
+  m.def("linearize_discrete",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                const VectorRef& tau, double dt, const O& opt) {
+          check("linearize_discrete", mo, d, set, x);
+          check_size("linearize_discrete", "tau", tau, mo.nv());
+          linearize_discrete(mo, d, set, c, x, tau, dt, opt);
+          const py::handle o = owner_of(d);
+          return py::make_tuple(view(d.A, o), view(d.B, o));
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"), py::arg("tau"),
+        py::arg("dt"), py::arg("options") = O(),
+        "Constrained form: exact Jacobians of the constrained semi_implicit_euler_step (ExactKKT), delta x+ = A "
+        "delta x + B delta tau, delta x in options.representation at both ends. Also fills cdata's derivatives. "
+        "Returns views (data.A, data.B).");
+  m.def("semi_implicit_euler_step",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                const VectorRef& tau, double dt, ConstrainedDynamicsRoute route) {
+          check("semi_implicit_euler_step", mo, d, set, x);
+          check_size("semi_implicit_euler_step", "tau", tau, mo.nv());
+          Options opt;
+          opt.route = route;
+          State out = x;
+          semi_implicit_euler_step(mo, d, set, c, x, tau, dt, out, opt);
+          return out;
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"), py::arg("tau"),
+        py::arg("dt"), py::arg("route") = ConstrainedDynamicsRoute::ExactKKT,
+        "Constrained form: one semi-implicit Euler step with (nu', r') = cdata.ddq of constrained_forward_dynamics "
+        "(cdata.lambda its forces); no projection onto the constraint manifold (Baumgarte gains, or "
+        "project_configuration / project_velocity between steps). Returns a new State.");
+
+  py::class_<Reduced>(m, "ReducedLinearization",
+                      "The constrained linearization on the tangent space of the constraint manifold "
+                      "{e(q) = 0, J [nu; r] = v*}, filled by linearize_reduced: basis P (2nv x k, orthonormal "
+                      "columns spanning the null space of C = [J 0; cdata.velocity_dx], rows delta x = (eta, ds, "
+                      "dt, dr) in the options' representation), A_r = P^T A P (k x k), B_r = P^T B (k x nv); "
+                      "delta x = P delta z. basis, A and B are copies (their sizes follow the rank).")
+      .def(py::init([](const Model& mo, const ConstraintSet& set) {
+             LIEDYN_CHECK(set.fits(mo), "ReducedLinearization: the constraint set was built for another model");
+             return Reduced(mo, set);
+           }),
+           py::arg("model"), py::arg("set"))
+      .def_property_readonly("basis", [](const Reduced& r) { return MatrixXd(r.basis); },
+                             "P (2nv x k): delta x = P delta z, orthonormal columns (a copy).")
+      .def_property_readonly("A", [](const Reduced& r) { return MatrixXd(r.A); }, "A_r = P^T A P (k x k, a copy).")
+      .def_property_readonly("B", [](const Reduced& r) { return MatrixXd(r.B); }, "B_r = P^T B (k x nv, a copy).")
+      .def_readonly("rank", &Reduced::rank, "Rank of C (2m for independent constraints); k = 2nv - rank.")
+      .def("dimension", &Reduced::dimension, "k, the tangent space's dimension (0 before linearize_reduced).");
+  m.def("linearize_reduced",
+        [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
+                const VectorRef& tau, Reduced& out, const O& opt) {
+          check("linearize_reduced", mo, d, set, x);
+          check_size("linearize_reduced", "tau", tau, mo.nv());
+          linearize_reduced(mo, d, set, c, x, tau, out, opt);
+        },
+        py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"), py::arg("tau"),
+        py::arg("reduced"), py::arg("options") = O(),
+        "The constrained linearize at (x, tau) (data.A, data.B, cdata's derivatives) and its restriction to the "
+        "tangent space of the constraint manifold into `reduced` (a ReducedLinearization of this model and set): "
+        "basis, A = basis^T data.A basis, B = basis^T data.B, rank (in place; returns None). At an equilibrium on "
+        "the manifold data.A basis = basis A exactly.");
+}
+
 void bind_constraints(py::module_& m) {
   py::register_exception<ConstraintError>(m, "ConstraintError", PyExc_ValueError);
   py::enum_<ConstraintType>(m, "ConstraintType", "The kinds of constraint (docs/constraints.md).")
@@ -153,6 +318,24 @@ void bind_constraints(py::module_& m) {
   LIEDYN_PY_CVIEW(ddq, "Constrained accelerations [nu'; r'].");
   LIEDYN_PY_CVIEW(impulse, "Constraint impulses on the robot (impulse_dynamics).");
   LIEDYN_PY_CVIEW(v_after, "Velocity after the impact [nu+; r+].");
+  LIEDYN_PY_CVIEW(ddq_dx, "d ddq / d x (nv x 2nv, constrained_forward_dynamics_derivatives): rows ddq = [nu'; r'], "
+                          "columns delta x = (eta, ds, dt, dr), t the base twist in the chosen representation.");
+  LIEDYN_PY_CVIEW(lambda_dx, "d lambda / d x (m x 2nv): rows lambda in the set's order, each in its constraint's "
+                             "sense; columns as ddq_dx.");
+  LIEDYN_PY_CVIEW(ddq_dtau, "d ddq / d tau (nv x nv), tau = [base wrench (base frame); joint torques].");
+  LIEDYN_PY_CVIEW(lambda_dtau, "d lambda / d tau (m x nv).");
+  LIEDYN_PY_CVIEW(velocity_dx, "d(J [nu; r]) / d x (m x 2nv, the columns of ddq_dx): the constraint velocity's "
+                               "derivative.");
+  LIEDYN_PY_CVIEW(acceleration_dx, "d(J ddq + gamma) / d x at fixed ddq (m x 2nv, the columns of ddq_dx; "
+                                   "constraint_kinematics_derivatives, constrained_forward_dynamics_derivatives).");
+  LIEDYN_PY_CVIEW(position_error_dx, "d e / d q (m x nv, constraint_kinematics_derivatives): columns (eta, ds), "
+                                     "H = H0 exp(eta^); zero rows for contacts without a desired placement.");
+  LIEDYN_PY_CVIEW(Jdot, "The time derivative of J (m x nv, constraint_kinematics_derivatives), J's columns "
+                        "[nu; r] and rows.");
+  LIEDYN_PY_CVIEW(v_after_dx, "d v_after / d x (nv x 2nv, impulse_dynamics_derivatives): rows [nu+; r+], columns "
+                              "delta x = (eta, ds, dt, dr) of the pre-impact state.");
+  LIEDYN_PY_CVIEW(impulse_dx, "d impulse / d x (m x 2nv, impulse_dynamics_derivatives): rows in the set's order, "
+                              "each in its constraint's sense; columns as v_after_dx.");
 #undef LIEDYN_PY_CVIEW
 
   auto check = [](const char* who, const Model& mo, Data& d, const ConstraintSet& set, const State& x) {
@@ -216,6 +399,7 @@ void bind_constraints(py::module_& m) {
         py::arg("M"), py::arg("J"), py::arg("actuation"), py::arg("ddq"), py::arg("force_minus_bias"),
         "Actuator forces u and constraint forces lambda with actuation u + J^T lambda = M ddq - (tau - h) "
         "(least weighted norm when redundant). Returns (u, lambda).");
+  bind_constrained_linearization(m, check);
 }
 
 void bind_loading_and_more(py::module_& m) {
