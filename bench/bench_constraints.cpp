@@ -1,6 +1,8 @@
-// liedyn benchmarks of the constrained kernels: constrained forward dynamics (exact KKT route),
-// its derivatives, the constrained linearization (continuous, body twist) and impulse dynamics on solo12 standing on 4 point feet and talos on 2 rigid soles (the robots
-// and contact sets of Pinocchio's reference dumps in tests/data), body and mixed sense.
+// liedyn benchmarks of the constrained kernels: constrained forward dynamics (exact KKT route)
+// and its derivatives, the constraint kinematics derivatives, the constrained linearization
+// (continuous, body twist; the unconstrained one beside it), impulse dynamics and its
+// derivatives, on solo12 standing on 4 point feet and talos on 2 rigid soles (the robots and
+// contact sets of Pinocchio's reference dumps in tests/data), body and mixed sense.
 //
 //   liedyn_bench_constraints [benchmark flags]
 //
@@ -15,6 +17,8 @@
 #include <liedyn/algorithm/constrained_dynamics.hpp>
 #include <liedyn/algorithm/constrained_linearization.hpp>
 #include <liedyn/algorithm/impulse_dynamics.hpp>
+#include <liedyn/algorithm/impulse_dynamics_derivatives.hpp>
+#include <liedyn/algorithm/constraint_kinematics_derivatives.hpp>
 #include <liedyn/model/urdf.hpp>
 
 namespace {
@@ -46,70 +50,61 @@ Case make_case(const std::string& urdf, const std::vector<std::string>& frames, 
   return c;
 }
 
-void register_case(const std::string& name, const Case& c) {
-  benchmark::RegisterBenchmark(("constrained_forward_dynamics/" + name).c_str(), [c](benchmark::State& st) {
+/// Registers `name`: `call(data, cd, x, tau)` over the case's 64 states in turn (fresh Data and
+/// ConstraintData per benchmark; the call must leave its result where DoNotOptimize sees it).
+template <class F>
+void register_constrained(const std::string& name, const Case& c, F call) {
+  benchmark::RegisterBenchmark(name.c_str(), [c, call](benchmark::State& st) {
     Data<double> data(*c.model);
     ConstraintData<double> cd(*c.model, *c.set);
     std::size_t k = 0;
     for (auto _ : st) {
-      benchmark::DoNotOptimize(constrained_forward_dynamics(*c.model, data, *c.set, cd, c.states[k], c.tau[k]).data());
+      call(data, cd, c.states[k], c.tau[k]);
       benchmark::ClobberMemory();
       k = (k + 1) & 63;
     }
     st.counters["nv"] = c.model->nv();
     st.counters["m"] = c.set->dimension();
+  });
+}
+
+void register_case(const std::string& name, const Case& c) {
+  const Model<double>& model = *c.model;
+  const ConstraintSet<double>& set = *c.set;
+  using X = const State<double>&;
+  using T = const VectorX<double>&;
+  register_constrained("constrained_forward_dynamics/" + name, c, [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
+    benchmark::DoNotOptimize(constrained_forward_dynamics(model, d, set, cd, x, tau).data());
   });
   // The derivatives include the forward call (q̈ and λ at the state), as Pinocchio's
   // constraintDynamics + computeConstraintDynamicsDerivatives pair does.
-  benchmark::RegisterBenchmark(("constrained_forward_dynamics_derivatives/" + name).c_str(), [c](benchmark::State& st) {
-    Data<double> data(*c.model);
-    ConstraintData<double> cd(*c.model, *c.set);
-    std::size_t k = 0;
-    for (auto _ : st) {
-      constrained_forward_dynamics_derivatives(*c.model, data, *c.set, cd, c.states[k], c.tau[k]);
-      benchmark::DoNotOptimize(cd.ddq_dx.data());
-      benchmark::ClobberMemory();
-      k = (k + 1) & 63;
-    }
-    st.counters["nv"] = c.model->nv();
-    st.counters["m"] = c.set->dimension();
+  register_constrained("constrained_forward_dynamics_derivatives/" + name, c,
+                       [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
+                         constrained_forward_dynamics_derivatives(model, d, set, cd, x, tau);
+                         benchmark::DoNotOptimize(cd.ddq_dx.data());
+                       });
+  // The case's τ̄ vectors stand in for accelerations: the cost does not depend on their values.
+  register_constrained("constraint_kinematics_derivatives/" + name, c,
+                       [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
+                         constraint_kinematics_derivatives(model, d, set, cd, x, tau);
+                         benchmark::DoNotOptimize(cd.Jdot.data());
+                       });
+  register_constrained("linearize_constrained/" + name, c, [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
+    linearize(model, d, set, cd, x, tau);
+    benchmark::DoNotOptimize(d.A.data());
   });
-  benchmark::RegisterBenchmark(("linearize_constrained/" + name).c_str(), [c](benchmark::State& st) {
-    Data<double> data(*c.model);
-    ConstraintData<double> cd(*c.model, *c.set);
-    std::size_t k = 0;
-    for (auto _ : st) {
-      linearize(*c.model, data, *c.set, cd, c.states[k], c.tau[k]);
-      benchmark::DoNotOptimize(data.A.data());
-      benchmark::ClobberMemory();
-      k = (k + 1) & 63;
-    }
-    st.counters["nv"] = c.model->nv();
-    st.counters["m"] = c.set->dimension();
+  register_constrained("linearize_unconstrained/" + name, c, [&model](Data<double>& d, ConstraintData<double>&, X x, T tau) {
+    linearize(model, d, x, tau);
+    benchmark::DoNotOptimize(d.A.data());
   });
-  benchmark::RegisterBenchmark(("linearize_unconstrained/" + name).c_str(), [c](benchmark::State& st) {
-    Data<double> data(*c.model);
-    std::size_t k = 0;
-    for (auto _ : st) {
-      linearize(*c.model, data, c.states[k], c.tau[k]);
-      benchmark::DoNotOptimize(data.A.data());
-      benchmark::ClobberMemory();
-      k = (k + 1) & 63;
-    }
-    st.counters["nv"] = c.model->nv();
+  register_constrained("impulse_dynamics/" + name, c, [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T) {
+    benchmark::DoNotOptimize(impulse_dynamics(model, d, set, cd, x, 0.0).data());
   });
-  benchmark::RegisterBenchmark(("impulse_dynamics/" + name).c_str(), [c](benchmark::State& st) {
-    Data<double> data(*c.model);
-    ConstraintData<double> cd(*c.model, *c.set);
-    std::size_t k = 0;
-    for (auto _ : st) {
-      benchmark::DoNotOptimize(impulse_dynamics(*c.model, data, *c.set, cd, c.states[k], 0.0).data());
-      benchmark::ClobberMemory();
-      k = (k + 1) & 63;
-    }
-    st.counters["nv"] = c.model->nv();
-    st.counters["m"] = c.set->dimension();
-  });
+  register_constrained("impulse_dynamics_derivatives/" + name, c,
+                       [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T) {
+                         impulse_dynamics_derivatives(model, d, set, cd, x, 0.0);
+                         benchmark::DoNotOptimize(cd.v_after_dx.data());
+                       });
 }
 
 }  // namespace
