@@ -45,3 +45,41 @@ REPRESENTATIONS = [liedyn.TwistRepresentation.Body, liedyn.TwistRepresentation.I
 
 def random_vector(n, seed):
     return np.random.default_rng(seed).uniform(-1.0, 1.0, n)
+
+
+# --- constrained dynamics (test_constrained_linearization.py, test_constraint_derivatives.py) ---
+
+FEET = ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]
+FD_STEP = 1e-6  # central-difference step on every tangent coordinate (all of order 1 here)
+
+
+@pytest.fixture
+def solo():
+    """solo12, a Data and a random state."""
+    m = liedyn.load_urdf_file(SOLO12)
+    return m, liedyn.Data(m), liedyn.random_state(m, 3)
+
+
+def four_feet(m, sense=liedyn.TwistRepresentation.Body, Kd=0.0):
+    """solo12's four feet as point contacts in `sense`, velocity gain Kd."""
+    specs = [liedyn.ConstraintSpec.point_contact(f, sense) for f in FEET]
+    for s in specs:
+        s.Kd = Kd
+    return liedyn.ConstraintSet(m, specs)
+
+
+def central_fd(m, x, f, h=FD_STEP):
+    """Columns (f(x (+) h e_k) - f(x (-) h e_k)) / 2h, e_k the tangent coordinates (eta, ds, dnu, dr)
+    of integrate: the body twist nu is what integrate perturbs and holds, i.e. the Body columns."""
+    n = liedyn.tangent_size(m)
+    cols = []
+    for k in range(n):
+        e = np.zeros(n)
+        e[k] = h
+        cols.append((f(liedyn.integrate(m, x, e)) - f(liedyn.integrate(m, x, -e))) / (2 * h))
+    return np.column_stack(cols)
+
+
+def relative_error(analytic, fd):
+    """max |analytic − fd| over the largest entry of analytic."""
+    return np.abs(analytic - fd).max() / np.abs(analytic).max()

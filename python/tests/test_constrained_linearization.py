@@ -7,41 +7,10 @@ import numpy as np
 import pytest
 
 import liedyn
-from conftest import REPRESENTATIONS, SOLO12, random_vector
+from conftest import FD_STEP as STEP
+from conftest import FEET, REPRESENTATIONS, SOLO12, central_fd, four_feet, random_vector, relative_error
 
-FEET = ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]
 BODY = liedyn.TwistRepresentation.Body
-STEP = 1e-6  # central-difference step on every tangent coordinate (all of order 1 here)
-
-
-def four_feet(m, sense=BODY, Kd=0.0):
-    specs = [liedyn.ConstraintSpec.point_contact(f, sense) for f in FEET]
-    for s in specs:
-        s.Kd = Kd
-    cs = liedyn.ConstraintSet(m, specs)
-    return cs, liedyn.ConstraintData(m, cs)
-
-
-@pytest.fixture
-def solo():
-    m = liedyn.load_urdf_file(SOLO12)
-    return m, liedyn.Data(m), liedyn.random_state(m, 3)
-
-
-def central_fd(m, x, f, h=STEP):
-    """Columns (f(x (+) h e_k) - f(x (-) h e_k)) / 2h, e_k the tangent coordinates (eta, ds, dnu, dr)
-    of integrate: the body twist nu is what integrate perturbs and holds, i.e. the Body columns."""
-    n = liedyn.tangent_size(m)
-    cols = []
-    for k in range(n):
-        e = np.zeros(n)
-        e[k] = h
-        cols.append((f(liedyn.integrate(m, x, e)) - f(liedyn.integrate(m, x, -e))) / (2 * h))
-    return np.column_stack(cols)
-
-
-def relative_error(analytic, fd):
-    return np.abs(analytic - fd).max() / np.abs(analytic).max()
 
 
 # The finite-difference tolerance, relative to the largest entry of the derivative (ddq_dx
@@ -53,12 +22,17 @@ def relative_error(analytic, fd):
 FD_RTOL = 1e-7
 
 
+def four_feet_with_data(m, sense=BODY, Kd=0.0):
+    cs = four_feet(m, sense, Kd)
+    return cs, liedyn.ConstraintData(m, cs)
+
+
 @pytest.mark.parametrize("sense", REPRESENTATIONS)
 def test_derivatives_against_finite_differences(solo, sense):
     m, d, x = solo
     # Baumgarte velocity gain: its term Kd d(J nu)/dx is in the derivatives too. (Kp would need a
     # desired placement of the feet, which point contacts on the floor do not have.)
-    cs, c = four_feet(m, sense, Kd=2.0)
+    cs, c = four_feet_with_data(m, sense, Kd=2.0)
     nv, mm = m.nv, cs.dimension()
     tau = random_vector(nv, 5)
     ddq_dx, lam_dx, ddq_dtau, lam_dtau = liedyn.constrained_forward_dynamics_derivatives(m, d, cs, c, x, tau)
@@ -115,7 +89,7 @@ def test_derivatives_mixed_columns_by_numdiff(solo):
     truncation error (~h^2) up to ~(2e-5 / 1e-4)^2 of the 2e-7 measured at h = 1e-4, ~1e-8;
     measured 2e-8. Tolerance 2e-7: that estimate with a margin of 10."""
     m, d, x = solo
-    cs, c = four_feet(m, liedyn.TwistRepresentation.Mixed)
+    cs, c = four_feet_with_data(m, liedyn.TwistRepresentation.Mixed)
     tau = random_vector(m.nv, 8)
     rep = liedyn.TwistRepresentation.Mixed
     ddq_dx = liedyn.constrained_forward_dynamics_derivatives(m, d, cs, c, x, tau, representation=rep)[0].copy()
@@ -133,7 +107,7 @@ def test_derivatives_mixed_columns_by_numdiff(solo):
 @pytest.mark.parametrize("rep", REPRESENTATIONS)
 def test_constrained_linearize(solo, rep):
     m, d, x = solo
-    cs, c = four_feet(m, liedyn.TwistRepresentation.Mixed, Kd=1.0)
+    cs, c = four_feet_with_data(m, liedyn.TwistRepresentation.Mixed, Kd=1.0)
     nv = m.nv
     tau = random_vector(nv, 9)
     opt = liedyn.LinearizationOptions(representation=rep)
@@ -176,7 +150,7 @@ def test_constrained_linearize(solo, rep):
 
 def test_constrained_discrete_step_and_its_jacobians(solo):
     m, d, x = solo
-    cs, c = four_feet(m, Kd=1.0)
+    cs, c = four_feet_with_data(m, Kd=1.0)
     nv, dt = m.nv, 1e-3
     tau = random_vector(nv, 11)
     # The step: semi-implicit Euler with the constrained accelerations (rounding of dt-scaled sums).
@@ -222,7 +196,7 @@ def test_constrained_discrete_step_and_its_jacobians(solo):
 
 def test_linearize_reduced(solo):
     m, d, x = solo
-    cs, c = four_feet(m, liedyn.TwistRepresentation.Inertial, Kd=1.0)
+    cs, c = four_feet_with_data(m, liedyn.TwistRepresentation.Inertial, Kd=1.0)
     nv, mm = m.nv, cs.dimension()
     tau = random_vector(nv, 12)
     red = liedyn.ReducedLinearization(m, cs)
@@ -260,7 +234,7 @@ def test_reduced_at_an_equilibrium_is_invariant(solo):
     m, d, x = solo
     x.nu[:] = np.zeros(6)
     x.r[:] = np.zeros(m.num_joints)
-    cs, c = four_feet(m)
+    cs, c = four_feet_with_data(m)
     h = liedyn.bias_force(m, d, x).copy()
     red = liedyn.ReducedLinearization(m, cs)
     liedyn.linearize_reduced(m, d, cs, c, x, h, red)
@@ -275,7 +249,7 @@ def test_reduced_at_an_equilibrium_is_invariant(solo):
 
 def test_errors(solo):
     m, d, x = solo
-    cs, c = four_feet(m)
+    cs, c = four_feet_with_data(m)
     bad = np.zeros(5)
     red = liedyn.ReducedLinearization(m, cs)
     S = np.zeros((18, 2))

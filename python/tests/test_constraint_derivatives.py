@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 
 import liedyn
-from conftest import REPRESENTATIONS, SOLO12, random_vector
+from conftest import FD_STEP as STEP
+from conftest import FEET, REPRESENTATIONS, SOLO12, central_fd, four_feet, random_vector, relative_error
 
-FEET = ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]
 BODY = liedyn.TwistRepresentation.Body
 MIXED = liedyn.TwistRepresentation.Mixed
-STEP = 1e-6  # central-difference step on every tangent coordinate (all of order 1 here)
 
 # Tolerances, relative to the largest entry of the derivative, for STEP = 1e-6.
 # Kinematic quantities (e, J nu, J ddq + gamma, J: no solve): truncation h^2/6 |f'''| measured
@@ -29,35 +28,6 @@ KIN_RTOL = 1e-8
 # rounding 6e-10..1.1e-9 at 1e-6 (7e-9..1.1e-8 at 1e-7). The KKT matrix's condition (~1e4) may
 # scale the rounding by up to ~100 elsewhere: 1e-7, the colleague file's FD_RTOL, margin ~100.
 IMPULSE_RTOL = 1e-7
-
-
-def central_fd(m, x, f, h=STEP):
-    """Columns (f(x (+) h e_k) - f(x (-) h e_k)) / 2h over the tangent coordinates (eta, ds, dnu, dr)
-    of integrate, which perturbs and holds the body twist nu: the Body columns."""
-    n = liedyn.tangent_size(m)
-    cols = []
-    for k in range(n):
-        e = np.zeros(n)
-        e[k] = h
-        cols.append((f(liedyn.integrate(m, x, e)) - f(liedyn.integrate(m, x, -e))) / (2 * h))
-    return np.column_stack(cols)
-
-
-def relative_error(analytic, fd):
-    return np.abs(analytic - fd).max() / np.abs(analytic).max()
-
-
-@pytest.fixture
-def solo():
-    m = liedyn.load_urdf_file(SOLO12)
-    return m, liedyn.Data(m), liedyn.random_state(m, 3)
-
-
-def four_feet(m, sense=BODY, Kd=0.0):
-    specs = [liedyn.ConstraintSpec.point_contact(f, sense) for f in FEET]
-    for s in specs:
-        s.Kd = Kd
-    return liedyn.ConstraintSet(m, specs)
 
 
 def loop_and_coupling(m, loop_type, sense, Kp=3.0, Kd=1.5):
