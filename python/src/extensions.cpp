@@ -297,7 +297,10 @@ void bind_constraints(py::module_& m) {
       .def_readwrite("sense", &ConstraintSpec::sense)
       .def_readwrite("Kp", &ConstraintSpec::Kp, "Baumgarte position gain (default 0).")
       .def_readwrite("Kd", &ConstraintSpec::Kd, "Baumgarte velocity gain (default 0).")
-      .def_readwrite("components", &ConstraintSpec::components, "Rows kept, by index (empty: all).");
+      .def_readwrite("components", &ConstraintSpec::components, "Rows kept, by index (empty: all).")
+      .def_readwrite("placement", &ConstraintSpec::placement,
+                     "Desired placement, an SE3 or None: contacts ^A H_F (None: the position error is zero and Kp "
+                     "must be 0); loops ^1 H_2 (None: the two frames coincide).");
   py::class_<ConstraintSet>(m, "ConstraintSet", "Constraints resolved against a Model, immutable.")
       .def(py::init<const Model&, const std::vector<ConstraintSpec>&>(), py::arg("model"), py::arg("specs"))
       .def("size", &ConstraintSet::size, "Number of constraints.")

@@ -109,6 +109,21 @@ def test_kinematics_derivatives_four_feet(solo, sense):
 
 
 @pytest.mark.parametrize("sense", REPRESENTATIONS)
+def test_kinematics_derivatives_contacts_with_placement(solo, sense):
+    """Rigid feet with a desired placement (the world origin: far from every foot, so e != 0) and
+    both Baumgarte gains: e and its Kp term in d(J ddq + gamma)/dx."""
+    m, d, x = solo
+    specs = [liedyn.ConstraintSpec.rigid_contact(f, sense) for f in FEET[:2]]
+    for s in specs:
+        assert s.placement is None
+        s.placement = liedyn.SE3()
+        s.Kp, s.Kd = 3.0, 1.5
+    cs = liedyn.ConstraintSet(m, specs)
+    c, (e_dx, _, _, _) = check_kinematics_derivatives(m, d, x, cs, f"rigid feet with a placement, {sense}")
+    assert np.abs(c.position_error).max() > 0.1 and np.abs(e_dx).max() > 0.1
+
+
+@pytest.mark.parametrize("sense", REPRESENTATIONS)
 @pytest.mark.parametrize("loop_type", [liedyn.ConstraintType.BallLoop, liedyn.ConstraintType.RigidLoop])
 def test_kinematics_derivatives_loop_and_coupling(solo, sense, loop_type):
     m, d, x = solo
