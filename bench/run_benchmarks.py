@@ -303,7 +303,8 @@ def main():
               f" **{seconds[1]:.1f} s** wall (median of three compiles: {', '.join(f'{t:.1f}' for t in seconds)} s),"
               f" **{peak_mib:.0f} MiB** peak compiler memory.\n")
     md.append(f"```\n{compile_cmd}\n```\n")
-    # The hand-written "Design measurements" section (figures behind header comments) is kept.
+    # The hand-written sections from "Design measurements" on (figures behind header comments, the
+    # constrained kernels) are kept.
     kept = ""
     if os.path.exists(args.markdown):
         with open(args.markdown) as f:
