@@ -55,7 +55,7 @@ void impulse_dynamics_derivatives(const Model<S>& model, Data<S>& data, const Co
       xs.r = v;
     }
   };
-  VectorX<S>& v_minus = cd.tmp_q;  // impulse_dynamics left [ν⁻; r⁻] there
+  VectorX<S>& v_minus = cd.tmp_q;  // [ν⁻; r⁻], set here: impulse_dynamics's scratch is not relied on
   if (moving) v_minus << x.nu, x.r;
   else v_minus = x.r;
 
