@@ -3,6 +3,8 @@
 // guard, and that no spatial operation allocates (double and AD6).
 #include <catch2/catch.hpp>
 
+#include "liedyn/arithmetic/cholesky6.hpp"
+#include "liedyn/arithmetic/sincos.hpp"
 #include "support/spatial_oracles.hpp"
 
 TEST_CASE("spatial: Cholesky6 solves and inverts spatial inertias", "[spatial][inertia]") {

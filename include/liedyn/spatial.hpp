@@ -2,11 +2,9 @@
 // spatial inertias. Conventions: linear first; see each header.
 #pragma once
 
-#include "liedyn/spatial/cholesky6.hpp"
 #include "liedyn/spatial/fwd.hpp"
 #include "liedyn/spatial/inertia.hpp"
 #include "liedyn/spatial/motion.hpp"
 #include "liedyn/spatial/se3/se3.hpp"
-#include "liedyn/spatial/sincos.hpp"
 #include "liedyn/spatial/skew.hpp"
 #include "liedyn/spatial/so3/so3.hpp"

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <liedyn/model/constraint.hpp>
@@ -20,7 +21,10 @@ inline const double nan_value = std::numeric_limits<double>::quiet_NaN();
 inline void scribble(double& x) { x = nan_value; }
 template <class Derived>
 void scribble(Eigen::PlainObjectBase<Derived>& m) {
-  m.setConstant(nan_value);
+  if constexpr (std::is_integral<typename Derived::Scalar>::value)
+    m.setConstant(-1);  // index scratch: an out-of-range index
+  else
+    m.setConstant(nan_value);
 }
 inline void scribble(SE3<double>& H) { H = SE3<double>(Matrix3<double>::Constant(nan_value), Vector3<double>::Constant(nan_value)); }
 inline void scribble(Motion<double>& v) { v = Motion<double>(Vector6<double>::Constant(nan_value)); }

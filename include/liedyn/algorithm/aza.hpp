@@ -29,12 +29,11 @@ namespace detail {
 /// cross products, a quarter of a general congruence's multiplications.
 template <class S>
 void add_articulated_translated(const Vector3<S>& d_, const Matrix6<S>& Ia, Matrix6<S>& out) {
-  // Coefficient by coefficient in registers (skew.hpp says why): Eigen's 3×3 blocks and
+  // Coefficient by coefficient in registers (arithmetic/registers.hpp says why): Eigen's 3×3 blocks and
   // cross products of columns went through memory.
-  const S* I = Ia.data();  // column-major: Ia(r, c) = I[r + 6 c]
-  auto A = [&](int r, int c) { return I[r + 6 * c]; };
-  auto B = [&](int r, int c) { return I[r + 6 * (c + 3)]; };
-  auto C = [&](int r, int c) { return I[r + 3 + 6 * (c + 3)]; };
+  auto A = [&](int r, int c) { return Ia(r, c); };
+  auto B = [&](int r, int c) { return Ia(r, c + 3); };
+  auto C = [&](int r, int c) { return Ia(r + 3, c + 3); };
   const Vec3<S> d{d_(0), d_(1), d_(2)};
   Vec3<S> Bp[3];  // Bp[c] = column c of B'
   {

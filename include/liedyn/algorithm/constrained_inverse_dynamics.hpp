@@ -105,7 +105,7 @@ ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
   auto target = ws.target.head(nv);
   target.noalias() = M * ddq;
   target -= force_minus_bias;
-  S* tau = ws.tau.data();
+  VectorX<S>& tau = ws.tau;
   // Rank test on R's diagonal: a pivot below 100 max(nv, n) ε of the largest is zero to within
   // rounding (R is singular exactly when A W^(−1/2) loses rank).
   auto full_rank = [&](const auto& R, int k) {

@@ -224,16 +224,16 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       // Row j of D1ν = M[j, 0:6] ad(a_g0) = −(a_g0 ×̄* y)ᵀ; of D3ν = yᵀ ad_ν + eᵀ (the base as
       // the root joint: S = I, W = ν × e_m), i.e. (e − ν ×̄* y)ᵀ.
       // Coefficient by coefficient into the strided rows: the Eigen row expressions were a large
-      // share of the pass (skew.hpp says why; BENCHMARKS.md, design measurements).
-      const Vec3<S> yf = load3(y.vector().data()), yn = load3(y.vector().data() + 3);
-      const Vec3<S> ga = load3(a_g0.vector().data()), gw = load3(a_g0.vector().data() + 3);
-      const Vec3<S> na = load3(nu.vector().data()), nw = load3(nu.vector().data() + 3);
+      // share of the pass (arithmetic/registers.hpp says why; BENCHMARKS.md, design measurements).
+      const Vec3<S> yf = load3(y.vector(), 0), yn = load3(y.vector(), 3);
+      const Vec3<S> ga = load3(a_g0.vector(), 0), gw = load3(a_g0.vector(), 3);
+      const Vec3<S> na = load3(nu.vector(), 0), nw = load3(nu.vector(), 3);
       // v ×̄* y = (ω × y_f; v × y_f + ω × y_n) for v = (v; ω).
       const Vec3<S> g_f = cross3(gw, yf), g_n = cross3(ga, yf) + cross3(gw, yn);
       const Vec3<S> n_f = cross3(nw, yf), n_n = cross3(na, yf) + cross3(nw, yn);
-      const S* ev = e.vector().data();
+      const Vector6<S>& ev = e.vector();
       const S d1[6] = {-g_f.x, -g_f.y, -g_f.z, -g_n.x, -g_n.y, -g_n.z};
-      const S d3[6] = {ev[0] - n_f.x, ev[1] - n_f.y, ev[2] - n_f.z, ev[3] - n_n.x, ev[4] - n_n.y, ev[5] - n_n.z};
+      const S d3[6] = {ev(0) - n_f.x, ev(1) - n_f.y, ev(2) - n_f.z, ev(3) - n_n.x, ev(4) - n_n.y, ev(5) - n_n.z};
       for (int c = 0; c < 6; ++c) {
         data.D1(row, c) = d1[c];
         data.D3(row, c) = d3[c];

@@ -35,7 +35,7 @@
 
 #include "liedyn/algorithm/aza.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
-#include "liedyn/algorithm/gather_product.hpp"
+#include "liedyn/arithmetic/gather_product.hpp"
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
@@ -102,30 +102,28 @@ template <class S, class Out>
 void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x, TwistRepresentation rep,
                             const S& sign, Out out) {
   const int n = model.num_joints(), off = model.offset(), nv = model.nv();
-  const S* Minv = data.Minv.data();  // symmetric: column r is row r
-  int* rows = data.lin_rows.data();
-  S* ga = data.lin_K.data();  // its first two columns (no col() call: nv may be 0)
-  S* gb = ga + data.lin_K.rows();
+  const MatrixX<S>& Minv = data.Minv;  // symmetric: column r is row r
+  auto& rows = data.lin_rows;
   for (int k = 1; k <= n; ++k) {
     const int r0 = off + k - 1, len = model.subtree_end(k) - k;
     const auto d2 = data.D2.col(k - 1);
     const auto d4 = data.D4.col(k - 1);
+    auto ga = data.lin_K.col(0), gb = data.lin_K.col(1);  // n ≥ 1: K has its two columns
     int p = 0;
-    for (int r = 0; r < off; ++r) rows[p++] = r;
-    for (int a = model.parent(k); a > 0; a = model.parent(a)) rows[p++] = off + a - 1;
-    for (int r = r0; r < r0 + len; ++r) rows[p++] = r;
+    for (int r = 0; r < off; ++r) rows(p++) = r;
+    for (int a = model.parent(k); a > 0; a = model.parent(a)) rows(p++) = off + a - 1;
+    for (int r = r0; r < r0 + len; ++r) rows(p++) = r;
     for (int t = 0; t < p; ++t) {
-      ga[t] = d2(rows[t]);
-      gb[t] = d4(rows[t]);
+      ga(t) = d2(rows(t));
+      gb(t) = d4(rows(t));
     }
-    gather_product2(nv, nv, Minv, rows, ga, gb, p, sign, &out.coeffRef(0, off + k - 1),
-                    &out.coeffRef(0, 2 * off + n + k - 1));
+    gather_product2<S>(Minv, 0, rows.head(p), ga, gb, sign, out.col(off + k - 1), out.col(2 * off + n + k - 1));
   }
   if (off == 0) return;
-  for (int r = 0; r < nv; ++r) rows[r] = r;
+  for (int r = 0; r < nv; ++r) rows(r) = r;
   for (int c = 0; c < 6; c += 2)
-    gather_product2(nv, nv, Minv, rows, data.D3.col(c).data(), data.D3.col(c + 1).data(), nv, sign,
-                    &out.coeffRef(0, off + n + c), &out.coeffRef(0, off + n + c + 1));
+    gather_product2<S>(Minv, 0, rows.head(nv), data.D3.col(c), data.D3.col(c + 1), sign, out.col(off + n + c),
+                       out.col(off + n + c + 1));
   const Matrix6<S> ad_g = gravity_in_base(model, x.H).cross_matrix();
   for (int c = 0; c < 6; ++c) {
     auto o1 = out.col(c);

@@ -22,7 +22,7 @@
 #include <cassert>
 
 #include "liedyn/algorithm/common.hpp"
-#include "liedyn/algorithm/gather_product.hpp"
+#include "liedyn/arithmetic/gather_product.hpp"
 #include "liedyn/model/data.hpp"
 
 namespace liedyn {
@@ -38,18 +38,16 @@ void ltdl_factorize(const Model<S>& model, Data<S>& data) {
   detail::check_data("ltdl_factorize", model, data);
   const int nv = model.nv();
   MatrixX<S>& F = data.ltdl;
-  S* scaled = data.ltdl_scratch.data();  // D_c L(c, j) over j's subtree
   for (int j = nv - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
-    const Eigen::Map<const VectorX<S>> column(&F.coeffRef(first, j), len);
-    Eigen::Map<VectorX<S>> weighted(scaled, len);
+    const auto column = F.col(j).segment(first, len);
+    auto weighted = data.ltdl_scratch.head(len);  // D_c L(c, j) over j's subtree
     weighted = column.cwiseProduct(F.diagonal().segment(first, len));
     const S pivot = data.M(j, j) - column.dot(weighted);
     F(j, j) = pivot;
     const S inverse_pivot = S(1) / pivot;
     for (int i = model.dof_parent(j); i >= 0; i = model.dof_parent(i))
-      F(j, i) = (data.M(i, j) - Eigen::Map<const VectorX<S>>(&F.coeffRef(first, i), len).dot(weighted)) *
-                inverse_pivot;
+      F(j, i) = (data.M(i, j) - F.col(i).segment(first, len).dot(weighted)) * inverse_pivot;
   }
 }
 
@@ -113,36 +111,34 @@ const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
     const int end = model.dof_subtree_end(k);
     // g = L⁻¹ e_k on k's subtree (L g = e_k, root first as in ltdl_solve).
     // Plain loops: the segments are a few coefficients long, too short for Eigen's vector path.
-    S* g = &G.coeffRef(0, k);
-    g[k] = S(1);
-    for (int d = k + 1; d < end; ++d) g[d] = S(0);
+    auto g = G.col(k);
+    g(k) = S(1);
+    for (int d = k + 1; d < end; ++d) g(d) = S(0);
     for (int j = k; j < end; ++j) {
-      const S gj = g[j];
-      const S* l = &F.coeffRef(0, j);
+      const S gj = g(j);
+      const auto l = F.col(j);
       const int end_j = model.dof_subtree_end(j);
-      for (int d = j + 1; d < end_j; ++d) g[d] -= l[d] * gj;
+      for (int d = j + 1; d < end_j; ++d) g(d) -= l(d) * gj;
     }
-  }
-  int* ks = data.lin_rows.data();
-  S* a = data.ltdl_scratch.data();
-  S* b = a + nv;
-  for (int c = 0; c < nv; c += 2) {
-    int p = 0;
-    for (int k = c; k >= 0; k = model.dof_parent(k)) ks[p++] = k;
-    const bool pair = c + 1 < nv;
-    if (pair) ks[p++] = c + 1;
-    for (int t = 0; t < p; ++t) {
-      const S inverse_pivot = S(1) / F(ks[t], ks[t]);
-      a[t] = G(c, ks[t]) * inverse_pivot;
-      b[t] = pair ? S(G(c + 1, ks[t]) * inverse_pivot) : a[t];
-    }
-    S* column_c = &data.Minv.coeffRef(c, c);
-    // Rows c.. of columns c and c + 1 (row c of column c + 1 is above the diagonal: overwritten
-    // by the mirror below with the same value).
-    detail::gather_product2(nv - c, nv, G.data() + c, ks, a, b, p, S(1), column_c,
-                            pair ? &data.Minv.coeffRef(c, c + 1) : column_c);
   }
   MatrixX<S>& Minv = data.Minv;
+  auto& ks = data.lin_rows;
+  auto a = data.ltdl_scratch.head(nv), b = data.ltdl_scratch.segment(nv, nv);
+  for (int c = 0; c < nv; c += 2) {
+    int p = 0;
+    for (int k = c; k >= 0; k = model.dof_parent(k)) ks(p++) = k;
+    const bool pair = c + 1 < nv;
+    if (pair) ks(p++) = c + 1;
+    for (int t = 0; t < p; ++t) {
+      const S inverse_pivot = S(1) / F(ks(t), ks(t));
+      a(t) = G(c, ks(t)) * inverse_pivot;
+      b(t) = pair ? S(G(c + 1, ks(t)) * inverse_pivot) : a(t);
+    }
+    // Rows c.. of columns c and c + 1 (row c of column c + 1 is above the diagonal: overwritten
+    // by the mirror below with the same value).
+    detail::gather_product2<S>(G, c, ks.head(p), a, b, S(1), Minv.col(c).tail(nv - c),
+                               Minv.col(pair ? c + 1 : c).tail(nv - c));
+  }
   for (int c = 1; c < nv; ++c)
     for (int r = 0; r < c; ++r) Minv(r, c) = Minv(c, r);
   return Minv;

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "liedyn/model/model.hpp"
-#include "liedyn/spatial/cholesky6.hpp"
+#include "liedyn/arithmetic/cholesky6.hpp"
 
 namespace liedyn {
 

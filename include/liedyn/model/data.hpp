@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "liedyn/model/model.hpp"
-#include "liedyn/spatial/cholesky6.hpp"
+#include "liedyn/arithmetic/cholesky6.hpp"
 
 namespace liedyn {
 
@@ -88,7 +88,7 @@ struct Data {
     aza_u.assign(nb, S(0));
     lin_K.setZero(nv, N);
     lin_MinvK.setZero(nv, N);
-    lin_rows.assign(nv, 0);
+    lin_rows.setZero(nv);
     A.setZero(N, N);
     B.setZero(N, nv);
     tmp_nv.setZero(nv);
@@ -168,7 +168,7 @@ struct Data {
   // --- linearization (linearization.hpp) ---------------------------------------------------
   MatrixX<S> lin_K;      ///< [D1 D2 D3 D4] (nv × 2nv; the Sweeps route only, else scratch)
   MatrixX<S> lin_MinvK;  ///< scratch: M⁻¹ [D1 D2 D3 D4] (the Sweeps route), −M⁻¹ [D1 D2 D3 D4] (linearize_discrete)
-  std::vector<int> lin_rows;  ///< scratch: the rows of one column pattern of D2/D4 (nv)
+  Eigen::VectorXi lin_rows;   ///< scratch: the rows of one column pattern of D2/D4 (nv)
   MatrixX<S> A;          ///< δẋ = A δx + B δτ̄ (2nv × 2nv), or the discrete step's Jacobian
   MatrixX<S> B;          ///< (2nv × nv), input τ̄ (all generalized forces, base first)
 

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "liedyn/arithmetic/sincos.hpp"
 #include "liedyn/spatial.hpp"
 
 namespace liedyn {

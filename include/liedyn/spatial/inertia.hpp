@@ -153,7 +153,7 @@ class SpatialInertia {
   /// *this += o.transformed(X), with o in frame B, X = ^A H_B and *this in frame A: a child's
   /// composite inertia added to its parent's. The same arithmetic as transformed(X) (and the same
   /// digits kept on the diagonal), coefficient by coefficient with no temporaries: Eigen's form
-  /// passes each intermediate 3×3 through memory (skew.hpp says why that stalls).
+  /// passes each intermediate 3×3 through memory (arithmetic/registers.hpp says why that stalls).
   SpatialInertia& add_transformed(const SpatialInertia& o, const SE3<S>& X) {
     const S* R = X.rotation().data();  // column-major: R(a, b) = R[a + 3 b]
     const S* Io = o.Io_.data();

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "liedyn/spatial/fwd.hpp"
+#include "liedyn/arithmetic/registers.hpp"
 #include "liedyn/spatial/skew.hpp"
 
 namespace liedyn {

@@ -159,49 +159,60 @@ class SE3 {
     return Force<S>(r);
   }
 
+  // The column-wise forms below work in registers (arithmetic/registers.hpp says why), one
+  // column at a time, so `out` may alias `in`.
+
   /// Column-wise velocity transform of a 6×k block of motions: out = ^A X_B in. `out` may
   /// alias `in`.
   template <class DIn, class DOut>
   void act_motions(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    using namespace detail;
     auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    const Vec3<S> p = load3(p_, 0);
     for (Eigen::Index k = 0; k < in.cols(); ++k) {
-      const Vector3<S> w = R_ * in.col(k).template tail<3>();
-      const Vector3<S> l = R_ * in.col(k).template head<3>() + p_.cross(w);
-      out.col(k).template head<3>() = l;
-      out.col(k).template tail<3>() = w;
+      const Vec3<S> w = mul3(R_, load3(in.col(k), 3));
+      const Vec3<S> l = mul3(R_, load3(in.col(k), 0)) + cross3(p, w);
+      store3(out.col(k), 0, l);
+      store3(out.col(k), 3, w);
     }
   }
   /// out = ^B X_A in, column-wise; `out` may alias `in`.
   template <class DIn, class DOut>
   void act_inverse_motions(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    using namespace detail;
     auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    const Vec3<S> p = load3(p_, 0);
     for (Eigen::Index k = 0; k < in.cols(); ++k) {
-      const Vector3<S> a = in.col(k).template tail<3>();
-      const Vector3<S> l = R_.transpose() * (in.col(k).template head<3>() - p_.cross(a));
-      out.col(k).template head<3>() = l;
-      out.col(k).template tail<3>() = R_.transpose() * a;
+      const Vec3<S> a = load3(in.col(k), 3);
+      const Vec3<S> l = mul3_transpose(R_, load3(in.col(k), 0) - cross3(p, a));
+      store3(out.col(k), 0, l);
+      store3(out.col(k), 3, mul3_transpose(R_, a));
     }
   }
   /// out = _A X^B in, column-wise; `out` may alias `in`.
   template <class DIn, class DOut>
   void act_forces(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    using namespace detail;
     auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    const Vec3<S> p = load3(p_, 0);
     for (Eigen::Index k = 0; k < in.cols(); ++k) {
-      const Vector3<S> f = R_ * in.col(k).template head<3>();
-      const Vector3<S> n = R_ * in.col(k).template tail<3>() + p_.cross(f);
-      out.col(k).template head<3>() = f;
-      out.col(k).template tail<3>() = n;
+      const Vec3<S> f = mul3(R_, load3(in.col(k), 0));
+      const Vec3<S> n = mul3(R_, load3(in.col(k), 3)) + cross3(p, f);
+      store3(out.col(k), 0, f);
+      store3(out.col(k), 3, n);
     }
   }
   /// out = _B X^A in, column-wise; `out` may alias `in`.
   template <class DIn, class DOut>
   void act_inverse_forces(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+    using namespace detail;
     auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
+    const Vec3<S> p = load3(p_, 0);
     for (Eigen::Index k = 0; k < in.cols(); ++k) {
-      const Vector3<S> f = in.col(k).template head<3>();
-      const Vector3<S> n = R_.transpose() * (in.col(k).template tail<3>() - p_.cross(f));
-      out.col(k).template head<3>() = R_.transpose() * f;
-      out.col(k).template tail<3>() = n;
+      const Vec3<S> f = load3(in.col(k), 0);
+      const Vec3<S> n = mul3_transpose(R_, load3(in.col(k), 3) - cross3(p, f));
+      store3(out.col(k), 0, mul3_transpose(R_, f));
+      store3(out.col(k), 3, n);
     }
   }
 

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "liedyn/spatial/fwd.hpp"
+#include "liedyn/arithmetic/registers.hpp"
 #include "liedyn/spatial/skew.hpp"
 
 namespace Eigen {

@@ -1,4 +1,4 @@
-// liedyn — algorithm: the dense kernel shared by the inverse mass matrix from its sparse factors
+// liedyn — arithmetic: the dense kernel shared by the inverse mass matrix from its sparse factors
 // (ltdl.hpp) and the linearization's M⁻¹ K product (linearization.hpp): two output columns, each
 // a combination of the same few gathered columns of a matrix.
 #pragma once
@@ -116,6 +116,17 @@ void gather_product2(int m, int ld, const S* M, const int* rows, const S* a, con
   }
 #endif
   gather_product2_generic(m, ld, M, rows, a, b, p, sign, ya, yb);
+}
+
+/// The same on Eigen objects: ya = sign · Σ_t M(first_row:, rows(t)) a(t), yb likewise with b,
+/// for t < rows.size() (a and b at least that long; ya and yb contiguous, M.rows() − first_row
+/// long; yb may be ya when only one column is wanted).
+template <class S>
+void gather_product2(const MatrixX<S>& M, Eigen::Index first_row, const Eigen::Ref<const Eigen::VectorXi>& rows,
+                     const Eigen::Ref<const VectorX<S>>& a, const Eigen::Ref<const VectorX<S>>& b, const S& sign,
+                     Eigen::Ref<VectorX<S>> ya, Eigen::Ref<VectorX<S>> yb) {
+  gather_product2(static_cast<int>(M.rows() - first_row), static_cast<int>(M.outerStride()), M.data() + first_row,
+                  rows.data(), a.data(), b.data(), static_cast<int>(rows.size()), sign, ya.data(), yb.data());
 }
 
 }  // namespace detail

@@ -1,4 +1,4 @@
-// liedyn — spatial algebra: sine and cosine, for the joint transforms.
+// liedyn — arithmetic: sine and cosine, for the joint transforms.
 //
 // Every kernel starts with one sin/cos per joint. glibc's sin and cos are accurate but branchy and
 // table-driven, one call at a time — a visible share of the O(n) kernels on small robots

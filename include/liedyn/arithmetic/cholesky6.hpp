@@ -1,4 +1,4 @@
-// liedyn — spatial algebra: Cholesky factorization of a symmetric positive definite 6×6 matrix
+// liedyn — arithmetic: Cholesky factorization of a symmetric positive definite 6×6 matrix
 // (a spatial or articulated inertia), written out. Eigen's LLT/LDLT on Matrix6 cost seconds of
 // compile time per scalar type and instantiation; this costs a fraction, runs as fast, and is
 // the same algorithm as LLT (unblocked, unpivoted: backward stable for SPD input).

@@ -1,0 +1,69 @@
+// liedyn — arithmetic: three scalars held in registers, the inner arithmetic of the spatial
+// operators (SE3's actions, the motion cross product) and of the joints' fast cases.
+#pragma once
+
+#include "liedyn/spatial/fwd.hpp"
+
+namespace liedyn {
+
+namespace detail {
+
+// Three scalars, for the spatial operators' inner arithmetic. Eigen evaluates a 3×3 matrix times
+// a 3-vector (or a cross product of 3-segments of a 6-vector) as 2-wide packets plus horizontal
+// adds and passes the halves through the stack, where a 16-byte reload of two 8-byte stores
+// stalls store forwarding. Written out coefficient by coefficient the same arithmetic stays in
+// registers; SE3's actions and the motion cross product use this form. Which operators use it
+// was decided by timing each (BENCHMARKS.md, design measurements), not by taste: SpatialInertia *
+// Motion and the wrench cross product were faster in Eigen's form inside the derivative pass, so
+// they keep it. Any scalar type works (AD too).
+template <class S>
+struct Vec3 {
+  S x, y, z;
+};
+template <class S>
+inline Vec3<S> load3(const S* a) { return {a[0], a[1], a[2]}; }
+/// Coefficients offset, offset + 1, offset + 2 of an Eigen vector (or a matrix column).
+template <class Derived>
+inline Vec3<typename Derived::Scalar> load3(const Eigen::MatrixBase<Derived>& a, Eigen::Index offset) {
+  return {a(offset), a(offset + 1), a(offset + 2)};
+}
+/// Writes a into coefficients offset, offset + 1, offset + 2 of an Eigen vector or column.
+template <class Derived>
+inline void store3(const Eigen::MatrixBase<Derived>& out_, Eigen::Index offset, const Vec3<typename Derived::Scalar>& a) {
+  auto& out = const_cast<Eigen::MatrixBase<Derived>&>(out_);
+  out(offset) = a.x;
+  out(offset + 1) = a.y;
+  out(offset + 2) = a.z;
+}
+template <class S>
+inline void store3(S* out, const Vec3<S>& a) {
+  out[0] = a.x;
+  out[1] = a.y;
+  out[2] = a.z;
+}
+template <class S>
+inline Vec3<S> operator+(const Vec3<S>& a, const Vec3<S>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+template <class S>
+inline Vec3<S> operator-(const Vec3<S>& a, const Vec3<S>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+template <class S>
+inline Vec3<S> operator*(const S& s, const Vec3<S>& a) { return {s * a.x, s * a.y, s * a.z}; }
+template <class S>
+inline Vec3<S> cross3(const Vec3<S>& a, const Vec3<S>& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+/// R a.
+template <class S>
+inline Vec3<S> mul3(const Matrix3<S>& R, const Vec3<S>& a) {
+  return {R(0, 0) * a.x + R(0, 1) * a.y + R(0, 2) * a.z, R(1, 0) * a.x + R(1, 1) * a.y + R(1, 2) * a.z,
+          R(2, 0) * a.x + R(2, 1) * a.y + R(2, 2) * a.z};
+}
+/// Rᵀ a.
+template <class S>
+inline Vec3<S> mul3_transpose(const Matrix3<S>& R, const Vec3<S>& a) {
+  return {R(0, 0) * a.x + R(1, 0) * a.y + R(2, 0) * a.z, R(0, 1) * a.x + R(1, 1) * a.y + R(2, 1) * a.z,
+          R(0, 2) * a.x + R(1, 2) * a.y + R(2, 2) * a.z};
+}
+
+}  // namespace detail
+
+}  // namespace liedyn
