@@ -518,6 +518,55 @@ TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)"
   CHECK(m.cast<float>().joint(2).placement_unrotated);
 }
 
+TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cases included",
+          "[model][joint]") {
+  // Every kernel reaches Γ through these operations; their coordinate-axis fast cases must give
+  // what the plain products give. Aligned and general axes, rotated and unrotated placements,
+  // every joint type. Tolerance 1e-14 relative: the fast cases skip terms that are exact zeros,
+  // so only the summation order differs.
+  std::mt19937 rng(liedyn::test::default_seed + 51);
+  std::uniform_real_distribution<double> u(-3.0, 3.0);
+  auto random6 = [&] { return Vector6<double>(u(rng), u(rng), u(rng), u(rng), u(rng), u(rng)); };
+  const SpatialInertia<double> I = SpatialInertia<double>::from_mass_com_inertia(
+      1.7, Vector3<double>(0.1, -0.3, 0.2), Matrix3<double>(Vector3<double>(0.4, 0.5, 0.6).asDiagonal()));
+  int fast_cases = 0;
+  for (const SE3<double>& placement : {SE3<double>::exp(Vector6<double>(0.3, -0.2, 0.5, 0.7, -1.1, 0.4)),
+                                       SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0.1, 0.2, -0.3))})
+    for (const Vector3<double>& e : {Vector3<double>(1, 0, 0), Vector3<double>(0, -1, 0), Vector3<double>(0, 0, 1),
+                                     Vector3<double>(1.0 / 3, 2.0 / 3, -2.0 / 3)})
+      for (liedyn::JointType type : {liedyn::JointType::Revolute, liedyn::JointType::Prismatic,
+                                     liedyn::JointType::Helical}) {
+        JointSpec<double> spec = type == liedyn::JointType::Revolute    ? JointSpec<double>::revolute("j", e, placement)
+                                 : type == liedyn::JointType::Prismatic ? JointSpec<double>::prismatic("j", e, placement)
+                                                                        : JointSpec<double>::helical("j", e, 0.05, placement);
+        ModelBuilder<double> b;
+        b.add_body("base", "a", spec, I);
+        const Model<double> m = b.build();
+        const liedyn::Joint<double>& j = m.joint(1);
+        const Vector6<double> gamma = j.screw.vector();
+        if (j.revolute_coordinate_axis() >= 0) ++fast_cases;
+        INFO("axis " << e.transpose() << ", " << liedyn::to_string(type) << ", unrotated " << j.placement_unrotated);
+        for (int t = 0; t < 3; ++t) {
+          const Vector6<double> f = random6();
+          CHECK(std::abs(j.project(f) - gamma.dot(f)) <= 1e-14 * f.norm());
+          CHECK(std::abs(j.project(liedyn::Force<double>(f)) - gamma.dot(f)) <= 1e-14 * f.norm());
+          Vector6<double> If;
+          j.inertia_times_subspace(I, If);
+          CHECK(relative_error(If, Vector6<double>(I.matrix() * gamma)) < 1e-14);
+          const Matrix6<double> A = I.matrix() + Matrix6<double>::Identity();
+          CHECK(relative_error(j.matrix_times_subspace(A), Vector6<double>(A * gamma)) < 1e-14);
+          const SE3<double> H = SE3<double>::exp(random6());
+          CHECK(relative_error(j.subspace_in(H).vector(), Vector6<double>(H.velocity_transform() * gamma)) < 1e-14);
+          // Wrenches across the joint at its own transform: _λX^i f for three columns at once.
+          const SE3<double> Hp = j.transform(u(rng));
+          Eigen::Matrix<double, 6, 3> F = Eigen::Matrix<double, 6, 3>::Random(), expected = Hp.wrench_transform() * F;
+          j.forces_to_parent(Hp, F);
+          CHECK(relative_error(F, expected) < 1e-14);
+        }
+      }
+  CHECK(fast_cases == 6);  // revolute about ±e_k, rotated and unrotated placements
+}
+
 TEST_CASE("State: neutral and random states", "[model][state]") {
   auto rng = liedyn::test::make_rng(14);
   const double big = std::numeric_limits<double>::max();

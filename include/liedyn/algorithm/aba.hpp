@@ -29,7 +29,7 @@
 #pragma once
 
 #include "liedyn/algorithm/common.hpp"
-#include "liedyn/spatial/cholesky6.hpp"
+#include "liedyn/arithmetic/cholesky6.hpp"
 
 namespace liedyn {
 
@@ -97,10 +97,10 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x, c
     const Joint<S>& j = model.joint(i);
     const int p = model.parent(i);
     const SE3<S>& X = data.H_parent[i];
-    data.U[i] = data.IA[i] * j.screw.vector();
-    data.D[i] = j.screw.vector().dot(data.U[i]) + j.armature;
+    data.U[i] = j.matrix_times_subspace(data.IA[i]);
+    data.D[i] = j.project(data.U[i]) + j.armature;
     data.Dinv[i] = S(1) / data.D[i];
-    data.u[i] = S(tau(off + i - 1)) - dot(j.screw, data.pA[i]);
+    data.u[i] = S(tau(off + i - 1)) - j.project(data.pA[i]);
     const Vector6<S> UDinv = data.U[i] * data.Dinv[i];
     Matrix6<S> Ia = data.IA[i];
     Ia.noalias() -= UDinv * data.U[i].transpose();

@@ -147,7 +147,7 @@ const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& da
     for (int m = 0; m < 6; ++m) A.col(m) = detail::base_to_centroidal(R, c, Vector6<S>(I0m.col(m)));
   }
   for (int k = 1; k < nb; ++k) {
-    const Motion<S> Sk = detail::ground_screw(data.H_base[k], model.joint(k));
+    const Motion<S> Sk = model.joint(k).subspace_in(data.H_base[k]);
     A.col(off + k - 1) = detail::base_to_centroidal(R, c, (data.ground_Ic[k] * Sk).vector());
   }
   return A;

@@ -84,7 +84,7 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
           data.H_parent[i].act_inverse(cd.bias_acceleration[model.parent(i)]) + data.v[i].cross(data.vJ[i]);
   }
   if (model.has_moving_base()) cd.world_columns.template leftCols<6>() = data.H_world[0].velocity_transform();
-  for (int i = 1; i < nb; ++i) cd.world_columns.col(model.v_index(i)) = data.H_world[i].act(model.joint(i).screw).vector();
+  for (int i = 1; i < nb; ++i) cd.world_columns.col(model.v_index(i)) = model.joint(i).subspace_in(data.H_world[i]).vector();
 
   Matrix6X<S>& R = cd.relative_columns;
   Matrix6X<S>& rows = cd.rows_full;

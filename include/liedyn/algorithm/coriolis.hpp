@@ -42,7 +42,7 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
   }
   for (int i = 1; i < nb; ++i) {
     const int p = model.parent(i);
-    const Motion<S> Si = detail::ground_screw(data.H_base[i], model.joint(i));
+    const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
     data.ground_axis[i] = Si;
     data.ground_u[i] = Si.cross(data.ground_v[p]);
     data.ground_v[i] = data.ground_v[p] + Si * S(x.r(i - 1));

@@ -21,7 +21,7 @@
 //    per ancestor k, M_kj = Γ_kᵀ (_kX^j F) — the textbook's d transforms per joint, done a
 //    subtree's block of columns per pose (crba_walk). Across a revolute joint about ±e_k whose
 //    placement is unrotated (nearly every joint of real robots) a move turns two coordinates of
-//    each 3-vector instead of multiplying by a 3×3 rotation;
+//    each 3-vector instead of multiplying by a 3×3 rotation (Joint::forces_to_parent);
 //  * base frame (deeper trees — long chains): F_j = ^0X_j M^c_j Γ_j is formed once per joint and
 //    row k of M over subtree(k) is S_kᵀ times a contiguous block of those columns, S_k = ^0X_k Γ_k
 //    — three transforms per joint whatever its depth, then one 6-term dot product per entry.
@@ -36,8 +36,6 @@
 // different branches are zero whatever data.M held: nothing relies on it keeping a value.
 // Cost O(n·d) (d = tree depth). No allocation.
 #pragma once
-
-#include <type_traits>
 
 #include "liedyn/algorithm/common.hpp"
 
@@ -60,57 +58,6 @@ CrbaRoute crba_automatic_route(const Model<S>& model) {
 
 namespace detail {
 
-// k if the joint is revolute about ±e_k, so that Γ = ±(0; e_k); −1 otherwise.
-template <class S>
-int revolute_coordinate_axis(const Joint<S>& joint) {
-  return joint.type == JointType::Revolute && joint.alignment != AxisAlignment::General
-             ? static_cast<int>(joint.alignment)
-             : -1;
-}
-
-// M^c Γ for the joint's screw Γ (both in the joint's body frame). For a revolute joint about ±e_k
-// it is a column of the inertia's matrix, ±(−h × e_k; I_o e_k), read off instead of multiplied.
-template <class S>
-void composite_times_screw(const SpatialInertia<S>& I, const Joint<S>& joint, S* f) {
-  const int k = revolute_coordinate_axis(joint);
-  if (k < 0) {
-    Eigen::Map<Vector6<S>> out(f);
-    out = (I * joint.screw).vector();
-    return;
-  }
-  const int a = (k + 1) % 3, b = (k + 2) % 3;
-  const S sign = joint.axis(k);
-  const Vector3<S>& h = I.first_moment();
-  const Matrix3<S>& Io = I.inertia_origin();
-  f[a] = -sign * h(b);
-  f[b] = sign * h(a);
-  f[k] = S(0);
-  for (int r = 0; r < 3; ++r) f[3 + r] = sign * Io(r, k);
-}
-
-// S = ^0X_i Γ_i for the joint's screw Γ, given H = ^0H_i. About ±e_k it is ±(p × r_k; r_k) with
-// r_k column k of the rotation: a column and a cross product instead of a motion transform.
-template <class S>
-Motion<S> ground_screw(const SE3<S>& H, const Joint<S>& joint) {
-  const int k = revolute_coordinate_axis(joint);
-  if (k < 0) return H.act(joint.screw);
-  const Vec3<S> r = load3(H.rotation().data() + 3 * k), p = load3(H.translation().data());
-  const S sign = joint.axis(k);
-  const Vec3<S> v = cross3(p, r);
-  return Motion<S>(Vector3<S>(sign * v.x, sign * v.y, sign * v.z), Vector3<S>(sign * r.x, sign * r.y, sign * r.z));
-}
-
-// f ← ^AX_B f for a wrench f = (force; moment) stored at f[0..5], H = ^AH_B, coefficient by
-// coefficient (skew.hpp says why): faster than SE3::act_forces' Eigen form.
-template <class S>
-void act_force_in_place(const SE3<S>& H, S* f) {
-  const Matrix3<S>& R = H.rotation();
-  const Vec3<S> force = mul3(R, load3(f));
-  const Vec3<S> moment = mul3(R, load3(f + 3)) + cross3(load3(H.translation().data()), force);
-  store3(f, force);
-  store3(f + 3, moment);
-}
-
 /// crba from data.H_parent (update_joint_transforms at s), walking F up the body frames.
 ///
 /// One backward sweep. data.F holds F_j = M^c_j Γ_j for every joint j already visited, in the
@@ -126,67 +73,21 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
   MatrixX<S>& M = data.M;
   Matrix6X<S>& F = data.F;
   for (int i = nb - 1; i >= 1; --i) {
-    const int parent = model.parent(i), end = model.subtree_end(i) - 1, vi = off + i - 1;
+    const int parent = model.parent(i), vi = off + i - 1;
     const Joint<S>& joint = model.joint(i);
-    composite_times_screw(data.Ic[i], joint, F.data() + 6 * (i - 1));  // frame i
-    // Row and column i of M: Γ_iᵀ F over subtree(i).
-    auto fill = [&](auto project) {
-      M(vi, vi) = project(F.data() + 6 * (i - 1)) + joint.armature;
-      for (int c = i; c < end; ++c) {
-        const S Mij = project(F.data() + 6 * c);
-        M(vi, off + c) = Mij;
-        M(off + c, vi) = Mij;
-      }
-    };
-    if (const int k = revolute_coordinate_axis(joint); k >= 0) {
-      // Γ = ±(0; e_k): Γᵀ f = ±n_k, one coefficient instead of a 6-term dot product.
-      const S sign = joint.axis(k);
-      fill([&](const S* f) { return sign * f[3 + k]; });
-    } else {
-      fill([&](const S* f) { return joint.screw.vector().dot(Eigen::Map<const Vector6<S>>(f)); });
+    // Columns i−1.. of F: joint i's F_i and those of its subtree, all in frame i.
+    auto subtree = F.middleCols(i - 1, model.subtree_end(i) - i);
+    joint.inertia_times_subspace(data.Ic[i], subtree.col(0));  // M^c_i Γ_i
+    // Row and column i of M: Γ_iᵀ F over subtree(i) (RBDA Table 6.2, the inner loop's f_j).
+    for (int c = 0; c < subtree.cols(); ++c) {
+      const S Mij = joint.project(subtree.col(c));
+      M(vi, vi + c) = Mij;
+      M(vi + c, vi) = Mij;
     }
-    data.Ic[parent].add_transformed(data.Ic[i], data.H_parent[i]);
-    if (parent > 0 || off > 0) {  // a welded base's children need no move: F is then scratch
-      // _λX^i on each column, coefficient by coefficient (skew.hpp says why): faster than
-      // SE3::act_forces' Eigen form.
-      S* const first = F.data() + 6 * (i - 1);
-      S* const last = F.data() + 6 * end;
-      const Vec3<S> p = load3(data.H_parent[i].translation().data());
-      if (const int k = revolute_coordinate_axis(joint); k >= 0 && joint.placement_unrotated) {
-        // R turns about the parent's own e_k: coordinates a and b mix, k stays.
-        const S c = data.joint_cos(i - 1), s = joint.axis(k) * data.joint_sin(i - 1);
-        auto move = [&](auto axis) {
-          constexpr int kk = decltype(axis)::value, a = (kk + 1) % 3, b = (kk + 2) % 3;
-          for (S* col = first; col != last; col += 6) {
-            S f[3], n[3];
-            f[kk] = col[kk];
-            n[kk] = col[3 + kk];
-            f[a] = c * col[a] - s * col[b];
-            f[b] = s * col[a] + c * col[b];
-            n[a] = c * col[3 + a] - s * col[3 + b];
-            n[b] = s * col[3 + a] + c * col[3 + b];
-            const Vec3<S> pf = cross3(p, Vec3<S>{f[0], f[1], f[2]});
-            col[0] = f[0];
-            col[1] = f[1];
-            col[2] = f[2];
-            col[3] = n[0] + pf.x;
-            col[4] = n[1] + pf.y;
-            col[5] = n[2] + pf.z;
-          }
-        };
-        if (k == 0) move(std::integral_constant<int, 0>());
-        else if (k == 1) move(std::integral_constant<int, 1>());
-        else move(std::integral_constant<int, 2>());
-      } else {
-        const Matrix3<S>& R = data.H_parent[i].rotation();
-        for (S* col = first; col != last; col += 6) {
-          const Vec3<S> f = mul3(R, load3(col));
-          const Vec3<S> n = mul3(R, load3(col + 3)) + cross3(p, f);
-          store3(col, f);
-          store3(col + 3, n);
-        }
-      }
-    }
+    M(vi, vi) += joint.armature;
+    data.Ic[parent].add_transformed(data.Ic[i], data.H_parent[i]);  // M^c_λ += _λX^i M^c_i ^iX_λ
+    // A welded base's children need no move: F is then scratch.
+    if (parent > 0 || off > 0) joint.forces_to_parent(data.H_parent[i], subtree);  // f ← _λX^i f
   }
   if (off == 0) return;
   M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
@@ -202,13 +103,12 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
 /// of data.F with S_i held in registers.
 template <class S>
 void crba_base_frame(const Model<S>& model, Data<S>& data) {
-  using Vector6Map = Eigen::Map<const Vector6<S>>;
   const int nb = model.num_bodies(), off = model.offset();
   data.H_base[0] = SE3<S>::Identity();
   for (int i = 1; i < nb; ++i) {
     const int parent = model.parent(i);
     data.H_base[i] = parent == 0 ? data.H_parent[i] : data.H_base[parent] * data.H_parent[i];
-    data.ground_axis[i] = ground_screw(data.H_base[i], model.joint(i));
+    data.ground_axis[i] = model.joint(i).subspace_in(data.H_base[i]);  // S_i = ^0X_i Γ_i
   }
   for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
   MatrixX<S>& M = data.M;
@@ -216,15 +116,14 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
   for (int i = nb - 1; i >= 1; --i) {
     const int end = model.subtree_end(i) - 1, vi = off + i - 1;
     const Joint<S>& joint = model.joint(i);
-    S* Fi = F.data() + 6 * (i - 1);
-    composite_times_screw(data.Ic[i], joint, Fi);  // frame i
+    auto Fi = F.col(i - 1);
+    joint.inertia_times_subspace(data.Ic[i], Fi);  // frame i
     // The diagonal in frame i, about the joint (see the header for why).
-    const int k = revolute_coordinate_axis(joint);
-    M(vi, vi) = (k >= 0 ? joint.axis(k) * Fi[3 + k] : joint.screw.vector().dot(Vector6Map(Fi))) + joint.armature;
-    act_force_in_place(data.H_base[i], Fi);
+    M(vi, vi) = joint.project(Fi) + joint.armature;
+    data.H_base[i].act_forces(Fi, Fi);  // to the base frame
     const Vector6<S> Si = data.ground_axis[i].vector();
     for (int c = i; c < end; ++c) {
-      const S Mic = Si.dot(Vector6Map(F.data() + 6 * c));
+      const S Mic = Si.dot(F.col(c));
       M(vi, off + c) = Mic;
       M(off + c, vi) = Mic;
     }

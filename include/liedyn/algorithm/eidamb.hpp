@@ -81,7 +81,7 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
     const Joint<S>& j = model.joint(i);
     data.a_base[i] = data.H_parent[i].act_inverse(data.a_base[model.parent(i)]);  // line 30
     data.tau(off + i - 1) =
-        dot(j.screw, data.Ic[i] * data.a_base[i] + data.b_c[i]) + j.armature * S(ddq(off + i - 1));  // line 31
+        j.project(data.Ic[i] * data.a_base[i] + data.b_c[i]) + j.armature * S(ddq(off + i - 1));  // line 31
   }
 
   // Line 40, in the equal form of the header: τ̄_b = M^c_0 ^0a_{A,0} + b^c_0.

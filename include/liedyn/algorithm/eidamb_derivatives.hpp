@@ -100,7 +100,7 @@ template <class S, class Derived>
 inline void ground_motion_of_body(const Model<S>& model, Data<S>& data, const State<S>& x,
                                   const Eigen::MatrixBase<Derived>& ddq, int i) {
   const int p = model.parent(i);
-  const Motion<S> Si = data.H_base[i].act(model.joint(i).screw);
+  const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
   data.ground_axis[i] = Si;
   const S qd = x.r(i - 1), qdd = ddq(model.offset() + i - 1);
   const Motion<S>& Vp = data.ground_v[p];

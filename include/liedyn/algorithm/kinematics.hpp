@@ -258,7 +258,7 @@ void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int
       return;
     }
     const int c = model.v_index(j);
-    J.col(c) = data.H_world[j].act(model.joint(j).screw).vector();
+    J.col(c) = model.joint(j).subspace_in(data.H_world[j]).vector();
     detail::inertial_twists_to(H_F, rep, J.col(c));
   });
 }

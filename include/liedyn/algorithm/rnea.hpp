@@ -54,7 +54,7 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
   }
   for (int i = nb - 1; i >= 1; --i) {
     const Joint<S>& j = model.joint(i);
-    S t = dot(j.screw, data.f[i]);
+    S t = j.project(data.f[i]);
     if (ddq) t += j.armature * S((*ddq)(off + i - 1));
     data.tau(off + i - 1) = t;
     data.f[model.parent(i)] += data.H_parent[i].act(data.f[i]);

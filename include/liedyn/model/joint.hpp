@@ -122,6 +122,82 @@ struct Joint {
     }
   }
 
+  // The motion subspace Γ in the kernels' operations. Each has a fast case for a revolute joint
+  // about ±e_k, Γ = ±(0; e_k) (nearly every joint of real robots): a product with Γ reads one
+  // column or one coefficient instead of summing six terms.
+
+  /// k when the joint is revolute about ±e_k, −1 otherwise (the fast cases' test).
+  int revolute_coordinate_axis() const {
+    return type == JointType::Revolute && alignment != AxisAlignment::General ? static_cast<int>(alignment) : -1;
+  }
+
+  /// Γᵀ f: the generalized force on this joint of a wrench f = (force; moment) on its child body,
+  /// both in the child frame.
+  template <class Derived>
+  S project(const Eigen::MatrixBase<Derived>& f) const {
+    const int k = revolute_coordinate_axis();
+    return k >= 0 ? S(axis(k) * f(3 + k)) : S(screw.vector().dot(f));
+  }
+  /// Γᵀ f for a Force in the child frame.
+  S project(const Force<S>& f) const { return project(f.vector()); }
+  /// out = I Γ: the wrench, in the child frame, that a body (or composite) of inertia I (child
+  /// frame) needs to accelerate along the joint at unit rate. `out` is a 6-vector (or a column):
+  /// written in place, as a returned Force's copy was a measurable share of crba.
+  template <class Derived>
+  void inertia_times_subspace(const SpatialInertia<S>& I, const Eigen::MatrixBase<Derived>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<Derived>&>(out_);
+    const int k = revolute_coordinate_axis();
+    if (k < 0) {
+      out = (I * screw).vector();
+      return;
+    }
+    // ±(−h × e_k; I_o e_k): a column of the inertia's matrix, read off.
+    const int a = (k + 1) % 3, b = (k + 2) % 3;
+    const S sign = axis(k);
+    const Vector3<S>& h = I.first_moment();
+    const Matrix3<S>& Io = I.inertia_origin();
+    out(a) = -sign * h(b);
+    out(b) = sign * h(a);
+    out(k) = S(0);
+    for (int r = 0; r < 3; ++r) out(3 + r) = sign * Io(r, k);
+  }
+  /// A Γ for a 6×6 matrix A mapping child-frame motions to wrenches (an articulated inertia).
+  Vector6<S> matrix_times_subspace(const Matrix6<S>& A) const {
+    const int k = revolute_coordinate_axis();
+    return k >= 0 ? Vector6<S>(axis(k) * A.col(3 + k)) : Vector6<S>(A * screw.vector());
+  }
+
+  /// ^AX_i Γ: the motion subspace in frame A, given H = ^AH_i (i the child frame).
+  Motion<S> subspace_in(const SE3<S>& H) const {
+    const int k = revolute_coordinate_axis();
+    if (k < 0) return H.act(screw);
+    // ±(p × r_k; r_k), r_k column k of H's rotation: a column and a cross product.
+    using namespace detail;
+    const Vec3<S> r = load3(H.rotation().col(k), 0), p = load3(H.translation(), 0);
+    const S sign = axis(k);
+    const Vec3<S> v = cross3(p, r);
+    return Motion<S>(Vector3<S>(sign * v.x, sign * v.y, sign * v.z), Vector3<S>(sign * r.x, sign * r.y, sign * r.z));
+  }
+
+  /// Every column of `forces` (wrenches in the child frame i) moved to the parent frame in place,
+  /// f ← _λX^i f, for H_parent = ^λH_i = transform(q) at the joint's current position. When the
+  /// placement is unrotated and the joint revolute about ±e_k, H_parent's rotation turns about
+  /// the parent's own e_k: each 3-vector mixes two coordinates (4 multiplications instead of 9).
+  template <class Derived>
+  void forces_to_parent(const SE3<S>& H_parent, const Eigen::MatrixBase<Derived>& forces_) const {
+    auto& forces = const_cast<Eigen::MatrixBase<Derived>&>(forces_);
+    const int k = revolute_coordinate_axis();
+    if (k < 0 || !placement_unrotated) {
+      H_parent.act_forces(forces, forces);
+      return;
+    }
+    switch (k) {
+      case 0: rotate_forces_about_axis<0>(H_parent, forces); break;
+      case 1: rotate_forces_about_axis<1>(H_parent, forces); break;
+      default: rotate_forces_about_axis<2>(H_parent, forces); break;
+    }
+  }
+
   /// The same joint in scalar type T.
   template <class T>
   Joint<T> cast() const {
@@ -140,6 +216,31 @@ struct Joint {
     j.velocity_limit = T(velocity_limit);
     j.effort_limit = T(effort_limit);
     return j;
+  }
+
+ private:
+  // forces_to_parent's fast case: H = (Rot(e_K, θ), p); cos θ and sin θ are read from H's
+  // rotation (R(a, a), R(b, a)), the joint's one source for its pose.
+  template <int K, class Derived>
+  static void rotate_forces_about_axis(const SE3<S>& H, Eigen::MatrixBase<Derived>& forces) {
+    using namespace detail;
+    constexpr int a = (K + 1) % 3, b = (K + 2) % 3;
+    const S c = H.rotation()(a, a), s = H.rotation()(b, a);
+    const Vec3<S> p = load3(H.translation(), 0);
+    for (Eigen::Index col = 0; col < forces.cols(); ++col) {
+      auto x = forces.col(col);
+      const Vec3<S> f = rotate_about<K>(c, s, load3(x, 0));
+      const Vec3<S> n = rotate_about<K>(c, s, load3(x, 3)) + cross3(p, f);
+      store3(x, 0, f);
+      store3(x, 3, n);
+    }
+  }
+  // Rot(e_K, θ) v given cos θ and sin θ.
+  template <int K>
+  static detail::Vec3<S> rotate_about(const S& c, const S& s, const detail::Vec3<S>& v) {
+    if constexpr (K == 0) return {v.x, c * v.y - s * v.z, s * v.y + c * v.z};
+    else if constexpr (K == 1) return {s * v.z + c * v.x, v.y, c * v.z - s * v.x};
+    else return {c * v.x - s * v.y, s * v.x + c * v.y, v.z};
   }
 };
 
