@@ -38,6 +38,7 @@
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
+#include "liedyn/algorithm/textbook.hpp"
 #include "liedyn/algorithm/centroidal.hpp"
 #include "liedyn/algorithm/coriolis.hpp"
 #include "liedyn/algorithm/energy.hpp"
