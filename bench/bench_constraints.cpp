@@ -16,9 +16,9 @@
 
 #include <liedyn/algorithm/constrained_dynamics.hpp>
 #include <liedyn/algorithm/constrained_linearization.hpp>
+#include <liedyn/algorithm/constraint_kinematics_derivatives.hpp>
 #include <liedyn/algorithm/impulse_dynamics.hpp>
 #include <liedyn/algorithm/impulse_dynamics_derivatives.hpp>
-#include <liedyn/algorithm/constraint_kinematics_derivatives.hpp>
 #include <liedyn/model/urdf.hpp>
 
 namespace {
@@ -32,12 +32,14 @@ struct Case {
   std::vector<VectorX<double>> tau;
 };
 
-Case make_case(const std::string& urdf, const std::vector<std::string>& frames, bool point, TwistRepresentation sense) {
+Case make_case(const std::string& urdf, const std::vector<std::string>& frames, bool point,
+               TwistRepresentation sense) {
   Case c;
   c.model = std::make_shared<const Model<double>>(load_urdf_file(urdf));
   std::vector<ConstraintSpec<double>> specs;
   for (const std::string& f : frames)
-    specs.push_back(point ? ConstraintSpec<double>::point_contact(f, sense) : ConstraintSpec<double>::rigid_contact(f, sense));
+    specs.push_back(point ? ConstraintSpec<double>::point_contact(f, sense)
+                          : ConstraintSpec<double>::rigid_contact(f, sense));
   c.set = std::make_shared<const ConstraintSet<double>>(*c.model, specs);
   std::mt19937 rng(42);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -73,9 +75,11 @@ void register_case(const std::string& name, const Case& c) {
   const ConstraintSet<double>& set = *c.set;
   using X = const State<double>&;
   using T = const VectorX<double>&;
-  register_constrained("constrained_forward_dynamics/" + name, c, [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
-    benchmark::DoNotOptimize(constrained_forward_dynamics(model, d, set, cd, x, tau).data());
-  });
+  register_constrained(
+      "constrained_forward_dynamics/" + name, c,
+      [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
+        benchmark::DoNotOptimize(constrained_forward_dynamics(model, d, set, cd, x, tau).data());
+      });
   // The derivatives include the forward call (q̈ and λ at the state), as Pinocchio's
   // constraintDynamics + computeConstraintDynamicsDerivatives pair does.
   register_constrained("constrained_forward_dynamics_derivatives/" + name, c,
@@ -89,17 +93,21 @@ void register_case(const std::string& name, const Case& c) {
                          constraint_kinematics_derivatives(model, d, set, cd, x, tau);
                          benchmark::DoNotOptimize(cd.Jdot.data());
                        });
-  register_constrained("linearize_constrained/" + name, c, [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
-    linearize(model, d, set, cd, x, tau);
-    benchmark::DoNotOptimize(d.A.data());
-  });
-  register_constrained("linearize_unconstrained/" + name, c, [&model](Data<double>& d, ConstraintData<double>&, X x, T tau) {
-    linearize(model, d, x, tau);
-    benchmark::DoNotOptimize(d.A.data());
-  });
-  register_constrained("impulse_dynamics/" + name, c, [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T) {
-    benchmark::DoNotOptimize(impulse_dynamics(model, d, set, cd, x, 0.0).data());
-  });
+  register_constrained("linearize_constrained/" + name, c,
+                       [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
+                         linearize(model, d, set, cd, x, tau);
+                         benchmark::DoNotOptimize(d.A.data());
+                       });
+  register_constrained("linearize_unconstrained/" + name, c,
+                       [&model](Data<double>& d, ConstraintData<double>&, X x, T tau) {
+                         linearize(model, d, x, tau);
+                         benchmark::DoNotOptimize(d.A.data());
+                       });
+  register_constrained(
+      "impulse_dynamics/" + name, c,
+      [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T) {
+        benchmark::DoNotOptimize(impulse_dynamics(model, d, set, cd, x, 0.0).data());
+      });
   register_constrained("impulse_dynamics_derivatives/" + name, c,
                        [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T) {
                          impulse_dynamics_derivatives(model, d, set, cd, x, 0.0);
@@ -113,10 +121,14 @@ int main(int argc, char** argv) {
   const std::string data = LIEDYN_TEST_DATA_DIR;
   const std::vector<std::string> feet = {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"};
   const std::vector<std::string> soles = {"left_sole_link", "right_sole_link"};
-  register_case("solo12_4x3D_body", make_case(data + "/solo12.urdf", feet, true, TwistRepresentation::Body));
-  register_case("solo12_4x3D_mixed", make_case(data + "/solo12.urdf", feet, true, TwistRepresentation::Mixed));
-  register_case("talos_2x6D_body", make_case(data + "/talos.urdf", soles, false, TwistRepresentation::Body));
-  register_case("talos_2x6D_mixed", make_case(data + "/talos.urdf", soles, false, TwistRepresentation::Mixed));
+  register_case("solo12_4x3D_body",
+                make_case(data + "/solo12.urdf", feet, true, TwistRepresentation::Body));
+  register_case("solo12_4x3D_mixed",
+                make_case(data + "/solo12.urdf", feet, true, TwistRepresentation::Mixed));
+  register_case("talos_2x6D_body",
+                make_case(data + "/talos.urdf", soles, false, TwistRepresentation::Body));
+  register_case("talos_2x6D_mixed",
+                make_case(data + "/talos.urdf", soles, false, TwistRepresentation::Mixed));
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

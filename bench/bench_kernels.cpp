@@ -8,8 +8,8 @@
 // the tree depth d.
 #include <benchmark/benchmark.h>
 
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <random>
@@ -44,22 +44,24 @@ Pool make_pool(const Model_& model, unsigned seed) {
   return p;
 }
 
-using Kernel = std::function<void(const Model_&, Data<double>&, const State<double>&, const VectorX<double>&)>;
+using Kernel =
+    std::function<void(const Model_&, Data<double>&, const State<double>&, const VectorX<double>&)>;
 
-void register_kernel(const std::string& kernel, const std::string& robot, std::shared_ptr<const Model_> model,
-                     Kernel f) {
+void register_kernel(const std::string& kernel, const std::string& robot,
+                     std::shared_ptr<const Model_> model, Kernel f) {
   auto pool = std::make_shared<Pool>(make_pool(*model, 42));
-  benchmark::RegisterBenchmark((kernel + "/" + robot).c_str(), [model, pool, f](benchmark::State& st) {
-    Data<double> data(*model);
-    std::size_t k = 0;
-    for (auto _ : st) {
-      f(*model, data, pool->states[k], pool->ddq[k]);
-      benchmark::ClobberMemory();
-      k = (k + 1) & 63;
-    }
-    st.counters["nv"] = model->nv();
-    st.counters["depth"] = model->max_depth();
-  });
+  benchmark::RegisterBenchmark((kernel + "/" + robot).c_str(),
+                               [model, pool, f](benchmark::State& st) {
+                                 Data<double> data(*model);
+                                 std::size_t k = 0;
+                                 for (auto _ : st) {
+                                   f(*model, data, pool->states[k], pool->ddq[k]);
+                                   benchmark::ClobberMemory();
+                                   k = (k + 1) & 63;
+                                 }
+                                 st.counters["nv"] = model->nv();
+                                 st.counters["depth"] = model->max_depth();
+                               });
 }
 
 void register_all(const std::string& robot, const Model_& m) {
@@ -122,7 +124,8 @@ int main(int argc, char** argv) {
       const std::string spec = argv[i] + 8;
       const auto eq = spec.find('=');
       if (eq == std::string::npos) {
-        std::fprintf(stderr, "liedyn_bench: --robot wants NAME=PATH.urdf, got '%s'\n", spec.c_str());
+        std::fprintf(stderr, "liedyn_bench: --robot wants NAME=PATH.urdf, got '%s'\n",
+                     spec.c_str());
         return 2;
       }
       robots.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
@@ -146,7 +149,8 @@ int main(int argc, char** argv) {
   if (random_models) {
     for (int n : {4, 8, 16, 32, 64, 128}) {
       std::mt19937 rng(1000 + n);
-      register_all("chain" + std::to_string(n), random_model<double>(n, rng, RandomModelOptions{0}));
+      register_all("chain" + std::to_string(n),
+                   random_model<double>(n, rng, RandomModelOptions{0}));
       RandomModelOptions tree;
       tree.branching = 4;
       register_all("tree" + std::to_string(n), random_model<double>(n, rng, tree));

@@ -14,8 +14,10 @@ int main() {
   std::mt19937 rng(3);
   const State<double> x = random_state(model, rng);
   const VectorX<double> a = VectorX<double>::Constant(model.nv(), 0.1);
-  double sum = rnea(model, data, x, a).sum() + eidamb(model, data, x, a).sum() + bias_force(model, data, x).sum();
-  sum += crba(model, data, x.s).sum() + aba(model, data, x, a).sum() + immamb(model, data, x.s).sum();
+  double sum = rnea(model, data, x, a).sum() + eidamb(model, data, x, a).sum() +
+               bias_force(model, data, x).sum();
+  sum +=
+      crba(model, data, x.s).sum() + aba(model, data, x, a).sum() + immamb(model, data, x.s).sum();
   eidamb_derivatives(model, data, x, a);
   sum += data.D1.sum() + data.D2.sum() + data.D3.sum() + data.D4.sum();
   linearize(model, data, x, a);

@@ -29,6 +29,8 @@
 
 namespace aerial_manipulator {
 
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
 using liedyn::Data;
 using liedyn::Matrix3;
 using liedyn::Model;
@@ -36,8 +38,6 @@ using liedyn::SE3;
 using liedyn::State;
 using liedyn::Vector3;
 using liedyn::Vector6;
-using Eigen::MatrixXd;
-using Eigen::VectorXd;
 
 constexpr int kNumRotors = 8;
 constexpr double kPi = 3.14159265358979323846;
@@ -71,9 +71,12 @@ inline Matrix3<double> body_to_euler_rates(double sin_pitch, double cos_pitch, d
 }
 
 /// Spatial inertia of a solid box (sizes x, y, z) of mass m centred at c.
-inline liedyn::SpatialInertia<double> box(double m, const Vector3<double>& c, double x, double y, double z) {
-  const Vector3<double> d(m * (y * y + z * z) / 12, m * (x * x + z * z) / 12, m * (x * x + y * y) / 12);
-  return liedyn::SpatialInertia<double>::from_mass_com_inertia(m, c, Matrix3<double>(d.asDiagonal()));
+inline liedyn::SpatialInertia<double> box(double m, const Vector3<double>& c, double x, double y,
+                                          double z) {
+  const Vector3<double> d(m * (y * y + z * z) / 12, m * (x * x + z * z) / 12,
+                          m * (x * x + y * y) / 12);
+  return liedyn::SpatialInertia<double>::from_mass_com_inertia(m, c,
+                                                               Matrix3<double>(d.asDiagonal()));
 }
 
 /// The 6 × 8 map from rotor thrusts to the base wrench [force; moment] in the base frame. Rotor k
@@ -81,7 +84,8 @@ inline liedyn::SpatialInertia<double> box(double m, const Vector3<double>& c, do
 /// d_k ∝ p_k × (1, ±1, 0) (tangential: a nearly isotropic octorotor); its column is the unit
 /// thrust wrench [d_k; p_k × d_k + σ_k c d_k] with the propeller's drag-to-thrust ratio c and
 /// spin direction σ_k = ±1.
-inline Eigen::Matrix<double, 6, kNumRotors> rotor_wrench_map(double arm = 0.25, double drag = 0.016) {
+inline Eigen::Matrix<double, 6, kNumRotors> rotor_wrench_map(double arm = 0.25,
+                                                             double drag = 0.016) {
   Eigen::Matrix<double, 6, kNumRotors> S;
   for (int k = 0; k < kNumRotors; ++k) {
     const Vector3<double> s((k & 1) ? 1 : -1, (k & 2) ? 1 : -1, (k & 4) ? 1 : -1);
@@ -99,26 +103,30 @@ inline Model<double> build_model() {
   liedyn::ModelBuilder<double> b(liedyn::BaseType::Moving, "body");
   // Hexarotor-like base inertia: I = diag(0.025, 0.025, 0.045) kg m², centre of mass at the origin.
   b.set_base_inertia(liedyn::SpatialInertia<double>::from_mass_com_inertia(
-      2.0, Vector3<double>::Zero(), Matrix3<double>(Vector3<double>(0.025, 0.025, 0.045).asDiagonal())));
+      2.0, Vector3<double>::Zero(),
+      Matrix3<double>(Vector3<double>(0.025, 0.025, 0.045).asDiagonal())));
   using J = liedyn::JointSpec<double>;
   const SE3<double> I3 = SE3<double>::Identity();
-  b.add_body("body", "arm_link1", J::revolute("arm_yaw", Vector3<double>::UnitZ(),
-                                              SE3<double>(I3.rotation(), Vector3<double>(0, 0, -0.08))),
+  b.add_body("body", "arm_link1",
+             J::revolute("arm_yaw", Vector3<double>::UnitZ(),
+                         SE3<double>(I3.rotation(), Vector3<double>(0, 0, -0.08))),
              box(0.15, Vector3<double>(0, 0, -0.03), 0.04, 0.04, 0.06));
-  b.add_body("arm_link1", "arm_link2", J::revolute("arm_shoulder", Vector3<double>::UnitY(),
-                                                   SE3<double>(I3.rotation(), Vector3<double>(0, 0, -0.06))),
+  b.add_body("arm_link1", "arm_link2",
+             J::revolute("arm_shoulder", Vector3<double>::UnitY(),
+                         SE3<double>(I3.rotation(), Vector3<double>(0, 0, -0.06))),
              box(0.25, Vector3<double>(0.12, 0, 0), 0.24, 0.03, 0.03));
-  b.add_body("arm_link2", "arm_link3", J::revolute("arm_elbow", Vector3<double>::UnitY(),
-                                                   SE3<double>(I3.rotation(), Vector3<double>(0.24, 0, 0))),
+  b.add_body("arm_link2", "arm_link3",
+             J::revolute("arm_elbow", Vector3<double>::UnitY(),
+                         SE3<double>(I3.rotation(), Vector3<double>(0.24, 0, 0))),
              box(0.15, Vector3<double>(0.10, 0, 0), 0.20, 0.03, 0.03));
   return b.build();
 }
 
 struct System {
   Model<double> model;
-  MatrixXd actuation;    ///< S (nv × (8 + n)): τ̄ = S u
-  State<double> hover;   ///< x*: pitch exactly 90°, at rest
-  VectorXd u_hover;      ///< u*: least-squares solution of S u* = h(x*)
+  MatrixXd actuation;               ///< S (nv × (8 + n)): τ̄ = S u
+  State<double> hover;              ///< x*: pitch exactly 90°, at rest
+  VectorXd u_hover;                 ///< u*: least-squares solution of S u* = h(x*)
   double equilibrium_residual = 0;  ///< max |FD(x*, S u*)|
 };
 
@@ -135,7 +143,7 @@ inline System make_system() {
   sys.hover.H = SE3<double>(rotation_zyx(0.0, 1.0, 0.0, 0.0), Vector3<double>(0, 0, 1));
   sys.hover.s << 0.3, 0.5, -0.9;
   Data<double> data(m);
-  const VectorXd h = liedyn::bias_force(m, data, sys.hover);  // gravity alone: at rest
+  const VectorXd h = liedyn::bias_force(m, data, sys.hover);               // gravity alone: at rest
   sys.u_hover = sys.actuation.completeOrthogonalDecomposition().solve(h);  // min-norm least squares
   const VectorXd tau = sys.actuation * sys.u_hover;
   liedyn::aba(m, data, sys.hover, tau);
@@ -144,10 +152,10 @@ inline System make_system() {
 }
 
 struct Lqr {
-  MatrixXd K;              ///< u = u* − K δx
-  MatrixXd P;              ///< stabilizing solution of the CARE
-  double residual = 0;     ///< ‖AᵀP + PA − PBR⁻¹BᵀP + Q‖_max / ‖Q‖_max
-  int iterations = 0;      ///< of the sign iteration
+  MatrixXd K;           ///< u = u* − K δx
+  MatrixXd P;           ///< stabilizing solution of the CARE
+  double residual = 0;  ///< ‖AᵀP + PA − PBR⁻¹BᵀP + Q‖_max / ‖Q‖_max
+  int iterations = 0;   ///< of the sign iteration
   bool converged = false;
 };
 
@@ -223,8 +231,8 @@ struct Sample {
 
 /// Simulates the nonlinear closed loop u = u* − K δx(x) for T seconds with the Lie-group
 /// semi-implicit Euler step (time step dt, zero-order hold on u), logging every `log_every` steps.
-inline std::vector<Sample> simulate(const System& sys, const MatrixXd& K, State<double> x, double T, double dt,
-                                    int log_every) {
+inline std::vector<Sample> simulate(const System& sys, const MatrixXd& K, State<double> x, double T,
+                                    double dt, int log_every) {
   const Model<double>& m = sys.model;
   const int n = m.num_joints();
   Data<double> data(m);
@@ -235,8 +243,9 @@ inline std::vector<Sample> simulate(const System& sys, const MatrixXd& K, State<
     const VectorXd u = sys.u_hover - K * dx;
     if (k % log_every == 0) {
       const auto th = u.head(kNumRotors);
-      log.push_back(Sample{k * dt, dx.head<6>().norm(), dx.segment(6, n).norm(), dx.segment(6 + n, 6).norm(),
-                           dx.tail(n).norm(), th.minCoeff(), th.maxCoeff()});
+      log.push_back(Sample{k * dt, dx.head<6>().norm(), dx.segment(6, n).norm(),
+                           dx.segment(6 + n, 6).norm(), dx.tail(n).norm(), th.minCoeff(),
+                           th.maxCoeff()});
     }
     if (k == steps) break;
     const VectorXd tau = sys.actuation * u;

@@ -38,7 +38,8 @@ int count_non_finite(const MatrixXd& M) {
 double condition(const MatrixXd& M) {
   const Eigen::JacobiSVD<MatrixXd> svd(M);
   const VectorXd sv = svd.singularValues();
-  return sv(sv.size() - 1) > 0 ? sv(0) / sv(sv.size() - 1) : std::numeric_limits<double>::infinity();
+  return sv(sv.size() - 1) > 0 ? sv(0) / sv(sv.size() - 1)
+                               : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace
@@ -50,17 +51,18 @@ int main(int argc, char** argv) {
   const liedyn::Model<double>& m = sys.model;
   const int n = m.num_joints(), N = 2 * m.nv();
 
-  std::printf("Aerial manipulator: %.2f kg, %d rotors + %d arm joints, nv = %d, state dim %d\n", m.total_mass(),
-              am::kNumRotors, n, m.nv(), N);
+  std::printf("Aerial manipulator: %.2f kg, %d rotors + %d arm joints, nv = %d, state dim %d\n",
+              m.total_mass(), am::kNumRotors, n, m.nv(), N);
   const Eigen::JacobiSVD<MatrixXd> svd_rot(MatrixXd(am::rotor_wrench_map()));
-  std::printf("rotor wrench map: rank %ld, singular values %.3f .. %.3f\n", static_cast<long>(svd_rot.rank()),
-              svd_rot.singularValues()(0), svd_rot.singularValues()(5));
-  std::printf("hover: pitch = 90 deg exactly, base at (0, 0, 1) m, joints (%.1f, %.1f, %.1f) rad\n", sys.hover.s(0),
-              sys.hover.s(1), sys.hover.s(2));
+  std::printf("rotor wrench map: rank %ld, singular values %.3f .. %.3f\n",
+              static_cast<long>(svd_rot.rank()), svd_rot.singularValues()(0),
+              svd_rot.singularValues()(5));
+  std::printf("hover: pitch = 90 deg exactly, base at (0, 0, 1) m, joints (%.1f, %.1f, %.1f) rad\n",
+              sys.hover.s(0), sys.hover.s(1), sys.hover.s(2));
   std::printf("hover input u*: thrusts [");
   for (int k = 0; k < am::kNumRotors; ++k) std::printf("%s%.2f", k ? " " : "", sys.u_hover(k));
-  std::printf("] N (bidirectional rotors), joint torques [%.3f %.3f %.3f] N m\n", sys.u_hover(8), sys.u_hover(9),
-              sys.u_hover(10));
+  std::printf("] N (bidirectional rotors), joint torques [%.3f %.3f %.3f] N m\n", sys.u_hover(8),
+              sys.u_hover(9), sys.u_hover(10));
   std::printf("equilibrium check: max |FD(x*, S u*)| = %.1e\n\n", sys.equilibrium_residual);
 
   // --- geometric LQR -----------------------------------------------------------------------
@@ -70,9 +72,11 @@ int main(int argc, char** argv) {
   const am::Lqr lqr = am::lqr(A, Bu, Q, R);
   const Eigen::EigenSolver<MatrixXd> eig(A - Bu * lqr.K, false);
   std::printf("Geometric LQR (body twist, delta x = (eta, ds, dnu, dr)):\n");
-  std::printf("  A %dx%d, B %dx%d all finite: %s; CARE by the sign function: %d iterations, residual %.1e\n",
-              N, N, N, static_cast<int>(Bu.cols()), count_non_finite(A) + count_non_finite(Bu) == 0 ? "yes" : "NO",
-              lqr.iterations, lqr.residual);
+  std::printf(
+      "  A %dx%d, B %dx%d all finite: %s; CARE by the sign function: %d iterations, residual "
+      "%.1e\n",
+      N, N, N, static_cast<int>(Bu.cols()),
+      count_non_finite(A) + count_non_finite(Bu) == 0 ? "yes" : "NO", lqr.iterations, lqr.residual);
   std::printf("  closed-loop eigenvalues: max real part %.3f (stable), |K|_max = %.1f\n\n",
               eig.eigenvalues().real().maxCoeff(), lqr.K.cwiseAbs().maxCoeff());
 
@@ -80,20 +84,23 @@ int main(int argc, char** argv) {
   const double T = 4.0, dt = 1e-3;
   const liedyn::State<double> x0 = am::perturbed_start(sys);
   const std::vector<am::Sample> log = am::simulate(sys, lqr.K, x0, T, dt, 10);
-  std::printf("Nonlinear closed loop (semi-implicit Euler on SE(3), dt = 1 ms), start: base rotated 20 deg,\n"
-              "displaced by 0.41 m, joints off by 0.71 rad:\n");
-  std::printf("%6s %11s %11s %11s %11s %17s\n", "t [s]", "|eta|", "|ds|", "|dnu|", "|dr|", "thrust [N]");
+  std::printf(
+      "Nonlinear closed loop (semi-implicit Euler on SE(3), dt = 1 ms), start: base rotated 20 "
+      "deg,\n"
+      "displaced by 0.41 m, joints off by 0.71 rad:\n");
+  std::printf("%6s %11s %11s %11s %11s %17s\n", "t [s]", "|eta|", "|ds|", "|dnu|", "|dr|",
+              "thrust [N]");
   for (size_t k = 0; k < log.size(); k += 10) {
     const am::Sample& s = log[k];
-    std::printf("%6.1f %11.3e %11.3e %11.3e %11.3e %8.2f..%6.2f\n", s.t, s.eta, s.ds, s.dnu, s.dr, s.thrust_min,
-                s.thrust_max);
+    std::printf("%6.1f %11.3e %11.3e %11.3e %11.3e %8.2f..%6.2f\n", s.t, s.eta, s.ds, s.dnu, s.dr,
+                s.thrust_min, s.thrust_max);
   }
   const std::string csv = dir + "/aerial_manipulator_lqr.csv";
   if (FILE* f = std::fopen(csv.c_str(), "w")) {
     std::fprintf(f, "t,eta,ds,dnu,dr,thrust_min,thrust_max\n");
     for (const am::Sample& s : log)
-      std::fprintf(f, "%.3f,%.9e,%.9e,%.9e,%.9e,%.6f,%.6f\n", s.t, s.eta, s.ds, s.dnu, s.dr, s.thrust_min,
-                   s.thrust_max);
+      std::fprintf(f, "%.3f,%.9e,%.9e,%.9e,%.9e,%.6f,%.6f\n", s.t, s.eta, s.ds, s.dnu, s.dr,
+                   s.thrust_min, s.thrust_max);
     std::fclose(f);
     std::printf("wrote %s\n", csv.c_str());
   } else {
@@ -102,7 +109,8 @@ int main(int argc, char** argv) {
 #ifdef LIEDYN_LQR_GNUPLOT_SCRIPT
   const std::string png = dir + "/aerial_manipulator_lqr.png";
   if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
-    const std::string cmd = "gnuplot -e \"csv='" + csv + "'; png='" + png + "'\" '" LIEDYN_LQR_GNUPLOT_SCRIPT "'";
+    const std::string cmd =
+        "gnuplot -e \"csv='" + csv + "'; png='" + png + "'\" '" LIEDYN_LQR_GNUPLOT_SCRIPT "'";
     if (std::system(cmd.c_str()) == 0) std::printf("wrote %s\n", png.c_str());
     else std::printf("gnuplot failed; no plot\n");
   } else {
@@ -116,17 +124,22 @@ int main(int argc, char** argv) {
   const Eigen::Matrix3d Einv = am::body_to_euler_rates(1.0, 0.0, 0.0);
   const Eigen::JacobiSVD<MatrixXd> svd_E{MatrixXd(E)};
   std::printf("\nZYX Euler angles at the hover attitude (yaw, pitch, roll) = (0, 90, 0) deg:\n");
-  std::printf("  E (Euler rates -> body angular velocity): det = %.1f, singular values %.3f %.3f %.3f, rank %ld,"
-              " condition %g\n",
-              E.determinant(), svd_E.singularValues()(0), svd_E.singularValues()(1), svd_E.singularValues()(2),
-              static_cast<long>(svd_E.rank()), condition(E));
-  std::printf("  E^-1 (body angular velocity -> Euler rates, entries 1/cos(pitch), tan(pitch)): %d of 9 entries"
-              " non-finite\n",
-              count_non_finite(Einv));
+  std::printf(
+      "  E (Euler rates -> body angular velocity): det = %.1f, singular values %.3f %.3f %.3f, "
+      "rank %ld,"
+      " condition %g\n",
+      E.determinant(), svd_E.singularValues()(0), svd_E.singularValues()(1),
+      svd_E.singularValues()(2), static_cast<long>(svd_E.rank()), condition(E));
+  std::printf(
+      "  E^-1 (body angular velocity -> Euler rates, entries 1/cos(pitch), tan(pitch)): %d of 9 "
+      "entries"
+      " non-finite\n",
+      count_non_finite(Einv));
   std::printf("  near the singularity: cond(E) =");
   for (double deg : {80.0, 89.0, 89.9, 89.99}) {
     const double th = deg * am::kPi / 180.0;
-    std::printf(" %.3g (%.2f deg)", condition(am::euler_rates_to_body(std::sin(th), std::cos(th), 0.0)), deg);
+    std::printf(" %.3g (%.2f deg)",
+                condition(am::euler_rates_to_body(std::sin(th), std::cos(th), 0.0)), deg);
   }
   std::printf("\n");
   // Euler-angle coordinates of the state: position error in A (dp = R eta_lin) and angle errors
@@ -139,18 +152,24 @@ int main(int argc, char** argv) {
   J.topLeftCorner(3, 3) = sys.hover.H.rotation().transpose();
   J.block(3, 3, 3, 3) = E;
   const MatrixXd A_euler = Jinv * A * J, B_euler = Jinv * Bu;
-  std::printf("  Euler-angle linearization: A has %d and B %d non-finite entries; J (geometric <- Euler) has "
-              "rank %ld of %d\n",
-              count_non_finite(A_euler), count_non_finite(B_euler),
-              static_cast<long>(Eigen::FullPivLU<MatrixXd>(J).rank()), N);
+  std::printf(
+      "  Euler-angle linearization: A has %d and B %d non-finite entries; J (geometric <- Euler) "
+      "has "
+      "rank %ld of %d\n",
+      count_non_finite(A_euler), count_non_finite(B_euler),
+      static_cast<long>(Eigen::FullPivLU<MatrixXd>(J).rank()), N);
   const am::Lqr lqr_euler = am::lqr(A_euler, B_euler, Q, R);
-  std::printf("  -> LQR on Euler angles: K has %d non-finite entries of %d: it can't be formed there.\n",
-              count_non_finite(lqr_euler.K), static_cast<int>(lqr_euler.K.size()));
-  std::printf("  (The geometric A above is finite at every attitude: its eta rows use no angles.)\n");
+  std::printf(
+      "  -> LQR on Euler angles: K has %d non-finite entries of %d: it can't be formed there.\n",
+      count_non_finite(lqr_euler.K), static_cast<int>(lqr_euler.K.size()));
+  std::printf(
+      "  (The geometric A above is finite at every attitude: its eta rows use no angles.)\n");
 
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const am::Sample& last = log.back();
-  std::printf("\nfinal error at t = %.1f s: |eta| %.1e, |ds| %.1e, |dnu| %.1e, |dr| %.1e (run time %.2f s)\n",
-              last.t, last.eta, last.ds, last.dnu, last.dr, secs);
+  std::printf(
+      "\nfinal error at t = %.1f s: |eta| %.1e, |ds| %.1e, |dnu| %.1e, |dr| %.1e (run time %.2f "
+      "s)\n",
+      last.t, last.eta, last.ds, last.dnu, last.dr, secs);
   return 0;
 }

@@ -56,14 +56,16 @@ int main(int argc, char** argv) {
   constraint_kinematics(model, data, set, cd, x);
   const VectorX<double> h = bias_force(model, data, x);
   const MatrixX<double> Jb_t = cd.J.leftCols(6).transpose();
-  const VectorX<double> lambda_static = Jb_t.completeOrthogonalDecomposition().solve(VectorX<double>(h.head(6)));
+  const VectorX<double> lambda_static =
+      Jb_t.completeOrthogonalDecomposition().solve(VectorX<double>(h.head(6)));
   VectorX<double> tau = VectorX<double>::Zero(nv);
   tau.tail(nv - 6) = h.tail(nv - 6) - cd.J.rightCols(nv - 6).transpose() * lambda_static;
 
   const VectorX<double> ddq = constrained_forward_dynamics(model, data, set, cd, x, tau);
   const double weight = model.total_mass() * model.gravity().norm();
-  std::printf("%s: %d joints, mass %.3f kg, weight %.3f N, %zu %s contacts (%d rows)\n", argv[1], model.num_joints(),
-              model.total_mass(), weight, specs.size(), point ? "point" : "rigid", m);
+  std::printf("%s: %d joints, mass %.3f kg, weight %.3f N, %zu %s contacts (%d rows)\n", argv[1],
+              model.num_joints(), model.total_mass(), weight, specs.size(),
+              point ? "point" : "rigid", m);
   Vector3<double> force = Vector3<double>::Zero(), moment = Vector3<double>::Zero();
   forward_poses(model, data, x);
   // Centre of mass.
@@ -79,21 +81,30 @@ int main(int argc, char** argv) {
     moment += (o - com).cross(f);
     if (!point) moment += cd.lambda.segment<3>(c.row + 3);
     std::printf("  %-18s force [%9.3f %9.3f %9.3f] N%s\n", c.name.c_str(), f(0), f(1), f(2),
-                point ? "" : (" moment [" + std::to_string(cd.lambda(c.row + 3)) + " " + std::to_string(cd.lambda(c.row + 4)) +
-                              " " + std::to_string(cd.lambda(c.row + 5)) + "] N m").c_str());
+                point ? ""
+                      : (" moment [" + std::to_string(cd.lambda(c.row + 3)) + " " +
+                         std::to_string(cd.lambda(c.row + 4)) + " " +
+                         std::to_string(cd.lambda(c.row + 5)) + "] N m")
+                            .c_str());
   }
   const Vector3<double> gravity = model.total_mass() * model.gravity();
-  std::printf("  sum of forces [%.6f %.6f %.6f] N (weight %.6f N); |q̈| = %.2e; moment about the CoM %.2e N m\n",
-              force(0), force(1), force(2), weight, ddq.norm(), moment.norm());
+  std::printf(
+      "  sum of forces [%.6f %.6f %.6f] N (weight %.6f N); |q̈| = %.2e; moment about the CoM %.2e N "
+      "m\n",
+      force(0), force(1), force(2), weight, ddq.norm(), moment.norm());
   // Rounding of the KKT solve relative to the weight (forces O(100) N, M up to O(10)).
   const double tol = 1e-9 * weight;
-  bool ok = ddq.norm() < 1e-9 && (force + gravity).norm() < tol && moment.norm() < tol && std::abs(force.z() - weight) < tol;
+  bool ok = ddq.norm() < 1e-9 && (force + gravity).norm() < tol && moment.norm() < tol &&
+            std::abs(force.z() - weight) < tol;
 
-  const VectorX<double> limp = constrained_forward_dynamics(model, data, set, cd, x, VectorX<double>::Zero(nv));
+  const VectorX<double> limp =
+      constrained_forward_dynamics(model, data, set, cd, x, VectorX<double>::Zero(nv));
   double fz = 0;
   for (int k = 0; k < set.size(); ++k) fz += cd.lambda(set.constraint(k).row + 2);
-  std::printf("  with no torques: vertical forces %.3f N (%.1f%% of the weight), base acceleration [%.3f %.3f %.3f] m/s^2\n",
-              fz, 100 * fz / weight, limp(0), limp(1), limp(2));
+  std::printf(
+      "  with no torques: vertical forces %.3f N (%.1f%% of the weight), base acceleration [%.3f "
+      "%.3f %.3f] m/s^2\n",
+      fz, 100 * fz / weight, limp(0), limp(1), limp(2));
   std::printf(ok ? "standing: OK\n" : "standing: FAILED\n");
   return ok ? 0 : 1;
 }

@@ -36,8 +36,8 @@ namespace {
 //   (Jr(η)⁻¹ (ν − Ad(exp η)⁻¹ ν0),  r,  ν̇,  ṙ)     (constant terms dropped; they cancel)
 // with (ν̇, ṙ) = ABA(x, τ̄). Its Jacobians at δx = 0 are A (w.r.t. δx) and B (w.r.t. τ̄).
 template <class S>
-VectorX<S> vector_field(const Model<S>& model, Data<S>& data, const State<S>& x0, const VectorX<S>& dx,
-                        const VectorX<S>& tau) {
+VectorX<S> vector_field(const Model<S>& model, Data<S>& data, const State<S>& x0,
+                        const VectorX<S>& dx, const VectorX<S>& tau) {
   const int n = model.num_joints();
   const Vector6<S> eta = dx.template head<6>();
   State<S> x = x0;
@@ -46,7 +46,8 @@ VectorX<S> vector_field(const Model<S>& model, Data<S>& data, const State<S>& x0
   x.nu += dx.template segment<6>(6 + n);
   x.r += dx.segment(12 + n, n);
   VectorX<S> f(2 * model.nv());
-  f.template head<6>() = SE3<S>::right_jacobian_inverse(eta) * (x.nu - SE3<S>::exp(eta).inverse().velocity_transform() * x0.nu);
+  f.template head<6>() = SE3<S>::right_jacobian_inverse(eta) *
+                         (x.nu - SE3<S>::exp(eta).inverse().velocity_transform() * x0.nu);
   f.segment(6, n) = x.r;
   f.tail(model.nv()) = aba(model, data, x, tau);
   return f;
@@ -91,21 +92,24 @@ int main(int argc, char** argv) {
   const std::string name = "the paper's Figure-4 robot (built without URDF support)";
 #endif
   if (!model.has_moving_base() || !model.singular_joints().empty()) {
-    std::fprintf(stderr, "liedyn_demo: %s needs a moving base and an invertible mass matrix\n", name.c_str());
+    std::fprintf(stderr, "liedyn_demo: %s needs a moving base and an invertible mass matrix\n",
+                 name.c_str());
     return 2;
   }
   const int n = model.num_joints(), nv = model.nv();
-  std::printf("robot   %s: %d joints (nv = %d), %d bodies, %.2f kg\n", name.c_str(), n, nv, model.num_bodies(),
-              model.total_mass());
+  std::printf("robot   %s: %d joints (nv = %d), %d bodies, %.2f kg\n", name.c_str(), n, nv,
+              model.num_bodies(), model.total_mass());
 
   // The state: base pitched 90° about y (roll-pitch-yaw in gimbal lock), 0.9 m up, moving;
   // joints spread over their ranges, moving.
   State<double> x(model);
-  x.H = SE3<double>(SO3<double>::exp(Vector3<double>(0.0, M_PI / 2, 0.0)), Vector3<double>(0.2, -0.1, 0.9));
+  x.H = SE3<double>(SO3<double>::exp(Vector3<double>(0.0, M_PI / 2, 0.0)),
+                    Vector3<double>(0.2, -0.1, 0.9));
   x.nu << 0.3, -0.2, 0.1, 0.4, 0.5, -0.3;
   for (int i = 1; i <= n; ++i) {
     const Joint<double>& j = model.joint(i);
-    const double lo = std::isfinite(j.lower) ? j.lower : -M_PI, hi = std::isfinite(j.upper) ? j.upper : M_PI;
+    const double lo = std::isfinite(j.lower) ? j.lower : -M_PI,
+                 hi = std::isfinite(j.upper) ? j.upper : M_PI;
     x.s(i - 1) = lo + (hi - lo) * (0.5 + 0.3 * std::sin(1.7 * i));
     x.r(i - 1) = 0.5 * std::cos(1.3 * i);
   }
@@ -115,16 +119,21 @@ int main(int argc, char** argv) {
   VectorX<double> tau = bias_force(model, data, x);
   tau.head<6>().setZero();
   for (int i = 0; i < n; ++i) tau(6 + i) += 0.5 * std::sin(0.9 * i);
-  std::printf("state   base pitched 90 deg (gimbal lock for roll-pitch-yaw angles), 0.9 m up, moving:\n"
-              "        body twist (%.1f, %.1f, %.1f | %.1f, %.1f, %.1f); joints spread over their ranges, moving;\n"
-              "        input: joint torques (gravity + velocity compensation + ripple), no base wrench\n",
-              x.nu(0), x.nu(1), x.nu(2), x.nu(3), x.nu(4), x.nu(5));
+  std::printf(
+      "state   base pitched 90 deg (gimbal lock for roll-pitch-yaw angles), 0.9 m up, moving:\n"
+      "        body twist (%.1f, %.1f, %.1f | %.1f, %.1f, %.1f); joints spread over their ranges, "
+      "moving;\n"
+      "        input: joint torques (gravity + velocity compensation + ripple), no base wrench\n",
+      x.nu(0), x.nu(1), x.nu(2), x.nu(3), x.nu(4), x.nu(5));
 
   // The analytic linearization.
   linearize(model, data, x, tau);
   const MatrixX<double> A = data.A, B = data.B;
-  std::printf("\nlinearize   d(dx)/dt = A dx + B dtau,  dx = (eta, ds, dnu, dr), H = H0 exp(eta^)  (body twist)\n"
-              "            A: %d x %d, B: %d x %d\n", int(A.rows()), int(A.cols()), int(B.rows()), int(B.cols()));
+  std::printf(
+      "\nlinearize   d(dx)/dt = A dx + B dtau,  dx = (eta, ds, dnu, dr), H = H0 exp(eta^)  (body "
+      "twist)\n"
+      "            A: %d x %d, B: %d x %d\n",
+      int(A.rows()), int(A.cols()), int(B.rows()), int(B.cols()));
 
   // Check: central finite differences of the nonlinear vector field, in long double.
   using LD = long double;
@@ -134,36 +143,47 @@ int main(int argc, char** argv) {
   const VectorX<LD> tau_ld = tau.cast<LD>(), zero = VectorX<LD>::Zero(2 * nv);
   const auto t0 = std::chrono::steady_clock::now();
   const MatrixX<double> A_fd =
-      numdiff::vector_jacobian([&](const VectorX<LD>& dx) { return vector_field(model_ld, data_ld, x_ld, dx, tau_ld); },
-                               zero)
+      numdiff::vector_jacobian(
+          [&](const VectorX<LD>& dx) { return vector_field(model_ld, data_ld, x_ld, dx, tau_ld); },
+          zero)
           .cast<double>();
   const MatrixX<double> B_fd =
-      numdiff::vector_jacobian([&](const VectorX<LD>& u) { return vector_field(model_ld, data_ld, x_ld, zero, u); },
-                               tau_ld)
+      numdiff::vector_jacobian(
+          [&](const VectorX<LD>& u) { return vector_field(model_ld, data_ld, x_ld, zero, u); },
+          tau_ld)
           .cast<double>();
-  const double fd_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double fd_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const double errA = rel_error(A, A_fd), errB = rel_error(B, B_fd);
   const double tol = 1e-8;
   const bool agree = errA <= tol && errB <= tol;
-  std::printf("check       against central finite differences of forward dynamics (ABA) on SE(3) x R^n,\n"
-              "            in long double (%d + %d columns, %.0f ms):\n"
-              "            max|A - A_fd| / max|A_fd| = %.1e\n"
-              "            max|B - B_fd| / max|B_fd| = %.1e   -> %s (tolerance %.0e)\n",
-              int(A.cols()), int(B.cols()), fd_ms, errA, errB, agree ? "AGREE" : "DISAGREE", tol);
+  std::printf(
+      "check       against central finite differences of forward dynamics (ABA) on SE(3) x R^n,\n"
+      "            in long double (%d + %d columns, %.0f ms):\n"
+      "            max|A - A_fd| / max|A_fd| = %.1e\n"
+      "            max|B - B_fd| / max|B_fd| = %.1e   -> %s (tolerance %.0e)\n",
+      int(A.cols()), int(B.cols()), fd_ms, errA, errB, agree ? "AGREE" : "DISAGREE", tol);
 
   // Timings.
   const VectorX<double> ddq = data.ddq;
   volatile double sink = 0;
-  const double t_lin = median_us([&] { linearize(model, data, x, tau); sink = data.A(0, 0); });
+  const double t_lin = median_us([&] {
+    linearize(model, data, x, tau);
+    sink = data.A(0, 0);
+  });
   const double t_id = median_us([&] { sink = eidamb(model, data, x, ddq)(0); });
   const double t_fd = median_us([&] { sink = aba(model, data, x, tau)(0); });
-  const double t_d = median_us([&] { eidamb_derivatives(model, data, x, ddq); sink = data.D2(0, 0); });
+  const double t_d = median_us([&] {
+    eidamb_derivatives(model, data, x, ddq);
+    sink = data.D2(0, 0);
+  });
   (void)sink;
-  std::printf("\ntime per call (median of 200 calls, one thread; a demo print, not a benchmark):\n"
-              "  linearize           A and B                      %8.1f us\n"
-              "  eidamb              inverse dynamics             %8.1f us\n"
-              "  aba                 forward dynamics             %8.1f us\n"
-              "  eidamb_derivatives  D1..D4 and M                 %8.1f us\n",
-              t_lin, t_id, t_fd, t_d);
+  std::printf(
+      "\ntime per call (median of 200 calls, one thread; a demo print, not a benchmark):\n"
+      "  linearize           A and B                      %8.1f us\n"
+      "  eidamb              inverse dynamics             %8.1f us\n"
+      "  aba                 forward dynamics             %8.1f us\n"
+      "  eidamb_derivatives  D1..D4 and M                 %8.1f us\n",
+      t_lin, t_id, t_fd, t_d);
   return agree ? 0 : 1;
 }

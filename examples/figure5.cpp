@@ -51,19 +51,21 @@ ReferenceCase reference_case(const Model<double>& model) {
   R << -0.4017206363440202, 0.7985801699590784, -0.44820781171626717,  //
       -0.9152678349560219, -0.36620789287204003, 0.1678587784214349,   //
       -0.030088546496489565, 0.47766252872331294, 0.8780280109560166;
-  c.x.H = SE3<double>(R, Vector3<double>(-1.3077531969011476, 1.0868307847683634, -0.050604063111342405));
+  c.x.H = SE3<double>(
+      R, Vector3<double>(-1.3077531969011476, 1.0868307847683634, -0.050604063111342405));
   c.x.s = VectorX<double>::Constant(7, 0.3);
   c.x.r = VectorX<double>(7);
-  c.x.r << 0.6131890778590062, -0.1521929584082903, -1.473887948041959, 1.028854347803183, -1.934959636609707,
-      -0.23993667125803605, -0.20452248839966083;
+  c.x.r << 0.6131890778590062, -0.1521929584082903, -1.473887948041959, 1.028854347803183,
+      -1.934959636609707, -0.23993667125803605, -0.20452248839966083;
   Vector6<double> w;
-  w << -0.2831250656795347, 1.643251614242697, -1.2826492440738984, -0.5856577998413593, -0.47258767675848407,
-      0.5863372815313004;
+  w << -0.2831250656795347, 1.643251614242697, -1.2826492440738984, -0.5856577998413593,
+      -0.47258767675848407, 0.5863372815313004;
   c.x.set_base_twist(w, TwistRepresentation::Inertial);
   c.u = VectorX<double>(13);
-  c.u << 0.0012301533574825742, 0.2987455375084699, -0.2741378553622176, -0.8905918387572742, -0.45467078517172255,
-      -0.9916465549964624, 0.060143602597438485, 1.3402152455545335, -0.49220651855132963, -0.6204748998199404,
-      0.4898420501851982, 0.35688700816006075, 0.10541424899789856;
+  c.u << 0.0012301533574825742, 0.2987455375084699, -0.2741378553622176, -0.8905918387572742,
+      -0.45467078517172255, -0.9916465549964624, 0.060143602597438485, 1.3402152455545335,
+      -0.49220651855132963, -0.6204748998199404, 0.4898420501851982, 0.35688700816006075,
+      0.10541424899789856;
   return c;
 }
 
@@ -96,8 +98,9 @@ State<LD> to_long_double(const State<double>& x_d) {
 
 /// Max and mean |FD − K| with the finite differences of ĪD(·, ddq) taken in scalar S at step δ.
 template <class S>
-Errors fd_errors(const Model<S>& model, const State<S>& x, const VectorX<S>& ddq, TwistRepresentation rep,
-                 numdiff::DifferenceScheme scheme, double delta, const MatrixX<LD>& K) {
+Errors fd_errors(const Model<S>& model, const State<S>& x, const VectorX<S>& ddq,
+                 TwistRepresentation rep, numdiff::DifferenceScheme scheme, double delta,
+                 const MatrixX<LD>& K) {
   Data<S> data(model);
   auto f = [&](const State<S>& y) -> VectorX<S> { return eidamb(model, data, y, ddq); };
   numdiff::NumDiffOptions<S> opt;
@@ -111,7 +114,8 @@ Errors fd_errors(const Model<S>& model, const State<S>& x, const VectorX<S>& ddq
 }
 
 bool parse_rep(const std::string& s, TwistRepresentation& rep) {
-  for (TwistRepresentation r : {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+  for (TwistRepresentation r :
+       {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
     if (s == to_string(r)) {
       rep = r;
       return true;
@@ -155,7 +159,8 @@ int main(int argc, char** argv) {
   // The accelerations of forward dynamics at the input u (docs/conventions.md §3), computed in long
   // double and rounded once: both scalars then differentiate at the same accelerations.
   Data<LD> data_ld(model_ld);
-  const VectorX<double> ddq = aba(model_ld, data_ld, x_ld, VectorX<LD>(rc.u.cast<LD>())).cast<double>();
+  const VectorX<double> ddq =
+      aba(model_ld, data_ld, x_ld, VectorX<LD>(rc.u.cast<LD>())).cast<double>();
   const VectorX<LD> ddq_ld = ddq.cast<LD>();
 
   const MatrixX<LD> K = analytic_derivatives(model_ld, x_ld, ddq_ld, rep);
@@ -163,11 +168,16 @@ int main(int argc, char** argv) {
   const double k_max = static_cast<double>(K.cwiseAbs().maxCoeff());
   const double k_round = static_cast<double>((K_double.cast<LD>() - K).cwiseAbs().maxCoeff());
 
-  std::printf("liedyn Figure 5: finite differences vs analytic [D1 D2 D3 D4] (%d x %d entries, max |entry| %.1f)\n",
-              static_cast<int>(K.rows()), static_cast<int>(K.cols()), k_max);
-  std::printf("Figure-4-like robot at the reference state; base twist: %s (D1 holds it fixed)\n", to_string(rep));
-  std::printf("analytic reference in long double; the double analytic result differs from it by %.1e (max abs)\n\n",
-              k_round);
+  std::printf(
+      "liedyn Figure 5: finite differences vs analytic [D1 D2 D3 D4] (%d x %d entries, max |entry| "
+      "%.1f)\n",
+      static_cast<int>(K.rows()), static_cast<int>(K.cols()), k_max);
+  std::printf("Figure-4-like robot at the reference state; base twist: %s (D1 holds it fixed)\n",
+              to_string(rep));
+  std::printf(
+      "analytic reference in long double; the double analytic result differs from it by %.1e (max "
+      "abs)\n\n",
+      k_round);
 
   using numdiff::DifferenceScheme;
   struct Row {
@@ -185,7 +195,8 @@ int main(int argc, char** argv) {
     rows.push_back(r);
   }
 
-  const char* names[4] = {"double central", "double forward", "long double central", "long double forward"};
+  const char* names[4] = {"double central", "double forward", "long double central",
+                          "long double forward"};
   std::printf("%8s | %-21s | %-21s | %-21s | %-21s\n", "", names[0], names[1], names[2], names[3]);
   std::printf("%8s |", "delta");
   for (int c = 0; c < 4; ++c) std::printf(" %10s %10s |", "max", "mean");
@@ -200,8 +211,8 @@ int main(int argc, char** argv) {
     const Row* best = &rows[0];
     for (const Row& r : rows)
       if (r.e[c].max_abs < best->e[c].max_abs) best = &r;
-    std::printf("  %-20s %.2e at delta = %.0e (mean %.2e)\n", names[c], best->e[c].max_abs, best->delta,
-                best->e[c].mean_abs);
+    std::printf("  %-20s %.2e at delta = %.0e (mean %.2e)\n", names[c], best->e[c].max_abs,
+                best->delta, best->e[c].mean_abs);
   }
 
   std::ofstream csv(csv_path);
@@ -210,7 +221,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   csv << "delta,double_central_max,double_central_mean,double_forward_max,double_forward_mean,"
-         "longdouble_central_max,longdouble_central_mean,longdouble_forward_max,longdouble_forward_mean\n";
+         "longdouble_central_max,longdouble_central_mean,longdouble_forward_max,longdouble_forward_"
+         "mean\n";
   char buf[64];
   for (const Row& r : rows) {
     std::snprintf(buf, sizeof buf, "%.0e", r.delta);
@@ -242,17 +254,26 @@ int main(int argc, char** argv) {
        << "set xlabel 'finite-difference step {/Symbol d}'\n"
        << "set ylabel 'absolute error of [D_1 D_2 D_3 D_4]'\n"
        // Double quotes: gnuplot expands \n only there.
-       << "set title \"Geometric finite differences vs analytic derivatives (Figure-4-like robot, " << to_string(rep)
-       << " twist)\\nsolid: double, dashed: long double\"\n"
+       << "set title \"Geometric finite differences vs analytic derivatives (Figure-4-like robot, "
+       << to_string(rep) << " twist)\\nsolid: double, dashed: long double\"\n"
        << "set key outside right top box\n"
-       << "plot " << data << " using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '#1f77b4' title 'central, max (double)', \\\n"
-       << "  '' using 1:3 with linespoints lw 2 pt 6 ps 0.8 lc rgb '#6baed6' title 'central, mean (double)', \\\n"
-       << "  '' using 1:4 with linespoints lw 2 pt 5 ps 0.8 lc rgb '#d62728' title 'forward, max (double)', \\\n"
-       << "  '' using 1:5 with linespoints lw 2 pt 4 ps 0.8 lc rgb '#ff9896' title 'forward, mean (double)', \\\n"
-       << "  '' using 1:6 with linespoints dt 2 lw 2 pt 7 ps 0.8 lc rgb '#1f77b4' title 'central, max (long double)', \\\n"
-       << "  '' using 1:7 with linespoints dt 2 lw 2 pt 6 ps 0.8 lc rgb '#6baed6' title 'central, mean (long double)', \\\n"
-       << "  '' using 1:8 with linespoints dt 2 lw 2 pt 5 ps 0.8 lc rgb '#d62728' title 'forward, max (long double)', \\\n"
-       << "  '' using 1:9 with linespoints dt 2 lw 2 pt 4 ps 0.8 lc rgb '#ff9896' title 'forward, mean (long double)'\n";
+       << "plot " << data
+       << " using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '#1f77b4' title 'central, max "
+          "(double)', \\\n"
+       << "  '' using 1:3 with linespoints lw 2 pt 6 ps 0.8 lc rgb '#6baed6' title 'central, mean "
+          "(double)', \\\n"
+       << "  '' using 1:4 with linespoints lw 2 pt 5 ps 0.8 lc rgb '#d62728' title 'forward, max "
+          "(double)', \\\n"
+       << "  '' using 1:5 with linespoints lw 2 pt 4 ps 0.8 lc rgb '#ff9896' title 'forward, mean "
+          "(double)', \\\n"
+       << "  '' using 1:6 with linespoints dt 2 lw 2 pt 7 ps 0.8 lc rgb '#1f77b4' title 'central, "
+          "max (long double)', \\\n"
+       << "  '' using 1:7 with linespoints dt 2 lw 2 pt 6 ps 0.8 lc rgb '#6baed6' title 'central, "
+          "mean (long double)', \\\n"
+       << "  '' using 1:8 with linespoints dt 2 lw 2 pt 5 ps 0.8 lc rgb '#d62728' title 'forward, "
+          "max (long double)', \\\n"
+       << "  '' using 1:9 with linespoints dt 2 lw 2 pt 4 ps 0.8 lc rgb '#ff9896' title 'forward, "
+          "mean (long double)'\n";
   }
   const std::string cmd = "gnuplot " + shell_quote(script_path);
   if (std::system(cmd.c_str()) != 0) {

@@ -29,7 +29,8 @@ using namespace liedyn;
 
 namespace {
 
-constexpr double kCrank = 0.3, kCoupler = 0.8, kRocker = 0.6, kGround = 0.7;  // Grashof: the crank turns fully
+constexpr double kCrank = 0.3, kCoupler = 0.8, kRocker = 0.6,
+                 kGround = 0.7;  // Grashof: the crank turns fully
 
 /// A slender rod of mass m and length l along x from its joint.
 SpatialInertia<double> rod(double m, double l) {
@@ -42,18 +43,25 @@ Model<double> four_bar() {
   b.set_gravity(Vector3<double>(0, -9.81, 0));
   const Vector3<double> z = Vector3<double>::UnitZ();
   b.add_body("ground", "crank", JointSpec<double>::revolute("A", z), rod(0.5, kCrank));
-  b.add_body("crank", "coupler", JointSpec<double>::revolute("B", z, SE3<double>(Matrix3<double>::Identity(), Vector3<double>(kCrank, 0, 0))),
+  b.add_body("crank", "coupler",
+             JointSpec<double>::revolute(
+                 "B", z, SE3<double>(Matrix3<double>::Identity(), Vector3<double>(kCrank, 0, 0))),
              rod(1.2, kCoupler));
-  b.add_body("ground", "rocker", JointSpec<double>::revolute("D", z, SE3<double>(Matrix3<double>::Identity(), Vector3<double>(kGround, 0, 0))),
+  b.add_body("ground", "rocker",
+             JointSpec<double>::revolute(
+                 "D", z, SE3<double>(Matrix3<double>::Identity(), Vector3<double>(kGround, 0, 0))),
              rod(0.9, kRocker));
-  b.add_frame("coupler_C", "coupler", SE3<double>(Matrix3<double>::Identity(), Vector3<double>(kCoupler, 0, 0)));
-  b.add_frame("rocker_C", "rocker", SE3<double>(Matrix3<double>::Identity(), Vector3<double>(kRocker, 0, 0)));
+  b.add_frame("coupler_C", "coupler",
+              SE3<double>(Matrix3<double>::Identity(), Vector3<double>(kCoupler, 0, 0)));
+  b.add_frame("rocker_C", "rocker",
+              SE3<double>(Matrix3<double>::Identity(), Vector3<double>(kRocker, 0, 0)));
   return b.build();
 }
 
 ConstraintSet<double> loop_closure(const Model<double>& model, double Kp, double Kd) {
-  ConstraintSpec<double> c = ConstraintSpec<double>::loop(ConstraintType::RevoluteLoop, "rocker_C", "coupler_C",
-                                                          TwistRepresentation::Body, Vector3<double>::UnitZ());
+  ConstraintSpec<double> c =
+      ConstraintSpec<double>::loop(ConstraintType::RevoluteLoop, "rocker_C", "coupler_C",
+                                   TwistRepresentation::Body, Vector3<double>::UnitZ());
   c.name = "C";
   c.components = {0, 1};
   c.Kp = Kp;
@@ -67,7 +75,8 @@ double energy(const Model<double>& model, Data<double>& data, const State<double
   crba(model, data, x.s);
   double V = 0;
   for (int i = 1; i < model.num_bodies(); ++i)
-    V -= model.inertia(i).mass() * model.gravity().dot(data.H_world[i].act_point(model.inertia(i).com()));
+    V -= model.inertia(i).mass() *
+         model.gravity().dot(data.H_world[i].act_point(model.inertia(i).com()));
   return 0.5 * x.r.dot(data.M * x.r) + V;
 }
 
@@ -76,7 +85,8 @@ struct Run {
 };
 
 /// RK4 on (s, r) for `seconds`, step h.
-Run simulate(const Model<double>& model, const ConstraintSet<double>& set, State<double> x, double h, double seconds) {
+Run simulate(const Model<double>& model, const ConstraintSet<double>& set, State<double> x,
+             double h, double seconds) {
   Data<double> data(model);
   ConstraintData<double> cd(model, set);
   const VectorX<double> tau = VectorX<double>::Zero(model.nv());
@@ -127,7 +137,8 @@ int main(int argc, char** argv) {
   const std::string csv = argc > 1 ? argv[1] : "four_bar.csv";
   const std::string png = csv.substr(0, csv.rfind('.')) + ".png";
   const Model<double> model = four_bar();
-  const ConstraintSet<double> plain = loop_closure(model, 0, 0), stabilized = loop_closure(model, 400, 40);
+  const ConstraintSet<double> plain = loop_closure(model, 0, 0),
+                              stabilized = loop_closure(model, 400, 40);
 
   // Assembly from a rough guess: crank at 60°, the others eyeballed.
   State<double> x(model);
@@ -139,29 +150,39 @@ int main(int argc, char** argv) {
   const double guess_error = cd.position_error.norm();
   const int steps = project_configuration(model, data, plain, cd, x);
   project_velocity(model, data, plain, cd, x);
-  std::printf("assembly: |e| %.2e -> 0 in %d Newton steps; s = (%.4f, %.4f, %.4f) rad, r = (%.4f, %.4f, %.4f) rad/s\n",
-              guess_error, steps, x.s(0), x.s(1), x.s(2), x.r(0), x.r(1), x.r(2));
+  std::printf(
+      "assembly: |e| %.2e -> 0 in %d Newton steps; s = (%.4f, %.4f, %.4f) rad, r = (%.4f, %.4f, "
+      "%.4f) rad/s\n",
+      guess_error, steps, x.s(0), x.s(1), x.s(2), x.r(0), x.r(1), x.r(2));
 
   const double T = 5.0;
   const Run a = simulate(model, plain, x, 1e-3, T), b = simulate(model, stabilized, x, 1e-3, T);
   const Run coarse = simulate(model, plain, x, 1e-2, T), fine = simulate(model, plain, x, 5e-3, T);
   const double E0 = a.energy.front();
-  const double scale = 0.5 * x.r.dot(data.M * x.r) + 10.0;  // kinetic energy plus a gravity scale (J)
-  const double err = max_energy_error(a), err_coarse = max_energy_error(coarse), err_fine = max_energy_error(fine);
-  std::printf("energy %.6f J; max |E - E0| over %.0f s: %.2e J (h = 1e-3), %.2e (h = 1e-2), %.2e (h = 5e-3): ratio %.1f\n",
-              E0, T, err, err_coarse, err_fine, err_coarse / err_fine);
-  std::printf("max constraint drift |e|: %.2e m without stabilization, %.2e m with Baumgarte (Kp 400, Kd 40)\n",
-              max_of(a.drift), max_of(b.drift));
+  const double scale =
+      0.5 * x.r.dot(data.M * x.r) + 10.0;  // kinetic energy plus a gravity scale (J)
+  const double err = max_energy_error(a), err_coarse = max_energy_error(coarse),
+               err_fine = max_energy_error(fine);
+  std::printf(
+      "energy %.6f J; max |E - E0| over %.0f s: %.2e J (h = 1e-3), %.2e (h = 1e-2), %.2e (h = "
+      "5e-3): ratio %.1f\n",
+      E0, T, err, err_coarse, err_fine, err_coarse / err_fine);
+  std::printf(
+      "max constraint drift |e|: %.2e m without stabilization, %.2e m with Baumgarte (Kp 400, Kd "
+      "40)\n",
+      max_of(a.drift), max_of(b.drift));
 
   std::ofstream out(csv);
   out << "t,drift_plain,drift_baumgarte,energy_plain,energy_baumgarte\n";
   out.precision(12);
   for (std::size_t k = 0; k < a.t.size(); ++k)
-    out << a.t[k] << ',' << a.drift[k] << ',' << b.drift[k] << ',' << a.energy[k] - E0 << ',' << b.energy[k] - E0 << '\n';
+    out << a.t[k] << ',' << a.drift[k] << ',' << b.drift[k] << ',' << a.energy[k] - E0 << ','
+        << b.energy[k] - E0 << '\n';
   out.close();
   std::printf("wrote %s\n", csv.c_str());
   if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
-    const std::string cmd = "gnuplot -e \"csv='" + csv + "'; png='" + png + "'\" '" LIEDYN_FOUR_BAR_GNUPLOT_SCRIPT "'";
+    const std::string cmd =
+        "gnuplot -e \"csv='" + csv + "'; png='" + png + "'\" '" LIEDYN_FOUR_BAR_GNUPLOT_SCRIPT "'";
     if (std::system(cmd.c_str()) == 0) std::printf("wrote %s\n", png.c_str());
     else std::printf("gnuplot failed; no plot\n");
   } else {

@@ -73,8 +73,12 @@ std::size_t allocation_count() noexcept { return g_allocations.load(std::memory_
 // --- allocation ------------------------------------------------------------
 void* operator new(std::size_t size) { return allocate(size, 0); }
 void* operator new[](std::size_t size) { return allocate(size, 0); }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return allocate_nothrow(size, 0); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return allocate_nothrow(size, 0); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return allocate_nothrow(size, 0);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return allocate_nothrow(size, 0);
+}
 void* operator new(std::size_t size, std::align_val_t al) { return allocate(size, to_size(al)); }
 void* operator new[](std::size_t size, std::align_val_t al) { return allocate(size, to_size(al)); }
 void* operator new(std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
@@ -95,5 +99,9 @@ void operator delete(void* p, std::align_val_t) noexcept { deallocate_aligned(p)
 void operator delete[](void* p, std::align_val_t) noexcept { deallocate_aligned(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { deallocate_aligned(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { deallocate_aligned(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { deallocate_aligned(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { deallocate_aligned(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  deallocate_aligned(p);
+}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  deallocate_aligned(p);
+}

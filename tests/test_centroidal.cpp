@@ -77,8 +77,10 @@ std::vector<NamedModel> models() {
   o.branching = 2;
   ms.push_back({"random welded tree", liedyn::random_model<double>(7, rng, o)});
 #ifdef LIEDYN_TEST_CENTROIDAL_URDF
-  ms.push_back({"solo12", liedyn::load_urdf_file(std::string(LIEDYN_TEST_DATA_DIR) + "/solo12.urdf")});
-  ms.push_back({"talos", liedyn::load_urdf_file(std::string(LIEDYN_TEST_DATA_DIR) + "/talos.urdf")});
+  ms.push_back(
+      {"solo12", liedyn::load_urdf_file(std::string(LIEDYN_TEST_DATA_DIR) + "/solo12.urdf")});
+  ms.push_back(
+      {"talos", liedyn::load_urdf_file(std::string(LIEDYN_TEST_DATA_DIR) + "/talos.urdf")});
 #endif
   return ms;
 }
@@ -196,8 +198,9 @@ void check_identities(const Model<double>& model_d, std::uint32_t seed) {
     }
     // The sum cancels gravity's moment about A's origin, of size m |g| |p_com|: the error is
     // relative to that (long double would otherwise see the ~1e4 ε of the cancellation).
-    const long double scale = std::max({1.0L, test::to_long_double(hdot.cwiseAbs().maxCoeff()),
-                                        test::to_long_double(mass * model.gravity().norm() * (T(1) + p_ref.norm()))});
+    const long double scale =
+        std::max({1.0L, test::to_long_double(hdot.cwiseAbs().maxCoeff()),
+                  test::to_long_double(mass * model.gravity().norm() * (T(1) + p_ref.norm()))});
     LIEDYN_CHECK_BELOW(test::scaled_error(rhs, hdot, scale), tol);
   }
 
@@ -206,10 +209,12 @@ void check_identities(const Model<double>& model_d, std::uint32_t seed) {
   for (int i = 1; i < nb; ++i) M(model.v_index(i), model.v_index(i)) -= model.joint(i).armature;
   const T Tkin = liedyn::kinetic_energy(model, data, x);
   const T Tref = T(0.5) * v.dot(M * v);
-  LIEDYN_CHECK_CLOSE((Vector3<T>() << Tkin, T(0), T(0)).finished(), (Vector3<T>() << Tref, T(0), T(0)).finished(), tol);
+  LIEDYN_CHECK_CLOSE((Vector3<T>() << Tkin, T(0), T(0)).finished(),
+                     (Vector3<T>() << Tref, T(0), T(0)).finished(), tol);
   const T U = liedyn::potential_energy(model, data, x);
   const T Uref = -mass * model.gravity().dot(p_ref);
-  LIEDYN_CHECK_CLOSE((Vector3<T>() << U, T(0), T(0)).finished(), (Vector3<T>() << Uref, T(0), T(0)).finished(), tol);
+  LIEDYN_CHECK_CLOSE((Vector3<T>() << U, T(0), T(0)).finished(),
+                     (Vector3<T>() << Uref, T(0), T(0)).finished(), tol);
 
   // C ν̄ = the velocity-product terms.
   const VectorX<T> Cv = liedyn::coriolis_matrix(model, data, x) * v;
@@ -219,7 +224,8 @@ void check_identities(const Model<double>& model_d, std::uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("centroidal: identities hold on random trees and robots in every scalar type", "[centroidal]") {
+TEST_CASE("centroidal: identities hold on random trees and robots in every scalar type",
+          "[centroidal]") {
   std::uint32_t seed = 11;
   for (const NamedModel& nm : models()) {
     INFO(nm.name);
@@ -232,7 +238,8 @@ TEST_CASE("centroidal: identities hold on random trees and robots in every scala
   }
 }
 
-TEST_CASE("centroidal: time derivatives along the motion and the skew-symmetry of Mdot - 2C", "[centroidal]") {
+TEST_CASE("centroidal: time derivatives along the motion and the skew-symmetry of Mdot - 2C",
+          "[centroidal]") {
   std::uint32_t seed = 101;
   for (const NamedModel& nm : models()) {
     INFO(nm.name);
@@ -245,34 +252,40 @@ TEST_CASE("centroidal: time derivatives along the motion and the skew-symmetry o
     const State<double> xd = x.cast<double>();
     const VectorX<double> ddq_d = ddq.cast<double>();
 
-    // d/dt h_G = ḣ_G and d/dt p_com = ṗ_com along the motion (long-double stencil, kernels in double).
+    // d/dt h_G = ḣ_G and d/dt p_com = ṗ_com along the motion (long-double stencil, kernels in
+    // double).
     const auto hG_dot = d_dt([&](LD t) {
       return Eigen::Matrix<LD, Eigen::Dynamic, Eigen::Dynamic>(
           liedyn::centroidal_momentum(model, data, along_motion(model, x, ddq, t)));
     });
-    LIEDYN_CHECK_CLOSE(liedyn::centroidal_momentum_rate(nm.model, data_d, xd, ddq_d), as_dynamic(hG_dot), 1e-12);
+    LIEDYN_CHECK_CLOSE(liedyn::centroidal_momentum_rate(nm.model, data_d, xd, ddq_d),
+                       as_dynamic(hG_dot), 1e-12);
     const auto p_dot = d_dt([&](LD t) {
       return Eigen::Matrix<LD, Eigen::Dynamic, Eigen::Dynamic>(
           liedyn::center_of_mass(model, data, along_motion(model, x, ddq, t)));
     });
-    LIEDYN_CHECK_CLOSE(liedyn::center_of_mass_velocity(nm.model, data_d, xd), as_dynamic(p_dot), 1e-12);
+    LIEDYN_CHECK_CLOSE(liedyn::center_of_mass_velocity(nm.model, data_d, xd), as_dynamic(p_dot),
+                       1e-12);
 
     // Ṁ = d/dt M(s + t r); Ṁ − 2C must be skew-symmetric: its symmetric part, relative to ‖Ṁ‖.
     const auto Mdot = d_dt([&](LD t) {
-      return Eigen::Matrix<LD, Eigen::Dynamic, Eigen::Dynamic>(liedyn::crba(model, data, VectorX<LD>(x.s + t * x.r)));
+      return Eigen::Matrix<LD, Eigen::Dynamic, Eigen::Dynamic>(
+          liedyn::crba(model, data, VectorX<LD>(x.s + t * x.r)));
     });
     const MatrixX<double> C = liedyn::coriolis_matrix(nm.model, data_d, xd);
     const MatrixX<LD> K = Mdot - LD(2) * test::to_long_double(C);
     const MatrixX<LD> sym = K + K.transpose();
     const LD scale = std::max<LD>(1, Mdot.cwiseAbs().maxCoeff());
-    LIEDYN_CHECK_BELOW(test::scaled_error(sym, MatrixX<LD>::Zero(sym.rows(), sym.cols()), scale), 1e-12);
+    LIEDYN_CHECK_BELOW(test::scaled_error(sym, MatrixX<LD>::Zero(sym.rows(), sym.cols()), scale),
+                       1e-12);
   }
 }
 
 namespace {
 /// The three derivative blocks as one (3 + 6 + 6) × 2nv matrix, from the kernel in scalar T.
 template <class T>
-MatrixX<T> analytic_derivatives(const Model<T>& model, Data<T>& data, const State<T>& x, const VectorX<T>& ddq, Rep rep) {
+MatrixX<T> analytic_derivatives(const Model<T>& model, Data<T>& data, const State<T>& x,
+                                const VectorX<T>& ddq, Rep rep) {
   liedyn::centroidal_derivatives(model, data, x, ddq, rep);
   MatrixX<T> D(15, 2 * model.nv());
   D << data.com_dx, data.centroidal_momentum_dx, data.centroidal_rate_dx;
@@ -280,7 +293,8 @@ MatrixX<T> analytic_derivatives(const Model<T>& model, Data<T>& data, const Stat
 }
 }  // namespace
 
-TEST_CASE("centroidal: state derivatives match long-double geometric finite differences", "[centroidal]") {
+TEST_CASE("centroidal: state derivatives match long-double geometric finite differences",
+          "[centroidal]") {
   std::uint32_t seed = 201;
   for (const NamedModel& nm : models()) {
     INFO(nm.name);
@@ -302,20 +316,25 @@ TEST_CASE("centroidal: state derivatives match long-double geometric finite diff
       opt.twist_representation = rep;
       opt.step = 1e-6L;  // central: truncation ~1e-13 relative, round-off ε/δ ~1e-13
       const MatrixX<LD> N = liedyn::numdiff::state_jacobian(model, f, x, opt);
-      const MatrixX<double> D = analytic_derivatives(nm.model, data_d, x.cast<double>(), VectorX<double>(ddq.cast<double>()), rep);
+      const MatrixX<double> D = analytic_derivatives(nm.model, data_d, x.cast<double>(),
+                                                     VectorX<double>(ddq.cast<double>()), rep);
       LIEDYN_CHECK_CLOSE(D, N, 1e-9);
       const MatrixX<LD> D_ld = analytic_derivatives(model, data, x, ddq, rep);
       LIEDYN_CHECK_CLOSE(D_ld, N, 1e-9);
-      // float: the float tolerance (its own rounding, ε ≈ 1.2e-7; the state is rounded to float too).
+      // float: the float tolerance (its own rounding, ε ≈ 1.2e-7; the state is rounded to float
+      // too).
       const Model<float> model_f = nm.model.cast<float>();
       Data<float> data_f(model_f);
-      const MatrixX<float> D_f = analytic_derivatives(model_f, data_f, x.cast<float>(), VectorX<float>(ddq.cast<float>()), rep);
+      const MatrixX<float> D_f = analytic_derivatives(model_f, data_f, x.cast<float>(),
+                                                      VectorX<float>(ddq.cast<float>()), rep);
       LIEDYN_CHECK_CLOSE(D_f, N, test::tolerance<float>());
     }
   }
 }
 
-TEST_CASE("centroidal: joint-position and joint-velocity derivatives match automatic differentiation", "[centroidal]") {
+TEST_CASE(
+    "centroidal: joint-position and joint-velocity derivatives match automatic differentiation",
+    "[centroidal]") {
   using AD = test::ADN<6>;
   std::uint32_t seed = 301;
   for (const NamedModel& nm : models()) {
@@ -349,7 +368,8 @@ TEST_CASE("centroidal: joint-position and joint-velocity derivatives match autom
   }
 }
 
-TEST_CASE("configuration: integrate, difference, interpolate and their Jacobians", "[centroidal][configuration]") {
+TEST_CASE("configuration: integrate, difference, interpolate and their Jacobians",
+          "[centroidal][configuration]") {
   for (const NamedModel& nm : models()) {
     INFO(nm.name);
     const Model<LD> model = nm.model.cast<LD>();
@@ -391,14 +411,19 @@ TEST_CASE("configuration: integrate, difference, interpolate and their Jacobians
       const VectorX<LD> e = VectorX<LD>::Unit(nv, c) * h;
       const Configuration<LD> ref = liedyn::integrate(model, q0, d);
       auto diff_at = [&](const Configuration<LD>& a) { return liedyn::difference(model, ref, a); };
-      Nq.col(c) = (diff_at(liedyn::integrate(model, liedyn::integrate(model, q0, e), d)) -
-                   diff_at(liedyn::integrate(model, liedyn::integrate(model, q0, VectorX<LD>(-e)), d))) / (2 * h);
+      Nq.col(c) =
+          (diff_at(liedyn::integrate(model, liedyn::integrate(model, q0, e), d)) -
+           diff_at(liedyn::integrate(model, liedyn::integrate(model, q0, VectorX<LD>(-e)), d))) /
+          (2 * h);
       Ndq.col(c) = (diff_at(liedyn::integrate(model, q0, VectorX<LD>(d + e))) -
-                    diff_at(liedyn::integrate(model, q0, VectorX<LD>(d - e)))) / (2 * h);
+                    diff_at(liedyn::integrate(model, q0, VectorX<LD>(d - e)))) /
+                   (2 * h);
       N0.col(c) = (liedyn::difference(model, liedyn::integrate(model, q0, e), q1) -
-                   liedyn::difference(model, liedyn::integrate(model, q0, VectorX<LD>(-e)), q1)) / (2 * h);
+                   liedyn::difference(model, liedyn::integrate(model, q0, VectorX<LD>(-e)), q1)) /
+                  (2 * h);
       N1.col(c) = (liedyn::difference(model, q0, liedyn::integrate(model, q1, e)) -
-                   liedyn::difference(model, q0, liedyn::integrate(model, q1, VectorX<LD>(-e)))) / (2 * h);
+                   liedyn::difference(model, q0, liedyn::integrate(model, q1, VectorX<LD>(-e)))) /
+                  (2 * h);
     }
     LIEDYN_CHECK_CLOSE(Jq, Nq, 1e-10);
     LIEDYN_CHECK_CLOSE(Jdq, Ndq, 1e-10);
@@ -407,7 +432,8 @@ TEST_CASE("configuration: integrate, difference, interpolate and their Jacobians
   }
 }
 
-TEST_CASE("centroidal: the integrator step with an output and linearize_discrete_actuated", "[centroidal]") {
+TEST_CASE("centroidal: the integrator step with an output and linearize_discrete_actuated",
+          "[centroidal]") {
   for (const NamedModel& nm : models()) {
     INFO(nm.name);
     const Model<double>& model = nm.model;
@@ -443,10 +469,14 @@ TEST_CASE("centroidal: the integrator step with an output and linearize_discrete
   }
 }
 
-TEST_CASE("centroidal: no heap allocation in the centroidal, energy, Coriolis, configuration and step calls",
-          "[centroidal][allocation]") {
+TEST_CASE(
+    "centroidal: no heap allocation in the centroidal, energy, Coriolis, configuration and step "
+    "calls",
+    "[centroidal][allocation]") {
   for (const NamedModel& nm : models()) {
-    INFO(nm.name << (test::NoAllocation::eigen_flag_available() ? "" : " (Eigen's malloc flag unavailable)"));
+    INFO(nm.name << (test::NoAllocation::eigen_flag_available()
+                         ? ""
+                         : " (Eigen's malloc flag unavailable)"));
     const Model<double>& model = nm.model;
     Data<double> data(model);
     std::mt19937 rng(601);

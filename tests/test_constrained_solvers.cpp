@@ -80,7 +80,8 @@ MatrixX<double> on_grid(const MatrixX<double>& A) {
   return A.unaryExpr([](double v) { return std::ldexp(std::round(std::ldexp(v, 30)), -30); });
 }
 
-// Two rigid feet (bodies a and b, inertial sense) plus a rigid loop between them: 18 rows of rank 12.
+// Two rigid feet (bodies a and b, inertial sense) plus a rigid loop between them: 18 rows of
+// rank 12.
 MatrixX<double> two_feet_and_loop(const Dynamics& d, int a, int b) {
   Data<double> data(d.model);
   MatrixX<double> Ja(6, d.model.nv()), Jb(6, d.model.nv());
@@ -96,8 +97,8 @@ struct Solution {
 };
 
 // The dense KKT system in long double (full-rank J).
-Solution kkt_reference(const MatrixX<double>& M, const MatrixX<double>& J, const VectorX<double>& gamma,
-                       const VectorX<double>& f) {
+Solution kkt_reference(const MatrixX<double>& M, const MatrixX<double>& J,
+                       const VectorX<double>& gamma, const VectorX<double>& f) {
   const int nv = int(M.rows()), m = int(J.rows());
   MatrixXl K = MatrixXl::Zero(nv + m, nv + m);
   K.topLeftCorner(nv, nv) = M.cast<LD>();
@@ -110,8 +111,8 @@ Solution kkt_reference(const MatrixX<double>& M, const MatrixX<double>& J, const
 }
 
 // The minimum-norm λ through the pseudo-inverse of G (long double), and its q̈.
-Solution min_norm_reference(const MatrixX<double>& M, const MatrixX<double>& J, const VectorX<double>& gamma,
-                            const VectorX<double>& f) {
+Solution min_norm_reference(const MatrixX<double>& M, const MatrixX<double>& J,
+                            const VectorX<double>& gamma, const VectorX<double>& f) {
   const MatrixXl Ml = M.cast<LD>(), Jl = J.cast<LD>();
   const Eigen::LLT<MatrixXl> llt(Ml);
   const MatrixXl minv_jt = llt.solve(MatrixXl(Jl.transpose()));
@@ -129,8 +130,9 @@ Solution min_norm_reference(const MatrixX<double>& M, const MatrixX<double>& J, 
 
 // Normwise backward errors of the two identities: ‖M q̈ − f − Jᵀλ‖ / (‖M‖‖q̈‖ + ‖f‖ + ‖J‖‖λ‖) and
 // ‖J q̈ + γ‖ / (‖J‖‖q̈‖ + ‖γ‖) (max norms, long double).
-double identity_error(const MatrixX<double>& M, const MatrixX<double>& J, const VectorX<double>& gamma,
-                      const VectorX<double>& f, const VectorX<double>& ddq, const VectorX<double>& lambda) {
+double identity_error(const MatrixX<double>& M, const MatrixX<double>& J,
+                      const VectorX<double>& gamma, const VectorX<double>& f,
+                      const VectorX<double>& ddq, const VectorX<double>& lambda) {
   const MatrixXl Ml = M.cast<LD>(), Jl = J.cast<LD>();
   const VectorXl q = ddq.cast<LD>(), l = lambda.cast<LD>(), fl = f.cast<LD>(), g = gamma.cast<LD>();
   const VectorXl r1 = Ml * q - fl - Jl.transpose() * l, r2 = Jl * q + g;
@@ -157,7 +159,8 @@ std::vector<Case> full_rank_cases(std::mt19937& rng) {
     const int nv = d.model.nv(), m = 1 + (t * 5) % (nv - 2);
     MatrixX<double> J = random_matrix(m, nv, rng);
     VectorX<double> gamma = random_matrix(m, 1, rng);
-    cases.push_back({"tree " + std::to_string(joints) + " m " + std::to_string(m), std::move(d), J, gamma});
+    cases.push_back(
+        {"tree " + std::to_string(joints) + " m " + std::to_string(m), std::move(d), J, gamma});
   }
   // Frame Jacobians: one rigid foot and one point contact on a branched tree.
   Dynamics d = random_dynamics(14, 3, rng);
@@ -183,24 +186,28 @@ TEST_CASE("constrained solvers: proximal solve equals the exact KKT solution on 
     const int nv = int(c.J.cols()), m = int(c.J.rows());
     liedyn::ProximalWorkspace<double> ws(nv, m + 3);
     VectorX<double> ddq(nv), lambda(m);
-    const auto report = liedyn::proximal_forward_dynamics<double>(c.d.M, c.J, c.gamma, c.d.f, ws, ddq, lambda);
+    const auto report =
+        liedyn::proximal_forward_dynamics<double>(c.d.M, c.J, c.gamma, c.d.f, ws, ddq, lambda);
     const Solution ref = kkt_reference(c.d.M, c.J, c.gamma, c.d.f);
     INFO(c.name << ": " << report.iterations << " iterations, residual " << report.residual);
     CHECK(report.converged);
     worst = std::max({worst, relative_error(ddq, ref.ddq), relative_error(lambda, ref.lambda)});
-    worst_identity = std::max(worst_identity, identity_error(c.d.M, c.J, c.gamma, c.d.f, ddq, lambda));
+    worst_identity =
+        std::max(worst_identity, identity_error(c.d.M, c.J, c.gamma, c.d.f, ddq, lambda));
     most_iterations = std::max(most_iterations, report.iterations);
   }
-  INFO("worst relative error against KKT " << worst << ", identities " << worst_identity << ", iterations up to "
-                                           << most_iterations);
+  INFO("worst relative error against KKT " << worst << ", identities " << worst_identity
+                                           << ", iterations up to " << most_iterations);
   // The issue's agreement target for the routes.
   CHECK(worst < 1e-10);
   // A backward error: rounding of O(nv)-term sums, 1e-13 is ~450 ε.
   CHECK(worst_identity < 1e-13);
 }
 
-TEST_CASE("constrained solvers: proximal solve converges to the minimum-norm solution on rank-deficient J",
-          "[constrained][proximal]") {
+TEST_CASE(
+    "constrained solvers: proximal solve converges to the minimum-norm solution on rank-deficient "
+    "J",
+    "[constrained][proximal]") {
   std::mt19937 rng(liedyn::test::default_seed + 302);
   double worst = 0, worst_identity = 0;
   for (int t = 0; t < 4; ++t) {
@@ -225,10 +232,12 @@ TEST_CASE("constrained solvers: proximal solve converges to the minimum-norm sol
     const int m = int(J.rows());
     liedyn::ProximalWorkspace<double> ws(nv, m);
     VectorX<double> ddq(nv), lambda(m);
-    const auto report = liedyn::proximal_forward_dynamics<double>(d.M, J, gamma, d.f, ws, ddq, lambda);
+    const auto report =
+        liedyn::proximal_forward_dynamics<double>(d.M, J, gamma, d.f, ws, ddq, lambda);
     const Solution ref = min_norm_reference(d.M, J, gamma, d.f);
     // G's conditioning on its range, κ⁺ = σ_max/σ_min⁺ (long double SVD, zeros below 1e-12).
-    const MatrixXl Gl = J.cast<LD>() * d.M.cast<LD>().llt().solve(MatrixXl(J.cast<LD>().transpose()));
+    const MatrixXl Gl =
+        J.cast<LD>() * d.M.cast<LD>().llt().solve(MatrixXl(J.cast<LD>().transpose()));
     const VectorXl sigma = Eigen::JacobiSVD<MatrixXl>(Gl).singularValues();
     LD smallest = sigma(0);
     for (int i = 0; i < sigma.size(); ++i)
@@ -240,8 +249,9 @@ TEST_CASE("constrained solvers: proximal solve converges to the minimum-norm sol
     // where an earlier 1e-15 κ⁺ = 4.5 ε κ⁺ bound was too tight).
     const double bound = std::max(1e-10, J.rows() * std::numeric_limits<double>::epsilon() * kappa);
     INFO("kappa+ of G " << kappa << ", bound " << bound);
-    INFO(name << " nv " << nv << ": " << report.iterations << " iterations, " << report.factorizations
-              << " factorizations, residual " << report.residual << ", mu " << report.damping);
+    INFO(name << " nv " << nv << ": " << report.iterations << " iterations, "
+              << report.factorizations << " factorizations, residual " << report.residual << ", mu "
+              << report.damping);
     CHECK(report.converged);
     const double e = std::max(relative_error(ddq, ref.ddq), relative_error(lambda, ref.lambda));
     INFO("error against the pseudo-inverse " << e);
@@ -251,13 +261,15 @@ TEST_CASE("constrained solvers: proximal solve converges to the minimum-norm sol
     // The exact routes refuse this set.
     liedyn::ProjectorWorkspace<double> pw(nv, m);
     VectorX<double> ddq2(nv), lambda2(m);
-    CHECK_FALSE(liedyn::projected_forward_dynamics<double>(d.M, J, gamma, d.f, pw, ddq2, lambda2).full_rank);
+    CHECK_FALSE(liedyn::projected_forward_dynamics<double>(d.M, J, gamma, d.f, pw, ddq2, lambda2)
+                    .full_rank);
   }
   INFO("worst " << worst << ", identities " << worst_identity);
   CHECK(worst_identity < 1e-13);  // as for full rank
 }
 
-TEST_CASE("constrained solvers: proximal solve reports inconsistent constraints", "[constrained][proximal]") {
+TEST_CASE("constrained solvers: proximal solve reports inconsistent constraints",
+          "[constrained][proximal]") {
   std::mt19937 rng(liedyn::test::default_seed + 303);
   Dynamics d = random_dynamics(8, 0, rng);
   const int nv = d.model.nv();
@@ -270,7 +282,8 @@ TEST_CASE("constrained solvers: proximal solve reports inconsistent constraints"
   VectorX<double> ddq(nv), lambda(4);
   liedyn::ProximalOptions<double> options;
   options.max_iterations = 50;
-  const auto report = liedyn::proximal_forward_dynamics<double>(d.M, J, gamma, d.f, ws, ddq, lambda, options);
+  const auto report =
+      liedyn::proximal_forward_dynamics<double>(d.M, J, gamma, d.f, ws, ddq, lambda, options);
   CHECK_FALSE(report.converged);
   CHECK(report.iterations == 50);
 }
@@ -279,7 +292,8 @@ TEST_CASE("constrained solvers: proximal solve reports inconsistent constraints"
 TEST_CASE("constrained solvers: the projector's identities and the projected forward dynamics",
           "[constrained][projector]") {
   std::mt19937 rng(liedyn::test::default_seed + 304);
-  double worst_idempotent = 0, worst_annihilates = 0, worst_m_orthogonal = 0, worst_fd = 0, worst_identity = 0;
+  double worst_idempotent = 0, worst_annihilates = 0, worst_m_orthogonal = 0, worst_fd = 0,
+         worst_identity = 0;
   for (const Case& c : full_rank_cases(rng)) {
     const int nv = int(c.J.cols()), m = int(c.J.rows());
     liedyn::ProjectorWorkspace<double> ws(nv, m);
@@ -288,34 +302,42 @@ TEST_CASE("constrained solvers: the projector's identities and the projected for
     const MatrixXl Nl = N.cast<LD>(), Minv = c.d.M.cast<LD>().inverse();
     // Against N's natural scale 1 (it is a projector).
     worst_idempotent = std::max(worst_idempotent, relative_error(MatrixXl(Nl * Nl), Nl));
-    worst_annihilates = std::max(worst_annihilates, double((c.J.cast<LD>() * Nl).cwiseAbs().maxCoeff() /
-                                                           c.J.cast<LD>().cwiseAbs().maxCoeff()));
-    worst_m_orthogonal = std::max(worst_m_orthogonal, relative_error(MatrixXl(Nl * Minv), MatrixXl(Minv * Nl.transpose())));
+    worst_annihilates = std::max(
+        worst_annihilates,
+        double((c.J.cast<LD>() * Nl).cwiseAbs().maxCoeff() / c.J.cast<LD>().cwiseAbs().maxCoeff()));
+    worst_m_orthogonal = std::max(
+        worst_m_orthogonal, relative_error(MatrixXl(Nl * Minv), MatrixXl(Minv * Nl.transpose())));
     VectorX<double> ddq(nv), lambda(m);
-    REQUIRE(liedyn::projected_forward_dynamics<double>(c.d.M, c.J, c.gamma, c.d.f, ws, ddq, lambda).full_rank);
+    REQUIRE(liedyn::projected_forward_dynamics<double>(c.d.M, c.J, c.gamma, c.d.f, ws, ddq, lambda)
+                .full_rank);
     const Solution ref = kkt_reference(c.d.M, c.J, c.gamma, c.d.f);
-    worst_fd = std::max({worst_fd, relative_error(ddq, ref.ddq), relative_error(lambda, ref.lambda)});
-    worst_identity = std::max(worst_identity, identity_error(c.d.M, c.J, c.gamma, c.d.f, ddq, lambda));
+    worst_fd =
+        std::max({worst_fd, relative_error(ddq, ref.ddq), relative_error(lambda, ref.lambda)});
+    worst_identity =
+        std::max(worst_identity, identity_error(c.d.M, c.J, c.gamma, c.d.f, ddq, lambda));
   }
-  INFO("N² − N " << worst_idempotent << ", J N " << worst_annihilates << ", N M⁻¹ − M⁻¹ Nᵀ " << worst_m_orthogonal
-                 << ", against KKT " << worst_fd << ", identities " << worst_identity);
+  INFO("N² − N " << worst_idempotent << ", J N " << worst_annihilates << ", N M⁻¹ − M⁻¹ Nᵀ "
+                 << worst_m_orthogonal << ", against KKT " << worst_fd << ", identities "
+                 << worst_identity);
   // N's entries are O(κ(G)) sums of rounded products; 1e-11 leaves room for κ up to ~1e4.
   CHECK(worst_idempotent < 1e-11);
   CHECK(worst_annihilates < 1e-11);
   CHECK(worst_m_orthogonal < 1e-11);
-  CHECK(worst_fd < 1e-10);  // the issue's agreement target
+  CHECK(worst_fd < 1e-10);        // the issue's agreement target
   CHECK(worst_identity < 1e-13);  // a backward error, as for the proximal route
 }
 
 // =============================================================================================
-TEST_CASE("constrained solvers: minimal coordinates equal the exact KKT solution", "[constrained][minimal]") {
+TEST_CASE("constrained solvers: minimal coordinates equal the exact KKT solution",
+          "[constrained][minimal]") {
   std::mt19937 rng(liedyn::test::default_seed + 305);
   double worst = 0, worst_identity = 0, worst_condition = 0;
   for (const Case& c : full_rank_cases(rng)) {
     const int nv = int(c.J.cols()), m = int(c.J.rows());
     liedyn::MinimalCoordinatesWorkspace<double> ws(nv, m);
     VectorX<double> ddq(nv), lambda(m);
-    const auto report = liedyn::minimal_coordinates_forward_dynamics<double>(c.d.M, c.J, c.gamma, c.d.f, ws, ddq, lambda);
+    const auto report = liedyn::minimal_coordinates_forward_dynamics<double>(
+        c.d.M, c.J, c.gamma, c.d.f, ws, ddq, lambda);
     REQUIRE(report.solved);
     CHECK(report.repartitioned);  // the first call partitions
     CHECK_FALSE(report.near_singularity);
@@ -329,22 +351,26 @@ TEST_CASE("constrained solvers: minimal coordinates equal the exact KKT solution
     CHECK(std::abs(Jd.determinant()) > 0);
     const Solution ref = kkt_reference(c.d.M, c.J, c.gamma, c.d.f);
     worst = std::max({worst, relative_error(ddq, ref.ddq), relative_error(lambda, ref.lambda)});
-    worst_identity = std::max(worst_identity, identity_error(c.d.M, c.J, c.gamma, c.d.f, ddq, lambda));
+    worst_identity =
+        std::max(worst_identity, identity_error(c.d.M, c.J, c.gamma, c.d.f, ddq, lambda));
     worst_condition = std::max(worst_condition, double(report.condition));
     // A second call at the same J keeps the partition.
-    const auto again = liedyn::minimal_coordinates_forward_dynamics<double>(c.d.M, c.J, c.gamma, c.d.f, ws, ddq, lambda);
+    const auto again = liedyn::minimal_coordinates_forward_dynamics<double>(c.d.M, c.J, c.gamma,
+                                                                            c.d.f, ws, ddq, lambda);
     CHECK_FALSE(again.repartitioned);
   }
-  INFO("against KKT " << worst << ", identities " << worst_identity << ", largest kappa_1(J_d) " << worst_condition);
-  CHECK(worst < 1e-10);  // the issue's agreement target
+  INFO("against KKT " << worst << ", identities " << worst_identity << ", largest kappa_1(J_d) "
+                      << worst_condition);
+  CHECK(worst < 1e-10);           // the issue's agreement target
   CHECK(worst_identity < 1e-13);  // a backward error, as for the proximal route
   // The pivoted partitions of these well-posed sets stay well below the default limit 1000 (its
   // premise; measured up to 115, on the frame-Jacobian set).
   CHECK(worst_condition < 300);
 }
 
-TEST_CASE("constrained solvers: minimal coordinates re-partition near a parametrization singularity",
-          "[constrained][minimal]") {
+TEST_CASE(
+    "constrained solvers: minimal coordinates re-partition near a parametrization singularity",
+    "[constrained][minimal]") {
   std::mt19937 rng(liedyn::test::default_seed + 306);
   Dynamics d = random_dynamics(12, 2, rng);
   const int nv = d.model.nv(), m = 5;
@@ -356,7 +382,9 @@ TEST_CASE("constrained solvers: minimal coordinates re-partition near a parametr
   // 1e-10 agreement target below.
   liedyn::MinimalCoordinatesOptions<double> options;
   options.condition_limit = 100;
-  REQUIRE(liedyn::minimal_coordinates_forward_dynamics<double>(d.M, J0, gamma, d.f, ws, ddq, lambda, options).solved);
+  REQUIRE(liedyn::minimal_coordinates_forward_dynamics<double>(d.M, J0, gamma, d.f, ws, ddq, lambda,
+                                                               options)
+              .solved);
   std::vector<int> dependent;
   for (int k = 0; k < m; ++k) dependent.push_back(ws.coordinate(k));
   // Move J along a path on which the current J_d becomes singular (its second dependent column
@@ -368,7 +396,8 @@ TEST_CASE("constrained solvers: minimal coordinates re-partition near a parametr
     const double t = 1 - std::pow(10.0, -step);  // t → 1: distance to the singularity 10^-step
     MatrixX<double> J = J0;
     J.col(dependent[1]) = (1 - t) * J0.col(dependent[1]) + t * J0.col(dependent[0]);
-    const auto report = liedyn::minimal_coordinates_forward_dynamics<double>(d.M, J, gamma, d.f, ws, ddq, lambda, options);
+    const auto report = liedyn::minimal_coordinates_forward_dynamics<double>(d.M, J, gamma, d.f, ws,
+                                                                             ddq, lambda, options);
     REQUIRE(report.solved);
     if (report.near_singularity) {
       ++warnings;
@@ -380,22 +409,25 @@ TEST_CASE("constrained solvers: minimal coordinates re-partition near a parametr
     const Solution ref = kkt_reference(d.M, J, gamma, d.f);
     worst = std::max({worst, relative_error(ddq, ref.ddq), relative_error(lambda, ref.lambda)});
   }
-  INFO("warnings " << warnings << ", first at distance 1e-" << first_warning << ", against KKT " << worst);
+  INFO("warnings " << warnings << ", first at distance 1e-" << first_warning << ", against KKT "
+                   << worst);
   // One warning, then the new partition avoids the degenerate pair for the rest of the path.
   CHECK(warnings == 1);
   CHECK(first_warning >= 1);
   CHECK(worst < 1e-10);
   bool both_dependent = false;
   for (int k = 0, hits = 0; k < m; ++k)
-    if (ws.coordinate(k) == dependent[0] || ws.coordinate(k) == dependent[1]) both_dependent = ++hits == 2;
+    if (ws.coordinate(k) == dependent[0] || ws.coordinate(k) == dependent[1])
+      both_dependent = ++hits == 2;
   CHECK_FALSE(both_dependent);
 }
 
 // =============================================================================================
 namespace {
 // Forward dynamics with actuators, for the inverse-dynamics round trips (long double KKT).
-Solution forward_with_actuators(const Dynamics& d, const MatrixX<double>& J, const VectorX<double>& gamma,
-                                const MatrixX<double>& B, const VectorX<double>& u) {
+Solution forward_with_actuators(const Dynamics& d, const MatrixX<double>& J,
+                                const VectorX<double>& gamma, const MatrixX<double>& B,
+                                const VectorX<double>& u) {
   return kkt_reference(d.M, J, gamma, VectorX<double>(d.f + B * u));
 }
 
@@ -406,7 +438,8 @@ MatrixX<double> joint_actuation(int nv, const std::vector<int>& actuated_joints)
 }
 }  // namespace
 
-TEST_CASE("constrained solvers: inverse dynamics round trip, square and overdetermined", "[constrained][inverse]") {
+TEST_CASE("constrained solvers: inverse dynamics round trip, square and overdetermined",
+          "[constrained][inverse]") {
   std::mt19937 rng(liedyn::test::default_seed + 307);
   double worst = 0;
   for (int passive : {0, 2}) {
@@ -427,7 +460,8 @@ TEST_CASE("constrained solvers: inverse dynamics round trip, square and overdete
     const VectorX<double> ddq = fd.ddq.cast<double>();
     liedyn::ConstrainedInverseDynamicsWorkspace<double> ws(nv, na, m);
     VectorX<double> u_out(na), lambda(m);
-    const auto report = liedyn::constrained_inverse_dynamics<double>(d.M, J, B, ddq, d.f, ws, u_out, lambda);
+    const auto report =
+        liedyn::constrained_inverse_dynamics<double>(d.M, J, B, ddq, d.f, ws, u_out, lambda);
     INFO("passive joints " << passive << ", residual " << report.residual);
     REQUIRE(report.solved);
     CHECK(report.unique);
@@ -445,31 +479,40 @@ TEST_CASE("constrained solvers: inverse dynamics round trip, square and overdete
   liedyn::ConstrainedInverseDynamicsWorkspace<double> ws(nv, 8, 6);
   VectorX<double> u_out(8), lambda(6);
   const VectorX<double> ddq = random_matrix(nv, 1, rng);
-  const auto report = liedyn::constrained_inverse_dynamics<double>(d.M, J, B, ddq, d.f, ws, u_out, lambda);
+  const auto report =
+      liedyn::constrained_inverse_dynamics<double>(d.M, J, B, ddq, d.f, ws, u_out, lambda);
   CHECK(report.solved);
   CHECK(report.residual > 1e-3);
 }
 
-TEST_CASE("constrained solvers: redundant inverse dynamics is the weighted least-norm solution (quadruped)",
-          "[constrained][inverse]") {
+TEST_CASE(
+    "constrained solvers: redundant inverse dynamics is the weighted least-norm solution "
+    "(quadruped)",
+    "[constrained][inverse]") {
   std::mt19937 rng(liedyn::test::default_seed + 308);
   // A floating base with four 3-joint legs, standing on four point feet: 12 torques and 12
   // contact forces for 18 equations.
-  liedyn::ModelBuilder<double> b(liedyn::BaseType::Moving, "base",
-                                 liedyn::SpatialInertia<double>::from_mass_com_inertia(
-                                     8.0, liedyn::Vector3<double>::Zero(), liedyn::Matrix3<double>(Eigen::Vector3d(0.1, 0.2, 0.25).asDiagonal())));
+  liedyn::ModelBuilder<double> b(
+      liedyn::BaseType::Moving, "base",
+      liedyn::SpatialInertia<double>::from_mass_com_inertia(
+          8.0, liedyn::Vector3<double>::Zero(),
+          liedyn::Matrix3<double>(Eigen::Vector3d(0.1, 0.2, 0.25).asDiagonal())));
   const double hips[4][2] = {{0.3, 0.15}, {0.3, -0.15}, {-0.3, 0.15}, {-0.3, -0.15}};
   for (int leg = 0; leg < 4; ++leg) {
     int parent = 0;
     for (int k = 0; k < 3; ++k) {
-      const Eigen::Vector3d offset = k == 0 ? Eigen::Vector3d(hips[leg][0], hips[leg][1], 0) : Eigen::Vector3d(0, 0, -0.2);
+      const Eigen::Vector3d offset =
+          k == 0 ? Eigen::Vector3d(hips[leg][0], hips[leg][1], 0) : Eigen::Vector3d(0, 0, -0.2);
       const Eigen::Vector3d axis = k == 0 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
       const std::string name = std::to_string(leg) + "_" + std::to_string(k);
-      parent = b.add_body(parent, "body" + name,
-                          liedyn::JointSpec<double>::revolute("joint" + name, axis,
-                                                              liedyn::SE3<double>(liedyn::Matrix3<double>::Identity(), offset)),
-                          liedyn::SpatialInertia<double>::from_mass_com_inertia(
-                              0.5, Eigen::Vector3d(0, 0, -0.1), liedyn::Matrix3<double>(Eigen::Vector3d(0.01, 0.01, 0.002).asDiagonal())));
+      parent =
+          b.add_body(parent, "body" + name,
+                     liedyn::JointSpec<double>::revolute(
+                         "joint" + name, axis,
+                         liedyn::SE3<double>(liedyn::Matrix3<double>::Identity(), offset)),
+                     liedyn::SpatialInertia<double>::from_mass_com_inertia(
+                         0.5, Eigen::Vector3d(0, 0, -0.1),
+                         liedyn::Matrix3<double>(Eigen::Vector3d(0.01, 0.01, 0.002).asDiagonal())));
     }
   }
   Dynamics d{b.build(), {}, {}, State<double>()};
@@ -483,9 +526,10 @@ TEST_CASE("constrained solvers: redundant inverse dynamics is the weighted least
   for (int leg = 0; leg < 4; ++leg) {
     MatrixX<double> Jf(6, nv);
     // The foot: 0.2 below the last body's origin.
-    liedyn::frame_jacobian(d.model, data, d.x, 3 * leg + 3,
-                           liedyn::SE3<double>(liedyn::Matrix3<double>::Identity(), Eigen::Vector3d(0, 0, -0.2)),
-                           TwistRepresentation::Mixed, Jf);
+    liedyn::frame_jacobian(
+        d.model, data, d.x, 3 * leg + 3,
+        liedyn::SE3<double>(liedyn::Matrix3<double>::Identity(), Eigen::Vector3d(0, 0, -0.2)),
+        TwistRepresentation::Mixed, Jf);
     J.middleRows(3 * leg, 3) = Jf.topRows(3);
   }
   const VectorX<double> gamma = random_matrix(m, 1, rng);
@@ -498,15 +542,18 @@ TEST_CASE("constrained solvers: redundant inverse dynamics is the weighted least
   liedyn::ConstrainedInverseDynamicsWorkspace<double> ws(nv, na, m);
   liedyn::ConstrainedInverseDynamicsOptions<double> options;
   options.actuator_weights = VectorX<double>::Constant(na, 1.0);
-  options.force_weights = VectorX<double>::Constant(m, 0.01);  // forces are ~10× larger: let them be
+  options.force_weights =
+      VectorX<double>::Constant(m, 0.01);  // forces are ~10× larger: let them be
   VectorX<double> u_out(na), lambda(m);
-  const auto report = liedyn::constrained_inverse_dynamics<double>(d.M, J, B, ddq, d.f, ws, u_out, lambda, options);
+  const auto report =
+      liedyn::constrained_inverse_dynamics<double>(d.M, J, B, ddq, d.f, ws, u_out, lambda, options);
   REQUIRE(report.solved);
   CHECK(report.redundant);
   CHECK_FALSE(report.unique);
   // Round trip: these torques reproduce the acceleration, with these contact forces.
   const Solution back = forward_with_actuators(d, J, gamma, B, u_out);
-  const double round_trip = std::max(relative_error(back.ddq, ddq.cast<LD>()), relative_error(lambda, back.lambda));
+  const double round_trip =
+      std::max(relative_error(back.ddq, ddq.cast<LD>()), relative_error(lambda, back.lambda));
   // The closed form W⁻¹Aᵀ(A W⁻¹ Aᵀ)⁻¹ r in long double.
   MatrixXl A(nv, na + m);
   A << B.cast<LD>(), J.transpose().cast<LD>();
@@ -514,7 +561,8 @@ TEST_CASE("constrained solvers: redundant inverse dynamics is the weighted least
   w << options.actuator_weights.cast<LD>(), options.force_weights.cast<LD>();
   const VectorXl r = d.M.cast<LD>() * ddq.cast<LD>() - d.f.cast<LD>();
   const MatrixXl AWinv = A * w.cwiseInverse().asDiagonal();
-  const VectorXl x_ref = w.cwiseInverse().asDiagonal() * (A.transpose() * (AWinv * A.transpose()).llt().solve(r));
+  const VectorXl x_ref =
+      w.cwiseInverse().asDiagonal() * (A.transpose() * (AWinv * A.transpose()).llt().solve(r));
   VectorX<double> x(na + m);
   x << u_out, lambda;
   const double closed_form = relative_error(x, x_ref);
@@ -527,7 +575,8 @@ TEST_CASE("constrained solvers: redundant inverse dynamics is the weighted least
   int worse = 0;
   for (int k = 0; k < Z.cols(); ++k)
     for (LD t : {LD(-1e-3), LD(1e-3)}) worse += cost(VectorXl(x.cast<LD>() + t * Z.col(k))) > c0;
-  INFO("round trip " << round_trip << ", against the closed form " << closed_form << ", residual " << report.residual);
+  INFO("round trip " << round_trip << ", against the closed form " << closed_form << ", residual "
+                     << report.residual);
   CHECK(round_trip < 1e-10);
   CHECK(closed_form < 1e-10);
   CHECK(report.residual < 1e-10);
@@ -560,16 +609,20 @@ struct Expand<Eigen::AutoDiffScalar<D>> {
   }
 };
 template <class S>
-MatrixXl expand(const MatrixX<S>& A) { return Expand<S>::of(A); }
+MatrixXl expand(const MatrixX<S>& A) {
+  return Expand<S>::of(A);
+}
 
 template <class S>
 void seed(S&, int) {}
 template <class D>
-void seed(Eigen::AutoDiffScalar<D>& x, int k) { x.derivatives() = D::Unit(k); }
+void seed(Eigen::AutoDiffScalar<D>& x, int k) {
+  x.derivatives() = D::Unit(k);
+}
 }  // namespace
 
-TEMPLATE_TEST_CASE("constrained solvers: the four routes agree in every scalar type", "[constrained][scalar]", float,
-                   double, long double, liedyn::test::AD6) {
+TEMPLATE_TEST_CASE("constrained solvers: the four routes agree in every scalar type",
+                   "[constrained][scalar]", float, double, long double, liedyn::test::AD6) {
   using S = TestType;
   std::mt19937 rng(liedyn::test::default_seed + 309);
   Dynamics d = random_dynamics(9, 2, rng);
@@ -583,9 +636,12 @@ TEMPLATE_TEST_CASE("constrained solvers: the four routes agree in every scalar t
   liedyn::ProximalWorkspace<S> wb(nv, m);
   liedyn::ProjectorWorkspace<S> wc(nv, m);
   liedyn::MinimalCoordinatesWorkspace<S> wd(nv, m);
-  const auto rb = liedyn::proximal_forward_dynamics<S>(M, J, VectorX<S>(gamma), VectorX<S>(f), wb, ddq_b, lambda_b);
-  const auto rc = liedyn::projected_forward_dynamics<S>(M, J, VectorX<S>(gamma), VectorX<S>(f), wc, ddq_c, lambda_c);
-  const auto rd = liedyn::minimal_coordinates_forward_dynamics<S>(M, J, VectorX<S>(gamma), VectorX<S>(f), wd, ddq_d, lambda_d);
+  const auto rb = liedyn::proximal_forward_dynamics<S>(M, J, VectorX<S>(gamma), VectorX<S>(f), wb,
+                                                       ddq_b, lambda_b);
+  const auto rc = liedyn::projected_forward_dynamics<S>(M, J, VectorX<S>(gamma), VectorX<S>(f), wc,
+                                                        ddq_c, lambda_c);
+  const auto rd = liedyn::minimal_coordinates_forward_dynamics<S>(
+      M, J, VectorX<S>(gamma), VectorX<S>(f), wd, ddq_d, lambda_d);
   CHECK(rb.converged);
   CHECK(rc.full_rank);
   CHECK(rd.solved);
@@ -596,35 +652,47 @@ TEMPLATE_TEST_CASE("constrained solvers: the four routes agree in every scalar t
     const VectorX<S>& lambda = sol == &ddq_b ? lambda_b : sol == &ddq_c ? lambda_c : lambda_d;
     const MatrixX<S> r1 = M * ddq - f - J.transpose() * lambda, r2 = J * ddq + gamma;
     const MatrixX<S> zero1 = MatrixX<S>::Zero(nv, 1), zero2 = MatrixX<S>::Zero(m, 1);
-    // Against the terms' scale (≈ 50: M q̈ and f): the tolerance per scalar type of the test support.
-    const LD scale = expand<S>(MatrixX<S>(M * ddq)).cwiseAbs().maxCoeff() + expand<S>(f).cwiseAbs().maxCoeff();
-    LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(expand<S>(r1), expand<S>(zero1), scale), 10 * tol);
-    LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(expand<S>(r2), expand<S>(zero2), scale), 10 * tol);
+    // Against the terms' scale (≈ 50: M q̈ and f): the tolerance per scalar type of the test
+    // support.
+    const LD scale =
+        expand<S>(MatrixX<S>(M * ddq)).cwiseAbs().maxCoeff() + expand<S>(f).cwiseAbs().maxCoeff();
+    LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(expand<S>(r1), expand<S>(zero1), scale),
+                       10 * tol);
+    LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(expand<S>(r2), expand<S>(zero2), scale),
+                       10 * tol);
   }
   // The routes agree with each other (values and derivatives); 100 × the per-type tolerance:
   // κ(G) of this set is ~1e2 and enters each route differently.
-  LIEDYN_CHECK_BELOW(relative_error(expand<S>(MatrixX<S>(ddq_b)), expand<S>(MatrixX<S>(ddq_c))), 100 * tol);
-  LIEDYN_CHECK_BELOW(relative_error(expand<S>(MatrixX<S>(ddq_d)), expand<S>(MatrixX<S>(ddq_c))), 100 * tol);
-  LIEDYN_CHECK_BELOW(relative_error(expand<S>(MatrixX<S>(lambda_b)), expand<S>(MatrixX<S>(lambda_c))), 100 * tol);
-  LIEDYN_CHECK_BELOW(relative_error(expand<S>(MatrixX<S>(lambda_d)), expand<S>(MatrixX<S>(lambda_c))), 100 * tol);
+  LIEDYN_CHECK_BELOW(relative_error(expand<S>(MatrixX<S>(ddq_b)), expand<S>(MatrixX<S>(ddq_c))),
+                     100 * tol);
+  LIEDYN_CHECK_BELOW(relative_error(expand<S>(MatrixX<S>(ddq_d)), expand<S>(MatrixX<S>(ddq_c))),
+                     100 * tol);
+  LIEDYN_CHECK_BELOW(
+      relative_error(expand<S>(MatrixX<S>(lambda_b)), expand<S>(MatrixX<S>(lambda_c))), 100 * tol);
+  LIEDYN_CHECK_BELOW(
+      relative_error(expand<S>(MatrixX<S>(lambda_d)), expand<S>(MatrixX<S>(lambda_c))), 100 * tol);
   // Inverse dynamics reproduces λ_c and the torques that made f (the first 3 joints driven
   // from f's point of view: u = 0 with the forces of f; square with m = 5 + na = 3 ≠ nv, so
   // check the residual only).
   const MatrixX<S> B = cast_to<S>(joint_actuation(nv, {0, 1, 2}));
   liedyn::ConstrainedInverseDynamicsWorkspace<S> we(nv, 3, m);
   VectorX<S> u(3), lambda_e(m);
-  const auto re = liedyn::constrained_inverse_dynamics<S>(M, J, B, ddq_c, VectorX<S>(f), we, u, lambda_e);
+  const auto re =
+      liedyn::constrained_inverse_dynamics<S>(M, J, B, ddq_c, VectorX<S>(f), we, u, lambda_e);
   CHECK(re.solved);
   CHECK(re.unique);
   // ddq_c is consistent with u = 0 and λ_c.
-  LIEDYN_CHECK_BELOW(relative_error(expand<S>(MatrixX<S>(lambda_e)), expand<S>(MatrixX<S>(lambda_c))), 100 * tol);
-  LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(expand<S>(MatrixX<S>(u)), expand<S>(MatrixX<S>(MatrixX<S>::Zero(3, 1))),
-                                                1.0L + expand<S>(MatrixX<S>(lambda_c)).cwiseAbs().maxCoeff()),
+  LIEDYN_CHECK_BELOW(
+      relative_error(expand<S>(MatrixX<S>(lambda_e)), expand<S>(MatrixX<S>(lambda_c))), 100 * tol);
+  LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(
+                         expand<S>(MatrixX<S>(u)), expand<S>(MatrixX<S>(MatrixX<S>::Zero(3, 1))),
+                         1.0L + expand<S>(MatrixX<S>(lambda_c)).cwiseAbs().maxCoeff()),
                      100 * tol);
 }
 
 // =============================================================================================
-TEST_CASE("constrained solvers: no heap allocation after the workspaces are built", "[constrained][allocation]") {
+TEST_CASE("constrained solvers: no heap allocation after the workspaces are built",
+          "[constrained][allocation]") {
   std::mt19937 rng(liedyn::test::default_seed + 310);
   Dynamics d = random_dynamics(14, 3, rng);
   const int nv = d.model.nv(), max_m = 9, na = nv - 6;
@@ -653,10 +721,12 @@ TEST_CASE("constrained solvers: no heap allocation after the workspaces are buil
       ok &= liedyn::proximal_forward_dynamics<double>(d.M, Jm, gm, d.f, wb, ddq, lm).converged;
       ok &= liedyn::constraint_projector<double>(d.M, Jm, wc, pinv.leftCols(m), N);
       ok &= liedyn::projected_forward_dynamics<double>(d.M, Jm, gm, d.f, wc, ddq, lm).full_rank;
-      ok &= liedyn::minimal_coordinates_forward_dynamics<double>(d.M, Jm, gm, d.f, wd, ddq, lm).solved;
+      ok &= liedyn::minimal_coordinates_forward_dynamics<double>(d.M, Jm, gm, d.f, wd, ddq, lm)
+                .solved;
       // Redundant (na + m > nv) when m = 9 = max_m, unique-least-squares otherwise (na + 4 < nv).
       if (m == max_m)
-        ok &= liedyn::constrained_inverse_dynamics<double>(d.M, Jm, B, ddq, d.f, we, u, lm, options).solved;
+        ok &= liedyn::constrained_inverse_dynamics<double>(d.M, Jm, B, ddq, d.f, we, u, lm, options)
+                  .solved;
       else
         ok &= liedyn::constrained_inverse_dynamics<double>(d.M, Jm, B, ddq, d.f, we, u, lm).solved;
     }
@@ -666,24 +736,29 @@ TEST_CASE("constrained solvers: no heap allocation after the workspaces are buil
   CHECK(news == 0);
 }
 
-TEST_CASE("constrained solvers: inputs of the wrong size are refused in checked builds", "[constrained][errors]") {
+TEST_CASE("constrained solvers: inputs of the wrong size are refused in checked builds",
+          "[constrained][errors]") {
 #if LIEDYN_CHECKS_ENABLED
   const int nv = 8;
   const MatrixX<double> M = MatrixX<double>::Identity(nv, nv), J = MatrixX<double>::Ones(3, nv);
-  const VectorX<double> gamma = VectorX<double>::Zero(3), f = VectorX<double>::Zero(nv), short_f = VectorX<double>::Zero(nv - 1);
+  const VectorX<double> gamma = VectorX<double>::Zero(3), f = VectorX<double>::Zero(nv),
+                        short_f = VectorX<double>::Zero(nv - 1);
   VectorX<double> ddq(nv), lambda(3), short_lambda(2);
   liedyn::ProximalWorkspace<double> wb(nv, 2);
   CHECK_THROWS_WITH(liedyn::proximal_forward_dynamics<double>(M, J, gamma, f, wb, ddq, lambda),
                     Contains("liedyn: proximal_forward_dynamics") && Contains("largest m = 2"));
   liedyn::ProjectorWorkspace<double> wc(nv, 3);
-  CHECK_THROWS_WITH(liedyn::projected_forward_dynamics<double>(M, J, gamma, short_f, wc, ddq, lambda),
-                    Contains("liedyn: projected_forward_dynamics") && Contains("size 7, expected 8"));
+  CHECK_THROWS_WITH(
+      liedyn::projected_forward_dynamics<double>(M, J, gamma, short_f, wc, ddq, lambda),
+      Contains("liedyn: projected_forward_dynamics") && Contains("size 7, expected 8"));
   liedyn::MinimalCoordinatesWorkspace<double> wd(nv, 3);
-  CHECK_THROWS_WITH(liedyn::minimal_coordinates_forward_dynamics<double>(M, J, gamma, f, wd, ddq, short_lambda),
-                    Contains("liedyn: minimal_coordinates_forward_dynamics") && Contains("lambda"));
+  CHECK_THROWS_WITH(
+      liedyn::minimal_coordinates_forward_dynamics<double>(M, J, gamma, f, wd, ddq, short_lambda),
+      Contains("liedyn: minimal_coordinates_forward_dynamics") && Contains("lambda"));
   liedyn::ConstrainedInverseDynamicsWorkspace<double> we(nv, 2, 3);
   VectorX<double> u(2);
-  CHECK_THROWS_WITH(liedyn::constrained_inverse_dynamics<double>(M, J, MatrixX<double>::Zero(nv, 3), ddq, f, we, u, lambda),
+  CHECK_THROWS_WITH(liedyn::constrained_inverse_dynamics<double>(M, J, MatrixX<double>::Zero(nv, 3),
+                                                                 ddq, f, we, u, lambda),
                     Contains("liedyn: constrained_inverse_dynamics") && Contains("actuation"));
 #else
   SUCCEED("argument checks are compiled out in this build");

@@ -17,7 +17,8 @@
 //     basis, invariance A P = P A_r, and the spectra (the forbidden motions' eigenvalues are the
 //     Baumgarte roots, absent from A_r);
 //   * float, double and long double, and no allocation;
-//   * the Data contract for the constraint kernels (Data and ConstraintData scribbled between calls).
+//   * the Data contract for the constraint kernels (Data and ConstraintData scribbled between
+//   calls).
 #include <catch2/catch.hpp>
 
 #include <complex>
@@ -71,7 +72,8 @@ struct ConstrainedOutputs {
   const ConstraintSet<L>& set;
   Data<L> data;
   ConstraintData<L> cd;
-  ConstrainedOutputs(const Model<L>& m, const ConstraintSet<L>& s) : model(m), set(s), data(m), cd(m, s) {}
+  ConstrainedOutputs(const Model<L>& m, const ConstraintSet<L>& s)
+      : model(m), set(s), data(m), cd(m, s) {}
   VectorX<L> operator()(const State<L>& x, const VectorX<L>& tau) {
     liedyn::constrained_forward_dynamics(model, data, set, cd, x, tau);
     VectorX<L> out(model.nv() + set.dimension());
@@ -84,8 +86,8 @@ struct ConstrainedOutputs {
 /// [q̈; λ] in long double, block by block: q̈'s rows, then each constraint's λ rows, each against
 /// its own reference norm so that no small block hides behind a large one.
 void check_against_differences(const Model<double>& model, const ConstraintSet<double>& set,
-                               const State<double>& x, const VectorX<double>& tau, TwistRepresentation rep,
-                               double bound) {
+                               const State<double>& x, const VectorX<double>& tau,
+                               TwistRepresentation rep, double bound) {
   Data<double> data(model);
   ConstraintData<double> cd(model, set);
   liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, rep);
@@ -97,8 +99,10 @@ void check_against_differences(const Model<double>& model, const ConstraintSet<d
   ConstrainedOutputs f(model_l, set_l);
   liedyn::numdiff::NumDiffOptions<L> opt;
   opt.twist_representation = rep;
-  const MatrixX<L> dx = liedyn::numdiff::state_jacobian(model_l, [&](const State<L>& y) { return f(y, tau_l); }, x_l, opt);
-  const MatrixX<L> dtau = liedyn::numdiff::vector_jacobian([&](const VectorX<L>& t) { return f(x_l, t); }, tau_l);
+  const MatrixX<L> dx = liedyn::numdiff::state_jacobian(
+      model_l, [&](const State<L>& y) { return f(y, tau_l); }, x_l, opt);
+  const MatrixX<L> dtau =
+      liedyn::numdiff::vector_jacobian([&](const VectorX<L>& t) { return f(x_l, t); }, tau_l);
 
   const int nv = model.nv();
   INFO("representation " << liedyn::to_string(rep));
@@ -110,10 +114,12 @@ void check_against_differences(const Model<double>& model, const ConstraintSet<d
     LIEDYN_CHECK_BELOW(e_tau, bound);
   }
   for (const auto& c : set.constraints()) {
-    const double e_x = relative_error(cd.lambda_dx.middleRows(c.row, c.dim), MatrixX<L>(dx.middleRows(nv + c.row, c.dim)));
-    const double e_tau =
-        relative_error(cd.lambda_dtau.middleRows(c.row, c.dim), MatrixX<L>(dtau.middleRows(nv + c.row, c.dim)));
-    INFO("lambda of " << c.name << " (" << liedyn::to_string(c.type) << "): x " << e_x << ", tau " << e_tau);
+    const double e_x = relative_error(cd.lambda_dx.middleRows(c.row, c.dim),
+                                      MatrixX<L>(dx.middleRows(nv + c.row, c.dim)));
+    const double e_tau = relative_error(cd.lambda_dtau.middleRows(c.row, c.dim),
+                                        MatrixX<L>(dtau.middleRows(nv + c.row, c.dim)));
+    INFO("lambda of " << c.name << " (" << liedyn::to_string(c.type) << "): x " << e_x << ", tau "
+                      << e_tau);
     LIEDYN_CHECK_BELOW(e_x, bound);
     LIEDYN_CHECK_BELOW(e_tau, bound);
   }
@@ -121,12 +127,16 @@ void check_against_differences(const Model<double>& model, const ConstraintSet<d
 
 /// every_type() with desired placements moved off the current poses (position errors ≠ 0) and
 /// Baumgarte gains on every constraint, so that every term of the derivative is exercised.
-std::vector<ConstraintSpec<double>> every_type_with_gains(TwistRepresentation sense, const Model<double>& model,
-                                                          const State<double>& x, std::mt19937& rng) {
+std::vector<ConstraintSpec<double>> every_type_with_gains(TwistRepresentation sense,
+                                                          const Model<double>& model,
+                                                          const State<double>& x,
+                                                          std::mt19937& rng) {
   auto specs = liedyn::test::every_type<double>(sense, true, model, x, rng);
   for (auto& c : specs) {
     if (c.type != ConstraintType::Coupling)
-      c.placement = *c.placement * SE3<double>::exp(liedyn::Vector6<double>(0.2 * liedyn::test::random_twist<double>(rng)));
+      c.placement =
+          *c.placement *
+          SE3<double>::exp(liedyn::Vector6<double>(0.2 * liedyn::test::random_twist<double>(rng)));
     c.Kp = 4;
     c.Kd = 1.5;
   }
@@ -139,8 +149,9 @@ std::vector<ConstraintSpec<double>> every_type_with_gains(TwistRepresentation se
 // ~δ² × third derivative ≈ 1e-12 relative; the analytic side in double carries the KKT solve's
 // conditioning (‖W‖‖W⁻¹‖ up to 1e4 here) times ε ≈ 1e-12. Measured ≤ 3.3e-11 on these trees;
 // the bound is the issue's 1e-9.
-TEST_CASE("constraint derivatives: every type, sense and representation against long double differences",
-          "[constraints][derivatives]") {
+TEST_CASE(
+    "constraint derivatives: every type, sense and representation against long double differences",
+    "[constraints][derivatives]") {
   const Model<double> model = liedyn::test::chains_model<double>(21);
   auto rng = liedyn::test::make_rng(4);
   for (TwistRepresentation sense : liedyn::test::kSenses) {
@@ -149,11 +160,13 @@ TEST_CASE("constraint derivatives: every type, sense and representation against 
     const ConstraintSet<double> set(model, every_type_with_gains(sense, model, x, rng));
     VectorX<double> tau(model.nv());
     for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
-    for (TwistRepresentation rep : liedyn::test::kSenses) check_against_differences(model, set, x, tau, rep, 1e-9);
+    for (TwistRepresentation rep : liedyn::test::kSenses)
+      check_against_differences(model, set, x, tau, rep, 1e-9);
   }
 }
 
-TEST_CASE("constraint derivatives: a welded-base tree with a contact and a loop", "[constraints][derivatives]") {
+TEST_CASE("constraint derivatives: a welded-base tree with a contact and a loop",
+          "[constraints][derivatives]") {
   std::mt19937 rng(17);
   liedyn::RandomModelOptions options;
   options.moving_base = false;
@@ -163,11 +176,12 @@ TEST_CASE("constraint derivatives: a welded-base tree with a contact and a loop"
   const int last = model.num_bodies() - 1;
   std::vector<ConstraintSpec<double>> specs = {
       ConstraintSpec<double>::point_contact(model.body_name(last), TwistRepresentation::Mixed),
-      ConstraintSpec<double>::loop(ConstraintType::BallLoop, model.body_name(last - 4), model.body_name(last - 8),
-                                   TwistRepresentation::Body)};
+      ConstraintSpec<double>::loop(ConstraintType::BallLoop, model.body_name(last - 4),
+                                   model.body_name(last - 8), TwistRepresentation::Body)};
   specs[1].Kd = 2;
   specs[1].Kp = 3;
-  specs[1].placement = SE3<double>::exp(liedyn::Vector6<double>(0.3 * liedyn::test::random_twist<double>(rng)));
+  specs[1].placement =
+      SE3<double>::exp(liedyn::Vector6<double>(0.3 * liedyn::test::random_twist<double>(rng)));
   const ConstraintSet<double> set(model, specs);
   VectorX<double> tau(model.nv());
   for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
@@ -178,8 +192,10 @@ TEST_CASE("constraint derivatives: a welded-base tree with a contact and a loop"
 // own reference (central differences in long double of constraint_kinematics; J̇ along the flow
 // x ⊕ h ν̄ with the velocity held). Truncation and rounding as above, no KKT solve in between:
 // measured ≤ 1.2e-12; the bound is the issue's 1e-9.
-TEST_CASE("constraint kinematics derivatives: every type, sense and representation against long double differences",
-          "[constraints][derivatives][kinematics]") {
+TEST_CASE(
+    "constraint kinematics derivatives: every type, sense and representation against long double "
+    "differences",
+    "[constraints][derivatives][kinematics]") {
   const Model<double> model = liedyn::test::chains_model<double>(21);
   auto rng = liedyn::test::make_rng(4);
   const Model<L> model_l = model.cast<L>();
@@ -207,9 +223,11 @@ TEST_CASE("constraint kinematics derivatives: every type, sense and representati
       dx.segment(6, nv - 6) = x_l.r;
       const L h = 1e-6L;
       dx *= h;
-      liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l, liedyn::integrate(model_l, x_l, dx));
+      liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l,
+                                  liedyn::integrate(model_l, x_l, dx));
       const MatrixX<L> J_plus = cd_l.J;
-      liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l, liedyn::integrate(model_l, x_l, VectorX<L>(-dx)));
+      liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l,
+                                  liedyn::integrate(model_l, x_l, VectorX<L>(-dx)));
       Jdot_fd = (J_plus - cd_l.J) / (2 * h);
     }
     for (TwistRepresentation rep : liedyn::test::kSenses) {
@@ -230,12 +248,14 @@ TEST_CASE("constraint kinematics derivatives: every type, sense and representati
       for (const auto& c : set.constraints()) {
         const double e_e = relative_error(cd.position_error_dx.middleRows(c.row, c.dim),
                                           MatrixX<L>(F.block(c.row, 0, c.dim, nv)));
-        const double e_v = relative_error(cd.velocity_dx.middleRows(c.row, c.dim), MatrixX<L>(F.middleRows(m + c.row, c.dim)));
-        const double e_a =
-            relative_error(cd.acceleration_dx.middleRows(c.row, c.dim), MatrixX<L>(F.middleRows(2 * m + c.row, c.dim)));
-        const double e_j = relative_error(cd.Jdot.middleRows(c.row, c.dim), MatrixX<L>(Jdot_fd.middleRows(c.row, c.dim)));
-        INFO(c.name << " (" << liedyn::to_string(c.type) << "): e " << e_e << ", velocity " << e_v << ", acceleration "
-                    << e_a << ", Jdot " << e_j);
+        const double e_v = relative_error(cd.velocity_dx.middleRows(c.row, c.dim),
+                                          MatrixX<L>(F.middleRows(m + c.row, c.dim)));
+        const double e_a = relative_error(cd.acceleration_dx.middleRows(c.row, c.dim),
+                                          MatrixX<L>(F.middleRows(2 * m + c.row, c.dim)));
+        const double e_j = relative_error(cd.Jdot.middleRows(c.row, c.dim),
+                                          MatrixX<L>(Jdot_fd.middleRows(c.row, c.dim)));
+        INFO(c.name << " (" << liedyn::to_string(c.type) << "): e " << e_e << ", velocity " << e_v
+                    << ", acceleration " << e_a << ", Jdot " << e_j);
         LIEDYN_CHECK_BELOW(e_e, 1e-9);
         LIEDYN_CHECK_BELOW(e_v, 1e-9);
         LIEDYN_CHECK_BELOW(e_a, 1e-9);
@@ -245,10 +265,12 @@ TEST_CASE("constraint kinematics derivatives: every type, sense and representati
     // The dynamics derivatives leave the same velocity and acceleration rows (at their q̈).
     VectorX<double> tau(nv);
     for (int k = 0; k < nv; ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
-    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Mixed);
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau,
+                                                     TwistRepresentation::Mixed);
     const MatrixX<double> velocity_dx = cd.velocity_dx, acceleration_dx = cd.acceleration_dx;
     const VectorX<double> ddq_c = cd.ddq;
-    liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, ddq_c, TwistRepresentation::Mixed);
+    liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, ddq_c,
+                                              TwistRepresentation::Mixed);
     CHECK(relative_error(velocity_dx, cd.velocity_dx) < 1e-14);
     CHECK(relative_error(acceleration_dx, cd.acceleration_dx) < 1e-14);
   }
@@ -258,8 +280,8 @@ TEST_CASE("constraint kinematics derivatives: every type, sense and representati
 /// differences of impulse_dynamics, per block, and column by column where the differences are
 /// not zero (no zero columns where they have none).
 void check_impulse_against_differences(const Model<double>& model, const ConstraintSet<double>& set,
-                                       const State<double>& x, double restitution, TwistRepresentation rep,
-                                       double bound) {
+                                       const State<double>& x, double restitution,
+                                       TwistRepresentation rep, double bound) {
   Data<double> data(model);
   ConstraintData<double> cd(model, set);
   liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, restitution, rep);
@@ -280,7 +302,8 @@ void check_impulse_against_differences(const Model<double>& model, const Constra
       },
       x.cast<L>(), nd);
   INFO("representation " << liedyn::to_string(rep) << ", restitution " << restitution);
-  auto check_block = [&](const std::string& what, const MatrixX<double>& D, const MatrixX<L>& D_fd) {
+  auto check_block = [&](const std::string& what, const MatrixX<double>& D,
+                         const MatrixX<L>& D_fd) {
     const double e = relative_error(D, D_fd);
     int bad_columns = 0;
     for (Eigen::Index j = 0; j < D_fd.cols(); ++j)
@@ -293,19 +316,22 @@ void check_impulse_against_differences(const Model<double>& model, const Constra
   };
   check_block("v_after", cd.v_after_dx, F.topRows(nv));
   for (const auto& c : set.constraints())
-    check_block("impulse of " + c.name, cd.impulse_dx.middleRows(c.row, c.dim), F.middleRows(nv + c.row, c.dim));
+    check_block("impulse of " + c.name, cd.impulse_dx.middleRows(c.row, c.dim),
+                F.middleRows(nv + c.row, c.dim));
 }
 
 // As for the forward derivatives: long double differences (truncation ~1e-12), the analytic side
 // carrying the Delassus conditioning; measured ≤ 4.3e-11, bound 1e-9.
-TEST_CASE("impulse derivatives: every type, sense and representation against long double differences",
-          "[constraints][derivatives][impulse]") {
+TEST_CASE(
+    "impulse derivatives: every type, sense and representation against long double differences",
+    "[constraints][derivatives][impulse]") {
   const Model<double> model = liedyn::test::chains_model<double>(21);
   auto rng = liedyn::test::make_rng(8);
   for (TwistRepresentation sense : liedyn::test::kSenses) {
     INFO("sense " << liedyn::to_string(sense));
     const State<double> x = liedyn::random_state(model, rng);
-    const ConstraintSet<double> set(model, liedyn::test::every_type<double>(sense, true, model, x, rng));
+    const ConstraintSet<double> set(model,
+                                    liedyn::test::every_type<double>(sense, true, model, x, rng));
     for (double restitution : {0.0, 0.4})
       for (TwistRepresentation rep : liedyn::test::kSenses)
         check_impulse_against_differences(model, set, x, restitution, rep, 1e-9);
@@ -319,24 +345,29 @@ TEST_CASE("impulse derivatives: every type, sense and representation against lon
   const State<double> xw = liedyn::random_state(welded, rng_w);
   const int last = welded.num_bodies() - 1;
   const ConstraintSet<double> set(
-      welded, {ConstraintSpec<double>::point_contact(welded.body_name(last), TwistRepresentation::Mixed),
-               ConstraintSpec<double>::loop(ConstraintType::BallLoop, welded.body_name(last - 4),
-                                            welded.body_name(last - 8), TwistRepresentation::Body)});
+      welded,
+      {ConstraintSpec<double>::point_contact(welded.body_name(last), TwistRepresentation::Mixed),
+       ConstraintSpec<double>::loop(ConstraintType::BallLoop, welded.body_name(last - 4),
+                                    welded.body_name(last - 8), TwistRepresentation::Body)});
   check_impulse_against_differences(welded, set, xw, 0.5, TwistRepresentation::Body, 1e-9);
 }
 
 // Data holds results, not promises: every public member of Data and ConstraintData scribbled with
 // NaN between two calls, the constraint kernels' outputs bit-identical.
-TEST_CASE("Data contract: the constraint kernels repeat their outputs after Data and ConstraintData are scribbled",
-          "[constraints][data][contract]") {
+TEST_CASE(
+    "Data contract: the constraint kernels repeat their outputs after Data and ConstraintData are "
+    "scribbled",
+    "[constraints][data][contract]") {
   using Outputs = std::vector<MatrixX<double>>;
   const Model<double> model = liedyn::test::chains_model<double>(21);
   auto rng = liedyn::test::make_rng(12);
   const State<double> x = liedyn::random_state(model, rng);
-  const ConstraintSet<double> set(model, every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
+  const ConstraintSet<double> set(model,
+                                  every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
   const int nv = model.nv();
   VectorX<double> tau(nv), ddq(nv);
-  for (int k = 0; k < nv; ++k) tau(k) = liedyn::test::uniform(rng, -5, 5), ddq(k) = liedyn::test::uniform(rng, -5, 5);
+  for (int k = 0; k < nv; ++k)
+    tau(k) = liedyn::test::uniform(rng, -5, 5), ddq(k) = liedyn::test::uniform(rng, -5, 5);
   liedyn::ReducedLinearization<double> reduced(model, set);
   struct Kernel {
     std::string name;
@@ -350,7 +381,8 @@ TEST_CASE("Data contract: the constraint kernels repeat their outputs after Data
        }},
       {"constraint_kinematics_derivatives",
        [&](Data<double>& d, ConstraintData<double>& cd) {
-         liedyn::constraint_kinematics_derivatives(model, d, set, cd, x, ddq, TwistRepresentation::Inertial);
+         liedyn::constraint_kinematics_derivatives(model, d, set, cd, x, ddq,
+                                                   TwistRepresentation::Inertial);
          return Outputs{cd.position_error_dx, cd.velocity_dx, cd.acceleration_dx, cd.Jdot};
        }},
       {"constrained_forward_dynamics",
@@ -359,13 +391,16 @@ TEST_CASE("Data contract: the constraint kernels repeat their outputs after Data
        }},
       {"impulse_dynamics_derivatives",
        [&](Data<double>& d, ConstraintData<double>& cd) {
-         liedyn::impulse_dynamics_derivatives(model, d, set, cd, x, 0.3, TwistRepresentation::Mixed);
+         liedyn::impulse_dynamics_derivatives(model, d, set, cd, x, 0.3,
+                                              TwistRepresentation::Mixed);
          return Outputs{cd.v_after, cd.impulse, cd.v_after_dx, cd.impulse_dx};
        }},
       {"constrained_forward_dynamics_derivatives",
        [&](Data<double>& d, ConstraintData<double>& cd) {
-         liedyn::constrained_forward_dynamics_derivatives(model, d, set, cd, x, tau, TwistRepresentation::Mixed);
-         return Outputs{cd.ddq_dx, cd.lambda_dx, cd.ddq_dtau, cd.lambda_dtau, cd.velocity_dx, cd.acceleration_dx};
+         liedyn::constrained_forward_dynamics_derivatives(model, d, set, cd, x, tau,
+                                                          TwistRepresentation::Mixed);
+         return Outputs{cd.ddq_dx,      cd.lambda_dx,   cd.ddq_dtau,
+                        cd.lambda_dtau, cd.velocity_dx, cd.acceleration_dx};
        }},
       {"linearize_discrete (constrained)",
        [&](Data<double>& d, ConstraintData<double>& cd) {
@@ -403,7 +438,8 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
   const Model<double> model = liedyn::test::chains_model<double>(23);
   auto rng = liedyn::test::make_rng(6);
   const State<double> x = liedyn::random_state(model, rng);
-  const ConstraintSet<double> set(model, every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
+  const ConstraintSet<double> set(model,
+                                  every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
   VectorX<double> tau(model.nv());
   for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
   const int nv = model.nv(), n = model.num_joints();
@@ -430,13 +466,16 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
       liedyn::constrained_forward_dynamics(model_l, data_l, set_l, cd_l, y, t);
       VectorX<L> f(2 * nv);
       f << y.nu, y.r,
-          liedyn::base_acceleration_from_body(y.H, y.nu, liedyn::Vector6<L>(cd_l.ddq.head<6>()), rep),
+          liedyn::base_acceleration_from_body(y.H, y.nu, liedyn::Vector6<L>(cd_l.ddq.head<6>()),
+                                              rep),
           cd_l.ddq.tail(n);
       return f;
     };
-    MatrixX<L> A_fd = liedyn::numdiff::state_jacobian(model_l, [&](const State<L>& y) { return field(y, tau_l); }, x_l, nd);
+    MatrixX<L> A_fd = liedyn::numdiff::state_jacobian(
+        model_l, [&](const State<L>& y) { return field(y, tau_l); }, x_l, nd);
     A_fd.topLeftCorner(6, 6) -= liedyn::Motion<L>(x_l.nu).cross_matrix();
-    const MatrixX<L> B_fd = liedyn::numdiff::vector_jacobian([&](const VectorX<L>& t) { return field(x_l, t); }, tau_l);
+    const MatrixX<L> B_fd =
+        liedyn::numdiff::vector_jacobian([&](const VectorX<L>& t) { return field(x_l, t); }, tau_l);
     liedyn::linearize(model, data, set, cd, x, tau, opt);
     LIEDYN_CHECK_BELOW(relative_error(data.A, A_fd), 1e-9);
     LIEDYN_CHECK_BELOW(relative_error(data.B, B_fd), 1e-9);
@@ -444,7 +483,8 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
     // Actuated: B S for the joint torques.
     MatrixX<double> actuation = MatrixX<double>::Zero(nv, n), Bu;
     actuation.bottomRows(n).setIdentity();
-    liedyn::linearize_actuated(model, data, set, cd, x, actuation, VectorX<double>(tau.tail(n)), Bu, opt);
+    liedyn::linearize_actuated(model, data, set, cd, x, actuation, VectorX<double>(tau.tail(n)), Bu,
+                               opt);
     MatrixX<double> A_act = data.A;
     VectorX<double> tau_act = tau;
     tau_act.head<6>().setZero();
@@ -460,7 +500,8 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
     };
     const State<L> x_plus = step(x_l, tau_l);
     const MatrixX<L> Ad_fd = liedyn::numdiff::state_jacobian(
-        model_l, [&](const State<L>& y) { return local(model_l, x_plus, step(y, tau_l), rep); }, x_l, nd);
+        model_l, [&](const State<L>& y) { return local(model_l, x_plus, step(y, tau_l), rep); },
+        x_l, nd);
     const MatrixX<L> Bd_fd = liedyn::numdiff::vector_jacobian(
         [&](const VectorX<L>& t) { return local(model_l, x_plus, step(x_l, t), rep); }, tau_l);
     liedyn::linearize_discrete(model, data, set, cd, x, tau, dt, opt);
@@ -473,8 +514,8 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
 // tolerance times the KKT conditioning (as in test_constraints), and allocates nothing once the
 // workspaces exist. (AutoDiffScalar is left out here: its instantiation of this kernel doubled
 // the file's compile time; the operations it uses are the ones test_constraints runs in AD6.)
-TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocation", "[constraints][derivatives][scalar]",
-                   float, double, long double) {
+TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocation",
+                   "[constraints][derivatives][scalar]", float, double, long double) {
   using S = TestType;
   const Model<L> model_l = liedyn::test::chains_model<L>(15);
   auto rng = liedyn::test::make_rng(9);
@@ -489,7 +530,8 @@ TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocatio
   const ConstraintSet<L> set_l(model_l, specs_l);
   Data<L> data_l(model_l);
   ConstraintData<L> cd_l(model_l, set_l);
-  liedyn::constrained_forward_dynamics_derivatives(model_l, data_l, set_l, cd_l, x_l, tau_l, TwistRepresentation::Mixed);
+  liedyn::constrained_forward_dynamics_derivatives(model_l, data_l, set_l, cd_l, x_l, tau_l,
+                                                   TwistRepresentation::Mixed);
 
   const Model<S> model = model_l.template cast<S>();
   const ConstraintSet<S> set = set_l.template cast<S>();
@@ -510,9 +552,12 @@ TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocatio
     liedyn::linearize(model, data, set, cd, x, tau, opt);
     liedyn::linearize_discrete(model, data, set, cd, x, tau, S(0.01), opt);
     liedyn::linearize_reduced(model, data, set, cd, x, tau, reduced, opt);
-    liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Body);
-    liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, S(0.5), TwistRepresentation::Inertial);
-    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Mixed);
+    liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, tau,
+                                              TwistRepresentation::Body);
+    liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, S(0.5),
+                                         TwistRepresentation::Inertial);
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau,
+                                                     TwistRepresentation::Mixed);
     allocations = guard.allocations();
   }
   CHECK(allocations == 0);
@@ -533,31 +578,36 @@ TEST_CASE("constraint derivatives: bad input gives clear errors", "[constraints]
   const VectorX<double> tau = VectorX<double>::Zero(model.nv());
   liedyn::ConstrainedDynamicsOptions<double> proximal;
   proximal.route = liedyn::ConstrainedDynamicsRoute::Proximal;
-  CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau,
-                                                                     TwistRepresentation::Body, proximal),
+  CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(
+                        model, data, set, cd, x, tau, TwistRepresentation::Body, proximal),
                     Catch::Contains("only the ExactKKT route"));
-  CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x,
-                                                                     VectorX<double>(VectorX<double>::Zero(3))),
+  CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(
+                        model, data, set, cd, x, VectorX<double>(VectorX<double>::Zero(3))),
                     Catch::Contains("tau"));
-  CHECK_THROWS_WITH(liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, VectorX<double>(VectorX<double>::Zero(3))),
+  CHECK_THROWS_WITH(liedyn::constraint_kinematics_derivatives(
+                        model, data, set, cd, x, VectorX<double>(VectorX<double>::Zero(3))),
                     Catch::Contains("ddq"));
-  CHECK_THROWS_WITH(liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, 1.5), Catch::Contains("restitution"));
-  CHECK_THROWS_WITH(liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, 0.0, TwistRepresentation::Body, proximal),
+  CHECK_THROWS_WITH(liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, 1.5),
+                    Catch::Contains("restitution"));
+  CHECK_THROWS_WITH(liedyn::impulse_dynamics_derivatives(model, data, set, cd, x, 0.0,
+                                                         TwistRepresentation::Body, proximal),
                     Catch::Contains("only the ExactKKT route"));
   const ConstraintSet<double> other(model, {ConstraintSpec<double>::rigid_contact("c1_4")});
   CHECK_THROWS_WITH(liedyn::constraint_kinematics_derivatives(model, data, other, cd, x, tau),
                     Catch::Contains("ConstraintData was sized for another"));
   CHECK_THROWS_WITH(liedyn::impulse_dynamics_derivatives(model, data, other, cd, x, 0.0),
                     Catch::Contains("ConstraintData was sized for another"));
-  CHECK_THROWS_WITH(liedyn::constrained_forward_dynamics_derivatives(model, data, other, cd, x, tau),
-                    Catch::Contains("ConstraintData was sized for another"));
+  CHECK_THROWS_WITH(
+      liedyn::constrained_forward_dynamics_derivatives(model, data, other, cd, x, tau),
+      Catch::Contains("ConstraintData was sized for another"));
 }
 
 #ifdef LIEDYN_HAS_URDF
 
 // Pinocchio's columns: q along q ⊕ dq (base: H exp(η^) with the body twist held — our η and
 // Body representation), v, tau; its joints in its own order (the interop permutation).
-TEST_CASE("constraint derivatives: Pinocchio reference, solo12 and talos", "[constraints][derivatives][pinocchio]") {
+TEST_CASE("constraint derivatives: Pinocchio reference, solo12 and talos",
+          "[constraints][derivatives][pinocchio]") {
   using liedyn::interop::Library;
   for (const liedyn::test::PinocchioContactCase& pc : liedyn::test::pinocchio_contact_cases()) {
     INFO(pc.file);
@@ -569,19 +619,26 @@ TEST_CASE("constraint derivatives: Pinocchio reference, solo12 and talos", "[con
     const ConstraintSet<double> set(model, pc.specs);
     Data<double> data(model);
     ConstraintData<double> cd(model, set);
-    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, TwistRepresentation::Body);
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau,
+                                                     TwistRepresentation::Body);
     // T: our generalized vectors to Pinocchio's (joint permutation, same base block).
-    const MatrixX<double> T = liedyn::interop::velocity_matrix(Library::Pinocchio, model, x.H, perm);
+    const MatrixX<double> T =
+        liedyn::interop::velocity_matrix(Library::Pinocchio, model, x.H, perm);
     const int nv = model.nv();
     const double errors[6] = {
-        relative_error(MatrixX<double>(T * cd.ddq_dx.leftCols(nv) * T.transpose()), d.mat("ddq_dq")),
-        relative_error(MatrixX<double>(T * cd.ddq_dx.rightCols(nv) * T.transpose()), d.mat("ddq_dv")),
+        relative_error(MatrixX<double>(T * cd.ddq_dx.leftCols(nv) * T.transpose()),
+                       d.mat("ddq_dq")),
+        relative_error(MatrixX<double>(T * cd.ddq_dx.rightCols(nv) * T.transpose()),
+                       d.mat("ddq_dv")),
         relative_error(MatrixX<double>(T * cd.ddq_dtau * T.transpose()), d.mat("ddq_dtau")),
-        relative_error(MatrixX<double>(cd.lambda_dx.leftCols(nv) * T.transpose()), d.mat("dlambda_dq")),
-        relative_error(MatrixX<double>(cd.lambda_dx.rightCols(nv) * T.transpose()), d.mat("dlambda_dv")),
+        relative_error(MatrixX<double>(cd.lambda_dx.leftCols(nv) * T.transpose()),
+                       d.mat("dlambda_dq")),
+        relative_error(MatrixX<double>(cd.lambda_dx.rightCols(nv) * T.transpose()),
+                       d.mat("dlambda_dv")),
         relative_error(MatrixX<double>(cd.lambda_dtau * T.transpose()), d.mat("dlambda_dtau"))};
-    WARN(pc.file << ": relative errors ddq_dq " << errors[0] << ", ddq_dv " << errors[1] << ", ddq_dtau " << errors[2]
-                << ", dlambda_dq " << errors[3] << ", dlambda_dv " << errors[4] << ", dlambda_dtau " << errors[5]);
+    WARN(pc.file << ": relative errors ddq_dq " << errors[0] << ", ddq_dv " << errors[1]
+                 << ", ddq_dtau " << errors[2] << ", dlambda_dq " << errors[3] << ", dlambda_dv "
+                 << errors[4] << ", dlambda_dtau " << errors[5]);
     // The issue's bound, 1e-9 relative: Pinocchio's own q columns agree with its central
     // differences to ~4e-10 (the file's `check fd_*`), its analytic ones are what we compare.
     for (double e : errors) LIEDYN_CHECK_BELOW(e, 1e-9);
@@ -630,15 +687,20 @@ TEST_CASE("constrained linearization: on the constraint manifold at an equilibri
     const MatrixX<double>& P = red.basis;
     const int k = red.dimension();
     // Orthonormal, tangent, invariant: PᵀP = 1, C P = 0, A P = P A_r (to rounding: 1e-12 of A).
-    CHECK(relative_error(MatrixX<double>(P.transpose() * P), MatrixX<double>(MatrixX<double>::Identity(k, k))) < 1e-13);
-    CHECK(relative_error(MatrixX<double>(red.constraint_map * P), MatrixX<double>(MatrixX<double>::Zero(2 * m, k))) < 1e-12);
+    CHECK(relative_error(MatrixX<double>(P.transpose() * P),
+                         MatrixX<double>(MatrixX<double>::Identity(k, k))) < 1e-13);
+    CHECK(relative_error(MatrixX<double>(red.constraint_map * P),
+                         MatrixX<double>(MatrixX<double>::Zero(2 * m, k))) < 1e-12);
     const double scale = data.A.cwiseAbs().maxCoeff();
-    LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(MatrixX<double>(data.A * P), MatrixX<double>(P * red.A), scale), 1e-12);
+    LIEDYN_CHECK_BELOW(
+        liedyn::test::scaled_error(MatrixX<double>(data.A * P), MatrixX<double>(P * red.A), scale),
+        1e-12);
     CHECK(relative_error(red.B, MatrixX<double>(P.transpose() * data.B)) < 1e-13);
 
     // Spectra.
     const Eigen::VectorXcd full = Eigen::EigenSolver<MatrixX<double>>(data.A, false).eigenvalues();
-    const Eigen::VectorXcd reduced = Eigen::EigenSolver<MatrixX<double>>(red.A, false).eigenvalues();
+    const Eigen::VectorXcd reduced =
+        Eigen::EigenSolver<MatrixX<double>>(red.A, false).eigenvalues();
     const std::complex<double> root(-Kd / 2, std::sqrt(Kp - Kd * Kd / 4));
     auto near_root = [&](std::complex<double> z) {
       return std::min(std::abs(z - root), std::abs(z - std::conj(root))) < 1e-6;
@@ -648,7 +710,8 @@ TEST_CASE("constrained linearization: on the constraint manifold at an equilibri
     for (Eigen::Index i = 0; i < reduced.size(); ++i) {
       reduced_at_roots += near_root(reduced(i));
       double nearest = std::numeric_limits<double>::infinity();
-      for (Eigen::Index j = 0; j < full.size(); ++j) nearest = std::min(nearest, std::abs(reduced(i) - full(j)));
+      for (Eigen::Index j = 0; j < full.size(); ++j)
+        nearest = std::min(nearest, std::abs(reduced(i) - full(j)));
       CHECK(nearest < 1e-8 * (1 + std::abs(reduced(i))));
     }
     CHECK(full_at_roots == 2 * m);

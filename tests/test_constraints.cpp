@@ -65,8 +65,9 @@ Model<S> tree_model(int num_joints, std::uint32_t seed) {
 // Kinematics: J and the drift against finite differences
 // ------------------------------------------------------------------------------------------
 
-TEST_CASE("constraints: J is the derivative of the position error along the group, every type and sense",
-          "[constraints]") {
+TEST_CASE(
+    "constraints: J is the derivative of the position error along the group, every type and sense",
+    "[constraints]") {
   using L = long double;
   const Model<L> model = chains_model<L>(11);
   auto rng = liedyn::test::make_rng(5);
@@ -85,7 +86,8 @@ TEST_CASE("constraints: J is the derivative of the position error along the grou
     for (int k = 0; k < nv; ++k) {
       VectorX<L> d = VectorX<L>::Zero(2 * nv);
       d(k) = h;
-      State<L> xp = liedyn::integrate(model, x, d), xm = liedyn::integrate(model, x, VectorX<L>(-d));
+      State<L> xp = liedyn::integrate(model, x, d),
+               xm = liedyn::integrate(model, x, VectorX<L>(-d));
       liedyn::constraint_kinematics(model, data, set, cd, xp);
       const VectorX<L> ep = cd.position_error;
       liedyn::constraint_kinematics(model, data, set, cd, xm);
@@ -133,25 +135,33 @@ TEST_CASE("constraints: the drift is d/dt (J nu) - J ddq along a trajectory, eve
     CHECK(cd.gamma == cd.drift);  // no gains, no targets
   }
   // Point contact (rows 0..2) in body sense: the classical acceleration, + ω_F × (J ν̄).
-  const V6 vF = liedyn::frame_velocity(model, data, x, model.frame_id("c0_4"), TwistRepresentation::Body);
-  rate[TwistRepresentation::Body].template head<3>() += vF.template tail<3>().cross(vF.template head<3>());
+  const V6 vF =
+      liedyn::frame_velocity(model, data, x, model.frame_id("c0_4"), TwistRepresentation::Body);
+  rate[TwistRepresentation::Body].template head<3>() +=
+      vF.template tail<3>().cross(vF.template head<3>());
   // Rows 3..14 are the rigid contact and loop: their drift is the intrinsic acceleration, which is
   // d/dt of the inertial rows and, in body and mixed sense, those rows' change of frame.
   liedyn::forward_poses(model, data, x);
   const SE3<L> HF = liedyn::frame_pose(model, data, model.frame_id("c1_4"));
   const SE3<L> H2 = liedyn::frame_pose(model, data, model.frame_id("c3_4"));
   const VectorX<L>& inertial = predicted[TwistRepresentation::Inertial];
-  auto to_body = [](const SE3<L>& H, const V6& w) { return V6(H.act_inverse(liedyn::Motion<L>(w)).vector()); };
+  auto to_body = [](const SE3<L>& H, const V6& w) {
+    return V6(H.act_inverse(liedyn::Motion<L>(w)).vector());
+  };
   auto to_mixed = [&](const SE3<L>& H, const V6& w) {
     const V6 b = to_body(H, w);
     V6 m;
     m << H.rotation() * b.template head<3>(), H.rotation() * b.template tail<3>();
     return m;
   };
-  rate[TwistRepresentation::Body].template segment<6>(3) = to_body(HF, inertial.template segment<6>(3));
-  rate[TwistRepresentation::Body].template segment<6>(9) = to_body(H2, inertial.template segment<6>(9));
-  rate[TwistRepresentation::Mixed].template segment<6>(3) = to_mixed(HF, inertial.template segment<6>(3));
-  rate[TwistRepresentation::Mixed].template segment<6>(9) = to_mixed(H2, inertial.template segment<6>(9));
+  rate[TwistRepresentation::Body].template segment<6>(3) =
+      to_body(HF, inertial.template segment<6>(3));
+  rate[TwistRepresentation::Body].template segment<6>(9) =
+      to_body(H2, inertial.template segment<6>(9));
+  rate[TwistRepresentation::Mixed].template segment<6>(3) =
+      to_mixed(HF, inertial.template segment<6>(3));
+  rate[TwistRepresentation::Mixed].template segment<6>(9) =
+      to_mixed(H2, inertial.template segment<6>(9));
   for (TwistRepresentation sense : kSenses) {
     INFO(liedyn::to_string(sense));
     // h = 1e-6 central differences in long double: truncation ~1e-12 · O(10), rounding ~1e-13.
@@ -163,7 +173,8 @@ TEST_CASE("constraints: the drift is d/dt (J nu) - J ddq along a trajectory, eve
 // Forward dynamics: identities, Gauss's principle, senses
 // ------------------------------------------------------------------------------------------
 
-TEST_CASE("constraints: KKT identities and Gauss's principle on a random tree with every type", "[constraints]") {
+TEST_CASE("constraints: KKT identities and Gauss's principle on a random tree with every type",
+          "[constraints]") {
   const Model<double> model = chains_model<double>(13);
   auto rng = liedyn::test::make_rng(7);
   for (TwistRepresentation sense : kSenses) {
@@ -184,7 +195,8 @@ TEST_CASE("constraints: KKT identities and Gauss's principle on a random tree wi
     const VectorX<double> h = data.h;
     // Both identities to rounding: the solve is backward stable, and the scale is that of
     // M q̈ (‖M‖ ‖q̈‖ ≲ 1e3 here), so 1e-12 relative to max(1, ‖·‖).
-    LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(cd.J * ddq + cd.gamma), VectorX<double>::Zero(set.dimension())) /
+    LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(cd.J * ddq + cd.gamma),
+                                      VectorX<double>::Zero(set.dimension())) /
                            std::max(1.0, cd.J.cwiseAbs().maxCoeff() * ddq.cwiseAbs().maxCoeff()),
                        1e-12);
     const VectorX<double> lhs = M * ddq + h - tau;
@@ -207,8 +219,9 @@ TEST_CASE("constraints: KKT identities and Gauss's principle on a random tree wi
   }
 }
 
-TEST_CASE("constraints: the four routes of constrained_forward_dynamics agree, every type and sense",
-          "[constraints][routes]") {
+TEST_CASE(
+    "constraints: the four routes of constrained_forward_dynamics agree, every type and sense",
+    "[constraints][routes]") {
   using liedyn::ConstrainedDynamicsOptions;
   using liedyn::ConstrainedDynamicsRoute;
   const Model<double> model = chains_model<double>(17);
@@ -228,24 +241,28 @@ TEST_CASE("constraints: the four routes of constrained_forward_dynamics agree, e
     for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
     const VectorX<double> ddq = liedyn::constrained_forward_dynamics(model, data, set, cd, x, tau);
     const VectorX<double> lambda = cd.lambda;
-    for (ConstrainedDynamicsRoute route : {ConstrainedDynamicsRoute::Proximal, ConstrainedDynamicsRoute::Projector,
-                                           ConstrainedDynamicsRoute::MinimalCoordinates}) {
+    for (ConstrainedDynamicsRoute route :
+         {ConstrainedDynamicsRoute::Proximal, ConstrainedDynamicsRoute::Projector,
+          ConstrainedDynamicsRoute::MinimalCoordinates}) {
       INFO("route " << static_cast<int>(route));
       ConstrainedDynamicsOptions<double> opt;
       opt.route = route;
       // Minimal coordinates lose about ε κ₁(J_d)² (docs/constraint-solvers.md): a partition
       // conditioned below 100 keeps that under 1e-11.
       opt.minimal.condition_limit = 100;
-      const VectorX<double> other = liedyn::constrained_forward_dynamics(model, data, set, cd, x, tau, opt);
-      // Each route is backward stable on this well-conditioned set: 1e-10 relative is the issue's bound.
+      const VectorX<double> other =
+          liedyn::constrained_forward_dynamics(model, data, set, cd, x, tau, opt);
+      // Each route is backward stable on this well-conditioned set: 1e-10 relative is the issue's
+      // bound.
       LIEDYN_CHECK_BELOW(relative_error(other, ddq), 1e-10);
       LIEDYN_CHECK_BELOW(relative_error(cd.lambda, lambda), 1e-10);
     }
   }
 }
 
-TEST_CASE("constraints: the three senses give the same motion, with lambdas related by wrench transforms",
-          "[constraints]") {
+TEST_CASE(
+    "constraints: the three senses give the same motion, with lambdas related by wrench transforms",
+    "[constraints]") {
   const Model<double> model = chains_model<double>(14);
   auto rng = liedyn::test::make_rng(8);
   State<double> x = liedyn::random_state(model, rng);
@@ -257,8 +274,9 @@ TEST_CASE("constraints: the three senses give the same motion, with lambdas rela
   bool first = true;
   for (TwistRepresentation sense : kSenses) {
     using CS = ConstraintSpec<double>;
-    const ConstraintSet<double> set(model, {CS::rigid_contact("c1_4", sense), CS::point_contact("c0_4", sense),
-                                            CS::loop(ConstraintType::RigidLoop, "c2_4", "c3_4", sense)});
+    const ConstraintSet<double> set(
+        model, {CS::rigid_contact("c1_4", sense), CS::point_contact("c0_4", sense),
+                CS::loop(ConstraintType::RigidLoop, "c2_4", "c3_4", sense)});
     ConstraintData<double> cd(model, set);
     // The senses agree where the constraint velocities vanish (the drifts of different senses
     // differ by terms in J ν̄): make the velocity consistent once.
@@ -283,28 +301,34 @@ TEST_CASE("constraints: the three senses give the same motion, with lambdas rela
   };
   const VectorX<double>& lb = lambda[0];
   // Rigid contact: mixed = blockdiag(R, R) body; inertial = _A X^F body.
-  LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(lambda[1].head<6>()), VectorX<double>(rotate(HF, lb.head<6>()))), 1e-10);
-  LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(lambda[2].head<6>()),
-                                    VectorX<double>(HF.act(liedyn::Force<double>(lb.head<6>())).vector())),
+  LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(lambda[1].head<6>()),
+                                    VectorX<double>(rotate(HF, lb.head<6>()))),
                      1e-10);
+  LIEDYN_CHECK_BELOW(
+      relative_error(VectorX<double>(lambda[2].head<6>()),
+                     VectorX<double>(HF.act(liedyn::Force<double>(lb.head<6>())).vector())),
+      1e-10);
   // Point contact: mixed = inertial = R body.
   const Eigen::Vector3d fp = HP.rotation() * lb.segment<3>(6);
   LIEDYN_CHECK_BELOW(relative_error(Eigen::Vector3d(lambda[1].segment<3>(6)), fp), 1e-10);
   LIEDYN_CHECK_BELOW(relative_error(Eigen::Vector3d(lambda[2].segment<3>(6)), fp), 1e-10);
   // Rigid loop: frame 2's wrench, transformed like the contact's.
-  LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(lambda[1].segment<6>(9)), VectorX<double>(rotate(H2, lb.segment<6>(9)))),
+  LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(lambda[1].segment<6>(9)),
+                                    VectorX<double>(rotate(H2, lb.segment<6>(9)))),
                      1e-10);
-  LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(lambda[2].segment<6>(9)),
-                                    VectorX<double>(H2.act(liedyn::Force<double>(lb.segment<6>(9))).vector())),
-                     1e-10);
+  LIEDYN_CHECK_BELOW(
+      relative_error(VectorX<double>(lambda[2].segment<6>(9)),
+                     VectorX<double>(H2.act(liedyn::Force<double>(lb.segment<6>(9))).vector())),
+      1e-10);
 }
 
 // ------------------------------------------------------------------------------------------
 // Every scalar type, no allocation
 // ------------------------------------------------------------------------------------------
 
-TEMPLATE_TEST_CASE("constraints: forward and impulse dynamics in every scalar type, without allocation",
-                   "[constraints][scalar]", float, double, long double, liedyn::test::AD6) {
+TEMPLATE_TEST_CASE(
+    "constraints: forward and impulse dynamics in every scalar type, without allocation",
+    "[constraints][scalar]", float, double, long double, liedyn::test::AD6) {
   using S = TestType;
   using L = long double;
   const Model<L> model_l = chains_model<L>(15);
@@ -320,7 +344,8 @@ TEMPLATE_TEST_CASE("constraints: forward and impulse dynamics in every scalar ty
   const ConstraintSet<L> set_l(model_l, specs_l);
   Data<L> data_l(model_l);
   ConstraintData<L> cd_l(model_l, set_l);
-  const VectorX<L> ddq_l = liedyn::constrained_forward_dynamics(model_l, data_l, set_l, cd_l, x_l, tau_l);
+  const VectorX<L> ddq_l =
+      liedyn::constrained_forward_dynamics(model_l, data_l, set_l, cd_l, x_l, tau_l);
   const VectorX<L> lambda_l = cd_l.lambda;
   const VectorX<L> v_l = liedyn::impulse_dynamics(model_l, data_l, set_l, cd_l, x_l, L(0.3));
 
@@ -352,11 +377,13 @@ TEMPLATE_TEST_CASE("constraints: forward and impulse dynamics in every scalar ty
 // Impulses and assembly
 // ------------------------------------------------------------------------------------------
 
-TEST_CASE("constraints: impulse dynamics meets J v+ = -e J v- with M (v+ - v-) = J^T impulse", "[constraints]") {
+TEST_CASE("constraints: impulse dynamics meets J v+ = -e J v- with M (v+ - v-) = J^T impulse",
+          "[constraints]") {
   const Model<double> model = chains_model<double>(16);
   auto rng = liedyn::test::make_rng(10);
   const State<double> x = liedyn::random_state(model, rng);
-  const ConstraintSet<double> set(model, every_type<double>(TwistRepresentation::Body, false, model, x, rng));
+  const ConstraintSet<double> set(
+      model, every_type<double>(TwistRepresentation::Body, false, model, x, rng));
   Data<double> data(model);
   ConstraintData<double> cd(model, set);
   const double e = 0.6;
@@ -365,19 +392,23 @@ TEST_CASE("constraints: impulse dynamics meets J v+ = -e J v- with M (v+ - v-) =
   const VectorX<double> before = cd.J * v, after = cd.J * v_after;
   VectorX<double> target(set.dimension());
   for (const auto& c : set.constraints())
-    target.segment(c.row, c.dim) = (liedyn::is_contact(c.type) ? -e : 0.0) * before.segment(c.row, c.dim);
+    target.segment(c.row, c.dim) =
+        (liedyn::is_contact(c.type) ? -e : 0.0) * before.segment(c.row, c.dim);
   // Rounding of the solve relative to ‖J‖ ‖v‖ (~10 here).
   LIEDYN_CHECK_BELOW(relative_error(after, target), 1e-12);
-  LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(data.M * (v_after - v)), VectorX<double>(cd.J.transpose() * cd.impulse)),
+  LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(data.M * (v_after - v)),
+                                    VectorX<double>(cd.J.transpose() * cd.impulse)),
                      1e-12);
 }
 
-TEST_CASE("constraints: assembly projects a configuration and a velocity onto the manifold", "[constraints]") {
+TEST_CASE("constraints: assembly projects a configuration and a velocity onto the manifold",
+          "[constraints]") {
   const Model<double> model = chains_model<double>(17);
   auto rng = liedyn::test::make_rng(11);
   const State<double> x0 = liedyn::random_state(model, rng);
   // Placements taken at x0, so x0 lies on the manifold; start from a perturbed configuration.
-  const ConstraintSet<double> set(model, every_type<double>(TwistRepresentation::Mixed, true, model, x0, rng));
+  const ConstraintSet<double> set(
+      model, every_type<double>(TwistRepresentation::Mixed, true, model, x0, rng));
   Data<double> data(model);
   ConstraintData<double> cd(model, set);
   VectorX<double> d = VectorX<double>::Zero(2 * model.nv());
@@ -416,13 +447,18 @@ TEST_CASE("constraints: bad input gives clear errors", "[constraints]") {
     return std::string("no error");
   };
   CHECK_THAT(message({CS::point_contact("FOOT")}), Catch::Contains("no frame named 'FOOT'"));
-  CHECK_THAT(message({CS::loop(ConstraintType::BallLoop, "body2", "nowhere")}), Catch::Contains("'nowhere'"));
-  CHECK_THAT(message({CS::coupling("joint3", "joint9x", 1.0)}), Catch::Contains("no joint named 'joint9x'"));
-  CHECK_THAT(message({CS::coupling("joint3", "joint3", 1.0)}), Catch::Contains("coupled to itself"));
-  CHECK_THAT(message({CS::coupling("joint3", "joint4", 1.0), CS::coupling("joint3", "joint5", 2.0)}),
-             Catch::Contains("already coupled"));
+  CHECK_THAT(message({CS::loop(ConstraintType::BallLoop, "body2", "nowhere")}),
+             Catch::Contains("'nowhere'"));
+  CHECK_THAT(message({CS::coupling("joint3", "joint9x", 1.0)}),
+             Catch::Contains("no joint named 'joint9x'"));
+  CHECK_THAT(message({CS::coupling("joint3", "joint3", 1.0)}),
+             Catch::Contains("coupled to itself"));
+  CHECK_THAT(
+      message({CS::coupling("joint3", "joint4", 1.0), CS::coupling("joint3", "joint5", 2.0)}),
+      Catch::Contains("already coupled"));
   CHECK_THAT(message({CS::coupling("joint3", "joint4", std::nan(""))}), Catch::Contains("finite"));
-  CHECK_THAT(message({CS::loop(ConstraintType::RevoluteLoop, "body2", "body5", TwistRepresentation::Inertial)}),
+  CHECK_THAT(message({CS::loop(ConstraintType::RevoluteLoop, "body2", "body5",
+                               TwistRepresentation::Inertial)}),
              Catch::Contains("no inertial sense"));
   CS gain = CS::point_contact("body3");
   gain.Kp = 1;
@@ -439,11 +475,13 @@ TEST_CASE("constraints: bad input gives clear errors", "[constraints]") {
   const State<double> x = liedyn::random_state(model, rng);
   std::string what = "no error";
   try {
-    liedyn::constrained_forward_dynamics(model, data, set, cd, x, VectorX<double>::Zero(model.nv()));
+    liedyn::constrained_forward_dynamics(model, data, set, cd, x,
+                                         VectorX<double>::Zero(model.nv()));
   } catch (const ConstraintError& e) {
     what = e.what();
   }
-  CHECK_THAT(what, Catch::Contains("rank deficient") && Catch::Contains("'left again' (point contact)") &&
+  CHECK_THAT(what, Catch::Contains("rank deficient") &&
+                       Catch::Contains("'left again' (point contact)") &&
                        Catch::Contains("'left' (point contact)"));
 }
 
@@ -468,9 +506,11 @@ TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of
     ConstraintData<double> cd(model, set);
     const VectorX<double> ddq = liedyn::constrained_forward_dynamics(model, data, set, cd, x, tau);
     // Pinocchio's layout: joint columns permuted, base block the same (body twist).
-    const MatrixX<double> T = liedyn::interop::velocity_matrix(Library::Pinocchio, model, x.H, perm);
+    const MatrixX<double> T =
+        liedyn::interop::velocity_matrix(Library::Pinocchio, model, x.H, perm);
     const MatrixX<double> J_pin = cd.J * T.transpose();
-    const VectorX<double> ddq_pin = liedyn::interop::acceleration_to(Library::Pinocchio, model, x, ddq, perm);
+    const VectorX<double> ddq_pin =
+        liedyn::interop::acceleration_to(Library::Pinocchio, model, x, ddq, perm);
     const double e_J = relative_error(J_pin, d.mat("constraint_jacobian"));
     const double e_ddq = relative_error(ddq_pin, d.vec("ddq"));
     const double e_lambda = relative_error(cd.lambda, d.vec("lambda_c"));
@@ -486,8 +526,8 @@ TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of
         perm);
     const double e_v = relative_error(v_after, d.vec("impulse_v_after"));
     const double e_impulse = relative_error(cd.impulse, d.vec("impulse_c"));
-    WARN(pc.file << ": relative errors J " << e_J << ", ddq " << e_ddq << ", lambda " << e_lambda << ", v+ " << e_v
-                << ", impulse " << e_impulse);
+    WARN(pc.file << ": relative errors J " << e_J << ", ddq " << e_ddq << ", lambda " << e_lambda
+                 << ", v+ " << e_v << ", impulse " << e_impulse);
     // The issue's bound: 1e-10 relative (to max(1, ‖reference‖_max)). Pinocchio's own
     // consistency is ~1e-13; Talos' λ and q̈ are O(1e3), computed through W⁻¹ (cond ~1e6).
     LIEDYN_CHECK_BELOW(e_J, 1e-10);

@@ -39,20 +39,27 @@ MatrixX<S> pose_matrix(const SE3<S>& H) {
   return m;
 }
 
-std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const VectorX<S>& ddq, const VectorX<S>& tau) {
+std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const VectorX<S>& ddq,
+                            const VectorX<S>& tau) {
   const int nv = model.nv(), n = model.num_joints();
   const int frame = model.num_bodies() - 1;
   std::vector<Kernel> k;
-  k.push_back({"rnea", [=, &model, &x, &ddq](Data<S>& d) { return Outputs{rnea(model, d, x, ddq)}; }});
-  k.push_back({"bias_force", [=, &model, &x](Data<S>& d) { return Outputs{bias_force(model, d, x)}; }});
-  k.push_back({"gravity_force", [=, &model, &x](Data<S>& d) { return Outputs{gravity_force(model, d, x)}; }});
-  k.push_back({"coriolis_force", [=, &model, &x](Data<S>& d) { return Outputs{coriolis_force(model, d, x)}; }});
-  k.push_back({"eidamb", [=, &model, &x, &ddq](Data<S>& d) { return Outputs{eidamb(model, d, x, ddq)}; }});
+  k.push_back(
+      {"rnea", [=, &model, &x, &ddq](Data<S>& d) { return Outputs{rnea(model, d, x, ddq)}; }});
+  k.push_back(
+      {"bias_force", [=, &model, &x](Data<S>& d) { return Outputs{bias_force(model, d, x)}; }});
+  k.push_back({"gravity_force",
+               [=, &model, &x](Data<S>& d) { return Outputs{gravity_force(model, d, x)}; }});
+  k.push_back({"coriolis_force",
+               [=, &model, &x](Data<S>& d) { return Outputs{coriolis_force(model, d, x)}; }});
+  k.push_back(
+      {"eidamb", [=, &model, &x, &ddq](Data<S>& d) { return Outputs{eidamb(model, d, x, ddq)}; }});
   k.push_back({"crba", [=, &model, &x](Data<S>& d) {
                  crba(model, d, x);
                  return Outputs{d.M, d.F, d.Ic[0].matrix()};
                }});
-  k.push_back({"aba", [=, &model, &x, &tau](Data<S>& d) { return Outputs{aba(model, d, x, tau)}; }});
+  k.push_back(
+      {"aba", [=, &model, &x, &tau](Data<S>& d) { return Outputs{aba(model, d, x, tau)}; }});
   k.push_back({"immamb", [=, &model, &x](Data<S>& d) { return Outputs{immamb(model, d, x)}; }});
   k.push_back({"aza_factorize+aza_solve", [=, &model, &x](Data<S>& d) {
                  MatrixX<S> X(nv, 2);
@@ -68,7 +75,8 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
                  ltdl_inverse(model, d);
                  return Outputs{y, d.Minv, d.ltdl.diagonal()};
                }});
-  for (TwistRepresentation rep : {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+  for (TwistRepresentation rep :
+       {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
     const std::string r = std::to_string(static_cast<int>(rep));
     k.push_back({"eidamb_derivatives rep " + r, [=, &model, &x, &ddq, &tau](Data<S>& d) {
                    eidamb_derivatives(model, d, x, ddq, rep);
@@ -105,16 +113,22 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
                  return Outputs{pose_matrix(y.H), y.s, y.nu, y.r};
                }});
   k.push_back({"centre of mass and centroidal quantities", [=, &model, &x, &ddq](Data<S>& d) {
-                 const MatrixX<S> p = center_of_mass(model, d, x), pb = center_of_mass(model, d, x, ComFrame::Base);
-                 const MatrixX<S> v = center_of_mass_velocity(model, d, x), a = center_of_mass_acceleration(model, d, x, ddq);
-                 const MatrixX<S> J = center_of_mass_jacobian(model, d, x), JB = center_of_mass_jacobian(model, d, x, ComFrame::Base);
-                 const MatrixX<S> h = centroidal_momentum(model, d, x), A = centroidal_momentum_matrix(model, d, x);
+                 const MatrixX<S> p = center_of_mass(model, d, x),
+                                  pb = center_of_mass(model, d, x, ComFrame::Base);
+                 const MatrixX<S> v = center_of_mass_velocity(model, d, x),
+                                  a = center_of_mass_acceleration(model, d, x, ddq);
+                 const MatrixX<S> J = center_of_mass_jacobian(model, d, x),
+                                  JB = center_of_mass_jacobian(model, d, x, ComFrame::Base);
+                 const MatrixX<S> h = centroidal_momentum(model, d, x),
+                                  A = centroidal_momentum_matrix(model, d, x);
                  const MatrixX<S> drift = centroidal_momentum_drift(model, d, x);
                  const MatrixX<S> rate = centroidal_momentum_rate(model, d, x, ddq);
                  return Outputs{p, pb, v, a, J, JB, h, A, drift, rate};
                }});
-  for (TwistRepresentation rep : {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
-    k.push_back({"centroidal_derivatives rep " + std::to_string(static_cast<int>(rep)), [=, &model, &x, &ddq](Data<S>& d) {
+  for (TwistRepresentation rep :
+       {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+    k.push_back({"centroidal_derivatives rep " + std::to_string(static_cast<int>(rep)),
+                 [=, &model, &x, &ddq](Data<S>& d) {
                    centroidal_derivatives(model, d, x, ddq, rep);
                    return Outputs{d.com_dx, d.centroidal_momentum_dx, d.centroidal_rate_dx};
                  }});
@@ -128,8 +142,10 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
                  forward_kinematics(model, d, x);
                  return Outputs{pose_matrix(frame_pose(model, d, frame))};
                }});
-  for (TwistRepresentation rep : {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
-    k.push_back({"frame kinematics rep " + std::to_string(static_cast<int>(rep)), [=, &model, &x](Data<S>& d) {
+  for (TwistRepresentation rep :
+       {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+    k.push_back({"frame kinematics rep " + std::to_string(static_cast<int>(rep)),
+                 [=, &model, &x](Data<S>& d) {
                    MatrixX<S> J(6, nv);
                    frame_jacobian(model, d, x, frame, rep, J);
                    const MatrixX<S> v = frame_velocity(model, d, x, frame, rep);
@@ -162,8 +178,10 @@ void check_contract(const Model<S>& model, std::uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("Data contract: every kernel repeats its outputs bit for bit after every public member of Data is scribbled",
-          "[data][contract]") {
+TEST_CASE(
+    "Data contract: every kernel repeats its outputs bit for bit after every public member of Data "
+    "is scribbled",
+    "[data][contract]") {
   // Branching trees (crba walks up the body frames, entries between branches are zero) and
   // deep chains (crba's base-frame route), moving and welded bases, aligned axes (the joints'
   // fast cases).

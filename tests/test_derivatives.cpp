@@ -6,7 +6,8 @@
 //     H ← H exp(±δ e_k^) with the chosen representation's twist held fixed, s, twist, r ± δ e_k);
 //   * forward-mode automatic differentiation (AutoDiffScalar, 6 fixed-size derivatives) through
 //     eidamb, seeding ε in H exp(ε^), the twist in its representation, and s, r six at a time;
-//   * the reference numbers of an independent numpy implementation (tests/data/fig4_like_case.json);
+//   * the reference numbers of an independent numpy implementation
+//   (tests/data/fig4_like_case.json);
 //   * identities between the representations, the rest state (gravity only), crba's M, eidamb's τ̄.
 // On the shipped models (Figure-4-like robot, the example URDFs when the loader is built) and on
 // random trees up to 60 bodies: chains, branched, welded base, armature, axis-aligned axes; at
@@ -105,7 +106,8 @@ std::vector<NamedModel> test_models() {
 
 /// R = Rz(yaw) Ry(pitch) Rx(roll) (ZYX Euler angles; pitch ±90° is their gimbal lock).
 Matrix3<double> zyx(double yaw, double pitch, double roll) {
-  return SO3<double>::exp(Vector3<double>(0, 0, yaw)).matrix() * SO3<double>::exp(Vector3<double>(0, pitch, 0)).matrix() *
+  return SO3<double>::exp(Vector3<double>(0, 0, yaw)).matrix() *
+         SO3<double>::exp(Vector3<double>(0, pitch, 0)).matrix() *
          SO3<double>::exp(Vector3<double>(roll, 0, 0)).matrix();
 }
 
@@ -139,7 +141,8 @@ Point make_point(const Model<double>& model, std::mt19937& gen, int kind) {
     if (model.has_moving_base()) p.x.H.rotation() = zyx(yaw, -M_PI / 2 + 1e-7, roll);
   }
   p.with_fext = kind != 0;
-  for (int b = 0; b < model.num_bodies(); ++b) p.fext.push_back(Force<double>(test::random_vector<double, 6>(gen, -5, 5)));
+  for (int b = 0; b < model.num_bodies(); ++b)
+    p.fext.push_back(Force<double>(test::random_vector<double, 6>(gen, -5, 5)));
   return p;
 }
 
@@ -177,15 +180,21 @@ TEST_CASE("derivatives: D1..D4 match long-double central finite differences of e
       const VectorX<LD> ddq_ld = p.ddq.cast<LD>();
       const ExternalWrenches<LD> fext_ld = cast_wrenches_ld(p.fext);
       const ExternalWrenches<LD>* fp_ld = p.with_fext ? &fext_ld : nullptr;
-      auto f = [&](const State<LD>& y) -> VectorX<LD> { return eidamb(model_ld, data_ld, y, ddq_ld, fp_ld); };
+      auto f = [&](const State<LD>& y) -> VectorX<LD> {
+        return eidamb(model_ld, data_ld, y, ddq_ld, fp_ld);
+      };
       // Default options: central differences, δ = ε_ld^(1/3) ≈ 4.8e-7 (times max(1, |c|)).
       NumDiffOptions<LD> opt;
-      const MatrixX<LD> fd2 = numdiff::state_jacobian_block(model_ld, f, x_ld, StateBlock::JointPositions, opt);
-      const MatrixX<LD> fd4 = numdiff::state_jacobian_block(model_ld, f, x_ld, StateBlock::JointVelocities, opt);
+      const MatrixX<LD> fd2 =
+          numdiff::state_jacobian_block(model_ld, f, x_ld, StateBlock::JointPositions, opt);
+      const MatrixX<LD> fd4 =
+          numdiff::state_jacobian_block(model_ld, f, x_ld, StateBlock::JointVelocities, opt);
       for (TwistRepresentation rep : kReps) {
         opt.twist_representation = rep;
-        const MatrixX<LD> fd1 = numdiff::state_jacobian_block(model_ld, f, x_ld, StateBlock::Pose, opt);
-        const MatrixX<LD> fd3 = numdiff::state_jacobian_block(model_ld, f, x_ld, StateBlock::Twist, opt);
+        const MatrixX<LD> fd1 =
+            numdiff::state_jacobian_block(model_ld, f, x_ld, StateBlock::Pose, opt);
+        const MatrixX<LD> fd3 =
+            numdiff::state_jacobian_block(model_ld, f, x_ld, StateBlock::Twist, opt);
         eidamb_derivatives(model, data, p.x, p.ddq, rep, p.fext_ptr());
         INFO(nm.name << ", " << p.name << ", twist " << to_string(rep));
         const int nbase = model.has_moving_base() ? 6 : 0;
@@ -196,8 +205,9 @@ TEST_CASE("derivatives: D1..D4 match long-double central finite differences of e
         REQUIRE(data.D4.cols() == model.num_joints());
         const double e[4] = {relative_error(data.D1, fd1), relative_error(data.D2, fd2),
                              relative_error(data.D3, fd3), relative_error(data.D4, fd4)};
-        // Tolerance: the long-double central difference at δ ≈ 5e-7 is off by δ²|f'''|/6 + ε_ld|f|/δ
-        // ≲ 1e-12 relative here; the analytic D (double) by ~1e-14. A wrong term is O(|D|).
+        // Tolerance: the long-double central difference at δ ≈ 5e-7 is off by δ²|f'''|/6 +
+        // ε_ld|f|/δ ≲ 1e-12 relative here; the analytic D (double) by ~1e-14. A wrong term is
+        // O(|D|).
         for (int b = 0; b < 4; ++b) {
           CHECK(e[b] < 1e-8);
           err[b] = std::max(err[b], e[b]);
@@ -226,7 +236,9 @@ TEST_CASE("derivatives: D1..D4 match forward-mode automatic differentiation of e
       ExternalWrenches<AD> fext_ad;
       for (const Force<double>& w : p.fext) fext_ad.push_back(w.cast<AD>());
       const ExternalWrenches<AD>* fp_ad = p.with_fext ? &fext_ad : nullptr;
-      auto tau_ad = [&](const State<AD>& xa) -> const VectorX<AD>& { return eidamb(model_ad, data_ad, xa, ddq_ad, fp_ad); };
+      auto tau_ad = [&](const State<AD>& xa) -> const VectorX<AD>& {
+        return eidamb(model_ad, data_ad, xa, ddq_ad, fp_ad);
+      };
       // D2 and D4 (the same in every representation), six joints per pass.
       MatrixX<double> D2(model.nv(), n), D4(model.nv(), n);
       for (int j0 = 0; j0 < n; j0 += kAD) {
@@ -259,8 +271,8 @@ TEST_CASE("derivatives: D1..D4 match forward-mode automatic differentiation of e
         }
         eidamb_derivatives(model, data, p.x, p.ddq, rep, p.fext_ptr());
         INFO(nm.name << ", " << p.name << ", twist " << to_string(rep));
-        const double e[4] = {relative_error(data.D1, D1), relative_error(data.D2, D2), relative_error(data.D3, D3),
-                             relative_error(data.D4, D4)};
+        const double e[4] = {relative_error(data.D1, D1), relative_error(data.D2, D2),
+                             relative_error(data.D3, D3), relative_error(data.D4, D4)};
         // Tolerance: both sides exact up to double round-off, accumulated over ≤ 60 bodies with
         // entries up to ~1e3: ~1e-13 relative.
         for (int b = 0; b < 4; ++b) {
@@ -331,7 +343,8 @@ TEST_CASE("derivatives: the reference numbers of fig4_like_case.json", "[derivat
 TEST_CASE("derivatives: identities between representations, the rest state, M and tau",
           "[derivatives][identities]") {
   std::mt19937 gen = test::make_rng(613);
-  double e_rep = 0, e_rest = 0, e_rest_fd = 0, e_crba = 0, e_cols = 0, e_sym = 0, e_sym0 = 0, e_tau = 0, rest_vel = 0;
+  double e_rep = 0, e_rest = 0, e_rest_fd = 0, e_crba = 0, e_cols = 0, e_sym = 0, e_sym0 = 0,
+         e_tau = 0, rest_vel = 0;
   for (const NamedModel& nm : test_models()) {
     const Model<double>& model = nm.model;
     Data<double> data(model), data2(model);
@@ -357,10 +370,11 @@ TEST_CASE("derivatives: identities between representations, the rest state, M an
       dnu_m.bottomRightCorner<3, 3>() = hat(Vector3<double>(nu.tail<3>()));
       Rt.topLeftCorner<3, 3>() = p.x.H.rotation().transpose();
       Rt.bottomRightCorner<3, 3>() = p.x.H.rotation().transpose();
-      const double e[4] = {relative_error(MatrixX<double>(D1w - D1b), MatrixX<double>(D3b * ad_nu)),
-                           relative_error(D3w, MatrixX<double>(D3b * p.x.H.inverse().velocity_transform())),
-                           relative_error(MatrixX<double>(D1m - D1b), MatrixX<double>(D3b * dnu_m)),
-                           relative_error(D3m, MatrixX<double>(D3b * Rt))};
+      const double e[4] = {
+          relative_error(MatrixX<double>(D1w - D1b), MatrixX<double>(D3b * ad_nu)),
+          relative_error(D3w, MatrixX<double>(D3b * p.x.H.inverse().velocity_transform())),
+          relative_error(MatrixX<double>(D1m - D1b), MatrixX<double>(D3b * dnu_m)),
+          relative_error(D3m, MatrixX<double>(D3b * Rt))};
       // Tolerance: the same products up to round-off (entries ≲ 1e3, ε ≈ 2e-16).
       for (double ei : e) CHECK(ei < 1e-12);
       e_rep = std::max({e_rep, e[0], e[1], e[2], e[3]});
@@ -375,14 +389,18 @@ TEST_CASE("derivatives: identities between representations, the rest state, M an
       // Closed form: the gravity term is ĪD = M[:, 0:6] a_g0 with a_g0 = ^0X_A (−[g; 0]); with H
       // ← H exp(η^), a_g0 ← exp(−η)× a_g0, so ∂/∂η = M[:, 0:6] ad(a_g0). M from crba.
       crba(model, data2, x0.s);
-      const Motion<double> a_g0(Vector3<double>(-(p.x.H.rotation().transpose() * model.gravity())), Vector3<double>::Zero());
-      const MatrixX<double> D1_closed = moving ? MatrixX<double>(data2.M.leftCols(6) * a_g0.cross_matrix())
-                                               : MatrixX<double>(nv, 0);
+      const Motion<double> a_g0(Vector3<double>(-(p.x.H.rotation().transpose() * model.gravity())),
+                                Vector3<double>::Zero());
+      const MatrixX<double> D1_closed =
+          moving ? MatrixX<double>(data2.M.leftCols(6) * a_g0.cross_matrix())
+                 : MatrixX<double>(nv, 0);
       // And finite differences (long double) of the gravity term τ̄(H, s) = ĪD(H, s, 0, 0, 0).
       const Model<LD> model_ld = model.cast<LD>();
       Data<LD> data_ld(model_ld);
       const VectorX<LD> zero_ld = VectorX<LD>::Zero(nv);
-      auto g = [&](const State<LD>& y) -> VectorX<LD> { return eidamb(model_ld, data_ld, y, zero_ld); };
+      auto g = [&](const State<LD>& y) -> VectorX<LD> {
+        return eidamb(model_ld, data_ld, y, zero_ld);
+      };
       const MatrixX<LD> fd1 = numdiff::jacobian_wrt_pose(model_ld, g, x0.cast<LD>());
       const MatrixX<LD> fd2 = numdiff::jacobian_wrt_joint_positions(model_ld, g, x0.cast<LD>());
       for (TwistRepresentation rep : kReps) {
@@ -418,7 +436,8 @@ TEST_CASE("derivatives: identities between representations, the rest state, M an
       x0.r.setZero();
       const VectorX<double> bias = eidamb(model, data2, x0, VectorX<double>::Zero(nv));
       MatrixX<double> Mcols(nv, nv);
-      for (int k = 0; k < nv; ++k) Mcols.col(k) = eidamb(model, data2, x0, VectorX<double>::Unit(nv, k)) - bias;
+      for (int k = 0; k < nv; ++k)
+        Mcols.col(k) = eidamb(model, data2, x0, VectorX<double>::Unit(nv, k)) - bias;
       // Tolerance: the subtraction loses ε |bias| (gravity torques ≲ 1e4 on the 60-body chains)
       // against entries of M: ≲ 1e-11 relative.
       const double ecol = relative_error(M, Mcols);
@@ -430,7 +449,8 @@ TEST_CASE("derivatives: identities between representations, the rest state, M an
       CHECK(esym == 0.0);
       // The base block is the composite inertia, whose rotational part sums transformed body
       // inertias R I Rᵀ that round differently above and below the diagonal: ~ε relative.
-      const double esym0 = moving ? relative_error(M.topLeftCorner(6, 6), M.topLeftCorner(6, 6).transpose()) : 0.0;
+      const double esym0 =
+          moving ? relative_error(M.topLeftCorner(6, 6), M.topLeftCorner(6, 6).transpose()) : 0.0;
       CHECK(esym0 < 1e-14);
       // τ̄: Table 4's recursions against the kernel's base-frame ones; round-off only.
       const double et = relative_error(tau, eidamb(model, data2, p.x, p.ddq, fp));
@@ -490,7 +510,9 @@ TEST_CASE("derivatives: no heap allocation in eidamb_derivatives", "[derivatives
       }
       alloc_ad = guard.allocations();
     }
-    INFO(nm.name << (test::NoAllocation::eigen_flag_available() ? "" : " (Eigen's malloc flag unavailable)"));
+    INFO(nm.name << (test::NoAllocation::eigen_flag_available()
+                         ? ""
+                         : " (Eigen's malloc flag unavailable)"));
     CHECK(alloc_double == 0);
     CHECK(alloc_ad == 0);
     CHECK(data.D2.allFinite());
@@ -498,7 +520,8 @@ TEST_CASE("derivatives: no heap allocation in eidamb_derivatives", "[derivatives
 }
 
 // ---------------------------------------------------------------------------------------------
-TEST_CASE("derivatives: the linearization's two passes equal the single pass", "[derivatives][split]") {
+TEST_CASE("derivatives: the linearization's two passes equal the single pass",
+          "[derivatives][split]") {
   // ground_derivative_pass<false> at zero accelerations, then ground_acceleration_pass(ddq):
   // what linearize does before it knows ddq. Same τ̄, M, D1..D4 as eidamb_derivatives at ddq, to
   // rounding: the second pass adds I^c ΔA and the subtree sums E to F^c instead of summing
@@ -516,7 +539,8 @@ TEST_CASE("derivatives: the linearization's two passes equal the single pass", "
         Data<double> one(model), two(model);
         eidamb_derivatives(model, one, p.x, p.ddq, rep, fext);
         detail::update_poses(model, two, p.x.s);
-        detail::ground_derivative_pass<false>(model, two, p.x, VectorX<double>::Zero(nv), rep, fext);
+        detail::ground_derivative_pass<false>(model, two, p.x, VectorX<double>::Zero(nv), rep,
+                                              fext);
         const VectorX<double> h = two.tau;
         CHECK(relative_error(h, eidamb(model, one, p.x, VectorX<double>::Zero(nv), fext)) < 1e-13);
         detail::ground_acceleration_pass(model, two, p.ddq);
@@ -566,7 +590,8 @@ TEST_CASE("derivatives: float agrees with double", "[derivatives][scalar]") {
         eidamb_derivatives(model, data, x, ddq, rep, p.with_fext ? &fext : nullptr);
         INFO(nm.name << ", " << p.name << ", twist " << to_string(rep));
         const double e[4] = {relative_error(data_f.D1, data.D1), relative_error(data_f.D2, data.D2),
-                             relative_error(data_f.D3, data.D3), relative_error(data_f.D4, data.D4)};
+                             relative_error(data_f.D3, data.D3),
+                             relative_error(data_f.D4, data.D4)};
         // Tolerance: float's own (test_support: 1e-4 ≈ 800 ε_f): each entry is a sum over the
         // subtree of products of transforms, inertias and velocities; the float round-off grows
         // with the depth and with the terms' size against max |D|, ~10–100 ε_f here.

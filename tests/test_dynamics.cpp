@@ -78,7 +78,8 @@ struct IsAD<Eigen::AutoDiffScalar<D>> : std::true_type {};
 
 template <class S>
 double eps() {
-  return static_cast<double>(std::numeric_limits<typename liedyn::test::RealOf<S>::type>::epsilon());
+  return static_cast<double>(
+      std::numeric_limits<typename liedyn::test::RealOf<S>::type>::epsilon());
 }
 
 /// relative_error() of the values and, for an AutoDiffScalar, also of the derivatives
@@ -88,7 +89,8 @@ double full_error(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB>& B
   using S = typename DA::Scalar;
   double e = relative_error(A, B);
   if constexpr (IsAD<S>::value) {
-    if (A.rows() != B.rows() || A.cols() != B.cols()) return std::numeric_limits<double>::infinity();
+    if (A.rows() != B.rows() || A.cols() != B.cols())
+      return std::numeric_limits<double>::infinity();
     double diff = 0, ref = 1;
     for (Eigen::Index j = 0; j < A.cols(); ++j)
       for (Eigen::Index i = 0; i < A.rows(); ++i) {
@@ -137,7 +139,8 @@ std::vector<State<S>> test_states(const Model<double>& md, std::mt19937& rng) {
   if (!md.has_moving_base()) return xs;
   std::uniform_real_distribution<double> u(-M_PI, M_PI);
   const double near = M_PI / 2 - 1e-6;
-  const double pitch_sc[4][2] = {{1.0, 0.0}, {-1.0, 0.0}, {std::sin(near), std::cos(near)}, {-std::sin(near), std::cos(near)}};
+  const double pitch_sc[4][2] = {
+      {1.0, 0.0}, {-1.0, 0.0}, {std::sin(near), std::cos(near)}, {-std::sin(near), std::cos(near)}};
   for (const auto& sc : pitch_sc) {
     State<S> x = liedyn::random_state(md, rng).template cast<S>();
     x.H.rotation() = rotation_zyx<S>(u(rng), sc[0], sc[1], u(rng));
@@ -167,10 +170,10 @@ struct IdentityErrors {
   double minv_vs_aba = 0;   ///< immamb vs the columns aba(h + e_k)
   double ltdl_vs_llt = 0;   ///< ltdl_solve(τ̄ − h) on crba's M vs M⁻¹(τ̄ − h) by LLT
   double ltdl_inverse_vs_immamb = 0;  ///< ltdl_inverse vs immamb
-  double cond = 0;          ///< κ₂(M), from its eigenvalues (double)
-  bool symmetric = false;   ///< M and Minv exactly symmetric (both triangles written)
+  double cond = 0;                    ///< κ₂(M), from its eigenvalues (double)
+  bool symmetric = false;             ///< M and Minv exactly symmetric (both triangles written)
   bool positive_definite = false;
-  bool sparsity = false;    ///< M_ij exactly 0 across branches; crba repeats M after other kernels
+  bool sparsity = false;  ///< M_ij exactly 0 across branches; crba repeats M after other kernels
 };
 
 template <class S>
@@ -189,8 +192,9 @@ IdentityErrors identity_errors(const Model<S>& model, const State<S>& x, std::mt
   liedyn::mass_matrix_from_inverse_dynamics(model, data, x, M_id);
   e.crba_vs_id = full_error(M, M_id);
   // crba's other route (walk up the body frames / through the base frame) on the same model.
-  const CrbaRoute other =
-      liedyn::crba_automatic_route(model) == CrbaRoute::Walk ? CrbaRoute::BaseFrame : CrbaRoute::Walk;
+  const CrbaRoute other = liedyn::crba_automatic_route(model) == CrbaRoute::Walk
+                              ? CrbaRoute::BaseFrame
+                              : CrbaRoute::Walk;
   e.crba_vs_id = std::max(e.crba_vs_id, full_error(liedyn::crba(model, data, x.s, other), M_id));
 
   const VectorX<S> tau = random_vec<S>(nv, rng, -5, 5);
@@ -294,7 +298,8 @@ void check_all_families(bool large) {
   o = {};
   o.moving_base = false;
   o.armature = 0.1;
-  check_kernels_agree<S>("welded arm 8 with armature", liedyn::random_model<double>(8, rng, o), rng);
+  check_kernels_agree<S>("welded arm 8 with armature", liedyn::random_model<double>(8, rng, o),
+                         rng);
   o = {};
   o.axis_aligned = true;
   o.branching = 2;
@@ -311,7 +316,8 @@ void check_all_families(bool large) {
   o = {};
   o.branching = 10;
   o.armature = 0.05;
-  check_kernels_agree<S>("bushy tree 100 with armature", liedyn::random_model<double>(100, rng, o), rng);
+  check_kernels_agree<S>("bushy tree 100 with armature", liedyn::random_model<double>(100, rng, o),
+                         rng);
   o = {};
   o.moving_base = false;
   check_kernels_agree<S>("welded chain 50", liedyn::random_model<double>(50, rng, o), rng);
@@ -319,7 +325,8 @@ void check_all_families(bool large) {
   check_kernels_agree<S>("welded tree 60", liedyn::random_model<double>(60, rng, o), rng);
 #ifdef LIEDYN_TEST_DYNAMICS_URDF
   for (const char* robot : {"quadruped", "humanoid"}) {
-    const std::string path = std::string(LIEDYN_TEST_DATA_DIR) + "/../../examples/models/" + robot + ".urdf";
+    const std::string path =
+        std::string(LIEDYN_TEST_DATA_DIR) + "/../../examples/models/" + robot + ".urdf";
     check_kernels_agree<S>(robot, liedyn::load_urdf_file(path), rng);
   }
 #endif
@@ -333,8 +340,8 @@ TEST_CASE("dynamics: eidamb, rnea, crba, aba and immamb agree (double, trees up 
   check_all_families<double>(true);
 }
 
-TEMPLATE_TEST_CASE("dynamics: the kernel identities hold in other scalar types", "[dynamics][scalar]", float,
-                   long double, AD6) {
+TEMPLATE_TEST_CASE("dynamics: the kernel identities hold in other scalar types",
+                   "[dynamics][scalar]", float, long double, AD6) {
   // For AD6 the first six joint positions carry derivative seeds, and the identities must hold
   // for the derivatives too (full_error).
   check_all_families<TestType>(false);
@@ -348,7 +355,8 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
   // world-frame CRBA and Minv, and ours once) lose those digits: 1.4e-12 on M's diagonal, 5.7e-13
   // on M⁻¹. Reference: long double (the mass matrix from inverse-dynamics columns for M, the
   // same immamb for M⁻¹, itself checked against that mass matrix).
-  const Model<double> model = liedyn::load_urdf_file(std::string(LIEDYN_TEST_DATA_DIR) + "/talos.urdf");
+  const Model<double> model =
+      liedyn::load_urdf_file(std::string(LIEDYN_TEST_DATA_DIR) + "/talos.urdf");
   const Model<long double> model_l = model.cast<long double>();
   Data<double> data(model);
   Data<long double> data_l(model_l);
@@ -366,27 +374,37 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
       // Entry (i, j) against its natural scale sqrt(M_ii M_jj): the diagonal relative to itself.
       for (int j = 0; j < model.nv(); ++j)
         for (int i = 0; i < model.nv(); ++i)
-          worst_m = std::max(worst_m, static_cast<double>(std::abs(static_cast<long double>(M(i, j)) - M_l(i, j)) /
-                                                          std::sqrt(M_l(i, i) * M_l(j, j))));
+          worst_m = std::max(
+              worst_m, static_cast<double>(std::abs(static_cast<long double>(M(i, j)) - M_l(i, j)) /
+                                           std::sqrt(M_l(i, i) * M_l(j, j))));
     }
     const MatrixX<long double> Minv_l = liedyn::immamb(model_l, data_l, x_l.s);
-    worst_residual_l = std::max(worst_residual_l, static_cast<double>((M_l * Minv_l - MatrixX<long double>::Identity(
-                                                                           model.nv(), model.nv())).cwiseAbs().maxCoeff()));
+    worst_residual_l = std::max(
+        worst_residual_l,
+        static_cast<double>((M_l * Minv_l - MatrixX<long double>::Identity(model.nv(), model.nv()))
+                                .cwiseAbs()
+                                .maxCoeff()));
     const MatrixX<double> Minv = liedyn::immamb(model, data, x.s);
-    worst_minv = std::max(worst_minv, static_cast<double>((Minv.cast<long double>() - Minv_l).norm() / Minv_l.norm()));
+    worst_minv =
+        std::max(worst_minv,
+                 static_cast<double>((Minv.cast<long double>() - Minv_l).norm() / Minv_l.norm()));
     // The sparse LᵀDL inverse of crba's M keeps them too.
     liedyn::crba(model, data, x.s);
     liedyn::ltdl_factorize(model, data);
-    worst_ltdl = std::max(worst_ltdl, static_cast<double>((liedyn::ltdl_inverse(model, data).cast<long double>() -
-                                                           Minv_l).norm() / Minv_l.norm()));
+    worst_ltdl = std::max(
+        worst_ltdl, static_cast<double>(
+                        (liedyn::ltdl_inverse(model, data).cast<long double>() - Minv_l).norm() /
+                        Minv_l.norm()));
     // The linearization's M⁻¹ (its B) comes from the M of its base-frame derivative pass.
     liedyn::linearize(model, data, x, VectorX<double>::Zero(model.nv()));
-    worst_linearize = std::max(worst_linearize,
-                               static_cast<double>((data.Minv.cast<long double>() - Minv_l).norm() / Minv_l.norm()));
+    worst_linearize = std::max(
+        worst_linearize,
+        static_cast<double>((data.Minv.cast<long double>() - Minv_l).norm() / Minv_l.norm()));
   }
-  INFO("crba: worst scaled entry error " << worst_m << ", immamb: relative error " << worst_minv
-                                         << ", ltdl: " << worst_ltdl << ", linearize: " << worst_linearize
-                                         << ", long double reference: max |M Minv - I| " << worst_residual_l);
+  INFO("crba: worst scaled entry error "
+       << worst_m << ", immamb: relative error " << worst_minv << ", ltdl: " << worst_ltdl
+       << ", linearize: " << worst_linearize << ", long double reference: max |M Minv - I| "
+       << worst_residual_l);
   // The reference is a long double one: its residual (measured 6.4e-17) is far below double's.
   CHECK(worst_residual_l < 1e-15);
   // A short sum of rounded terms per entry: measured 1.4e-15 and 6.9e-16 here, up to 3.1e-15 and
@@ -403,7 +421,8 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
 #endif
 
 // ---------------------------------------------------------------------------------------------
-TEST_CASE("dynamics: the figure-4 reference numbers (tau, M, h, Minv, forward dynamics)", "[dynamics][reference]") {
+TEST_CASE("dynamics: the figure-4 reference numbers (tau, M, h, Minv, forward dynamics)",
+          "[dynamics][reference]") {
   std::ifstream in(LIEDYN_TEST_DATA_DIR "/fig4_like_case.json");
   REQUIRE(in.good());
   const nlohmann::json j = nlohmann::json::parse(in);
@@ -425,7 +444,8 @@ TEST_CASE("dynamics: the figure-4 reference numbers (tau, M, h, Minv, forward dy
   x.H = SE3<double>::from_matrix(matrix(st.at("H")));
   x.s = vector(st.at("s"));
   x.r = vector(st.at("r"));
-  x.set_base_twist(Vector6<double>(vector(st.at("w"))), TwistRepresentation::Inertial);  // json: inertial twist
+  x.set_base_twist(Vector6<double>(vector(st.at("w"))),
+                   TwistRepresentation::Inertial);  // json: inertial twist
   // The reference's gravity input is −[g; 0] with g = (0, 0, −9.81): ours is the physical g.
   REQUIRE(model.gravity().isApprox(Vector3<double>(0, 0, -9.81)));
   VectorX<double> ddq(model.nv());
@@ -470,7 +490,8 @@ TEST_CASE("dynamics: bias, gravity and Coriolis terms split rnea", "[dynamics][r
     CHECK(relative_error(VectorX<double>(C + G), h) < 1e-13);
     // M q̈ + C + G = τ̄, with M from crba.
     const MatrixX<double> M = liedyn::crba(model, data, x.s);
-    CHECK(relative_error(VectorX<double>(M * ddq + C + G), liedyn::rnea(model, data, x, ddq)) < 1e-13);
+    CHECK(relative_error(VectorX<double>(M * ddq + C + G), liedyn::rnea(model, data, x, ddq)) <
+          1e-13);
     // Gravity off: G = 0 exactly; at rest C = 0 exactly.
     CHECK(liedyn::coriolis_force(model, data, rest).cwiseAbs().maxCoeff() == 0.0);
   }
@@ -513,7 +534,8 @@ namespace {
 
 /// Right-trivialized RKMK4 step of the free dynamics (τ̄ = 0) on SE(3) × Rⁿ × R⁶ × Rⁿ:
 /// H = H0 exp(ξ^) with ξ̇ = Jr(ξ)⁻¹ ν, classical RK4 on (ξ, s, ν, r) from ξ = 0.
-State<double> rkmk4_step(const Model<double>& model, Data<double>& data, const State<double>& x0, double dt) {
+State<double> rkmk4_step(const Model<double>& model, Data<double>& data, const State<double>& x0,
+                         double dt) {
   const int n = model.num_joints(), N = 12 + 2 * n;
   const VectorX<double> zero = VectorX<double>::Zero(model.nv());
   auto state_at = [&](const VectorX<double>& y) {
@@ -534,12 +556,14 @@ State<double> rkmk4_step(const Model<double>& model, Data<double>& data, const S
   };
   VectorX<double> y(N);
   y << Vector6<double>::Zero(), x0.s, x0.nu, x0.r;
-  const VectorX<double> k1 = f(y), k2 = f(y + dt / 2 * k1), k3 = f(y + dt / 2 * k2), k4 = f(y + dt * k3);
+  const VectorX<double> k1 = f(y), k2 = f(y + dt / 2 * k1), k3 = f(y + dt / 2 * k2),
+                        k4 = f(y + dt * k3);
   return state_at(y + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4));
 }
 
 /// Total spatial momentum about and in the inertial frame A: _A X^0 (M[0:6, :] q̇).
-Vector6<double> inertial_momentum(const Model<double>& model, Data<double>& data, const State<double>& x) {
+Vector6<double> inertial_momentum(const Model<double>& model, Data<double>& data,
+                                  const State<double>& x) {
   const MatrixX<double> M = liedyn::crba(model, data, x.s);
   const Force<double> h0(Vector6<double>(M.topRows(6) * x.velocity(model)));
   return x.H.act(h0).vector();
@@ -578,21 +602,24 @@ TEST_CASE("dynamics: a free robot without gravity conserves momentum and kinetic
   CHECK(drift_E < 1e-9);
 }
 
-TEST_CASE("dynamics: a single free rigid body obeys the Newton-Euler equations", "[dynamics][physics]") {
+TEST_CASE("dynamics: a single free rigid body obeys the Newton-Euler equations",
+          "[dynamics][physics]") {
   // A lone base with its centre of mass off the body origin, a general inertia, gravity on, an
   // applied wrench: aba and eidamb against Newton and Euler written about the centre of mass.
   const double m = 2.5;
   const Vector3<double> c(0.1, -0.2, 0.05);
   Matrix3<double> Ic;
   Ic << 0.30, 0.02, -0.01, 0.02, 0.25, 0.03, -0.01, 0.03, 0.20;
-  ModelBuilder<double> b(liedyn::BaseType::Moving, "body", SpatialInertia<double>::from_mass_com_inertia(m, c, Ic));
+  ModelBuilder<double> b(liedyn::BaseType::Moving, "body",
+                         SpatialInertia<double>::from_mass_com_inertia(m, c, Ic));
   const Model<double> model = b.build();
   REQUIRE(model.nv() == 6);
   Data<double> data(model);
   State<double> x(model);
   x.H = SE3<double>::exp(Vector6<double>(0.3, -0.1, 0.7, 0.4, -0.9, 1.2));
   x.nu << 0.5, -0.3, 0.8, 1.1, -0.7, 0.4;
-  const Vector3<double> F(1.0, -2.0, 3.0), n_origin(0.4, 0.1, -0.3);  // applied, body frame, about origin
+  const Vector3<double> F(1.0, -2.0, 3.0),
+      n_origin(0.4, 0.1, -0.3);  // applied, body frame, about origin
   VectorX<double> tau(6);
   tau << F, n_origin;
   const VectorX<double> acc = liedyn::aba(model, data, x, tau);
@@ -614,7 +641,8 @@ TEST_CASE("dynamics: no heap allocation inside any kernel call", "[dynamics][all
   std::mt19937 rng(liedyn::test::default_seed + 44);
   RandomModelOptions o;
   o.branching = 3;
-  std::vector<Model<double>> models{liedyn::figure4_model<double>(), liedyn::random_model<double>(40, rng, o)};
+  std::vector<Model<double>> models{liedyn::figure4_model<double>(),
+                                    liedyn::random_model<double>(40, rng, o)};
   o.moving_base = false;
   models.push_back(liedyn::random_model<double>(10, rng, o));
   for (const Model<double>& model : models) {
@@ -648,7 +676,8 @@ TEST_CASE("dynamics: no heap allocation inside any kernel call", "[dynamics][all
   }
 }
 
-TEST_CASE("dynamics: inputs of the wrong size are refused in checked builds", "[dynamics][errors]") {
+TEST_CASE("dynamics: inputs of the wrong size are refused in checked builds",
+          "[dynamics][errors]") {
   // Argument checks run in every build (config.hpp), release included.
   const Model<double> model = liedyn::figure4_model<double>();
   Data<double> data(model);
@@ -667,7 +696,8 @@ TEST_CASE("dynamics: inputs of the wrong size are refused in checked builds", "[
                     Contains("one entry per body"));
 }
 
-TEST_CASE("dynamics: crba's automatic route switches at total depth 8 n, and both routes agree", "[dynamics][crba]") {
+TEST_CASE("dynamics: crba's automatic route switches at total depth 8 n, and both routes agree",
+          "[dynamics][crba]") {
   // A chain of n joints has Σ depth = n (n + 1) / 2: 120 = 8·15 at n = 15 (the boundary, still
   // Walk) and 136 > 8·16 at n = 16 (BaseFrame).
   std::mt19937 rng(liedyn::test::default_seed + 44);
@@ -685,7 +715,8 @@ TEST_CASE("dynamics: crba's automatic route switches at total depth 8 n, and bot
     const MatrixX<double> M_walk = liedyn::crba(model, data, x, CrbaRoute::Walk);
     const MatrixX<double> M_base = liedyn::crba(model, data, x, CrbaRoute::BaseFrame);
     // Different association orders of the same sums: rounding only, at double's tolerance.
-    LIEDYN_CHECK_BELOW(liedyn::test::relative_error(M_walk, M_base), liedyn::test::tolerance<double>());
+    LIEDYN_CHECK_BELOW(liedyn::test::relative_error(M_walk, M_base),
+                       liedyn::test::tolerance<double>());
   }
 }
 
@@ -711,7 +742,8 @@ TwinErrors twin_errors(const Model<double>& model, std::mt19937& rng) {
   for (const State<double>& x : test_states<double>(model, rng)) {
     ExternalWrenches<double> fext(static_cast<std::size_t>(model.num_bodies()));
     for (Force<double>& f : fext) f = Force<double>(random_vec<double>(6, rng, -3, 3));
-    const VectorX<double> ddq = random_vec<double>(nv, rng), tau = random_vec<double>(nv, rng, -5, 5);
+    const VectorX<double> ddq = random_vec<double>(nv, rng),
+                          tau = random_vec<double>(nv, rng, -5, 5);
     auto direct = [&](const MatrixX<double>& fast, const MatrixX<double>& twin) {
       e.direct = std::max(e.direct, relative_error(fast, twin));
     };
@@ -738,8 +770,8 @@ TwinErrors twin_errors(const Model<double>& model, std::mt19937& rng) {
 
 void check_twins(const std::string& name, const Model<double>& model, std::mt19937& rng) {
   const TwinErrors e = twin_errors(model, rng);
-  INFO(name << " (nv " << model.nv() << ", kappa(M) " << e.cond << "): fast vs twin, direct " << e.direct
-            << ", through M^-1 " << e.solve);
+  INFO(name << " (nv " << model.nv() << ", kappa(M) " << e.cond << "): fast vs twin, direct "
+            << e.direct << ", through M^-1 " << e.solve);
   // Direct kernels: the same sums of O(n·d) rounded products in other association orders and
   // frames; measured ≤ 5e-15 here (≤ 7e-15 at other seeds) on the 100-body trees, while a
   // convention error is O(1): 1e-12.
@@ -798,8 +830,8 @@ TEST_CASE("textbook twins: the fast kernels agree with RBDA's tables on the ship
   std::mt19937 rng(liedyn::test::default_seed + 46);
   const std::string data_dir = LIEDYN_TEST_DATA_DIR;
   for (const std::string& path : {data_dir + "/../../examples/models/quadruped.urdf",
-                                 data_dir + "/../../examples/models/humanoid.urdf", data_dir + "/solo12.urdf",
-                                 data_dir + "/talos.urdf"})
+                                  data_dir + "/../../examples/models/humanoid.urdf",
+                                  data_dir + "/solo12.urdf", data_dir + "/talos.urdf"})
     check_twins(path, liedyn::load_urdf_file(path), rng);
 }
 #endif
@@ -832,21 +864,24 @@ TEST_CASE("textbook twins: M qdd + h = tau, G + V = h and Minv M = I hold among 
     LIEDYN_CHECK_BELOW(relative_error(M, MatrixX<double>(M.transpose())), 1e-13);
     REQUIRE(Eigen::LLT<MatrixX<double>>(M).info() == Eigen::Success);
     const VectorX<double> ddq = random_vec<double>(nv, rng);
-    LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(M * ddq + h), tb::rnea(model, x, ddq, &fext)), 1e-13);
+    LIEDYN_CHECK_BELOW(relative_error(VectorX<double>(M * ddq + h), tb::rnea(model, x, ddq, &fext)),
+                       1e-13);
     const VectorX<double> h0 = tb::bias_force(model, x);
     const VectorX<double> GV = tb::gravity_force(model, x) + tb::coriolis_force(model, x);
     LIEDYN_CHECK_BELOW(relative_error(GV, h0), 1e-13);
     // Through M⁻¹ (κ(M) < 1e5 for these trees): 1e-10 relative.
     const VectorX<double> tau = random_vec<double>(nv, rng, -5, 5);
-    LIEDYN_CHECK_BELOW(relative_error(tb::rnea(model, x, tb::aba(model, x, tau, &fext), &fext), tau), 1e-10);
+    LIEDYN_CHECK_BELOW(
+        relative_error(tb::rnea(model, x, tb::aba(model, x, tau, &fext), &fext), tau), 1e-10);
     LIEDYN_CHECK_BELOW(relative_error(MatrixX<double>(tb::inverse_mass_matrix(model, x.s) * M),
                                       MatrixX<double>(MatrixX<double>::Identity(nv, nv))),
                        1e-10);
   }
 }
 
-TEST_CASE("textbook twins: the figure-4 reference numbers and a single body's Newton-Euler equations",
-          "[dynamics][textbook]") {
+TEST_CASE(
+    "textbook twins: the figure-4 reference numbers and a single body's Newton-Euler equations",
+    "[dynamics][textbook]") {
   // Numbers that do not come from liedyn: an independent numpy implementation of the paper's
   // tables (tests/data/fig4_like_case.json), and Newton and Euler about the centre of mass.
   namespace tb = liedyn::textbook;
@@ -879,8 +914,10 @@ TEST_CASE("textbook twins: the figure-4 reference numbers and a single body's Ne
   LIEDYN_CHECK_BELOW(relative_error(tb::rnea(model, x, ddq), vector(j.at("tau_bar"))), tol);
   LIEDYN_CHECK_BELOW(relative_error(tb::crba(model, x.s), matrix(j.at("M"))), tol);
   LIEDYN_CHECK_BELOW(relative_error(tb::bias_force(model, x), vector(j.at("h"))), tol);
-  LIEDYN_CHECK_BELOW(relative_error(tb::inverse_mass_matrix(model, x.s), matrix(j.at("Minv"))), tol);
-  LIEDYN_CHECK_BELOW(relative_error(tb::aba(model, x, vector(j.at("u"))), vector(j.at("acc"))), tol);
+  LIEDYN_CHECK_BELOW(relative_error(tb::inverse_mass_matrix(model, x.s), matrix(j.at("Minv"))),
+                     tol);
+  LIEDYN_CHECK_BELOW(relative_error(tb::aba(model, x, vector(j.at("u"))), vector(j.at("acc"))),
+                     tol);
 
   // A lone free body, centre of mass off its origin, gravity on, an applied wrench.
   const double m = 2.5;
@@ -888,7 +925,8 @@ TEST_CASE("textbook twins: the figure-4 reference numbers and a single body's Ne
   Matrix3<double> Ic;
   Ic << 0.30, 0.02, -0.01, 0.02, 0.25, 0.03, -0.01, 0.03, 0.20;
   const Model<double> body =
-      ModelBuilder<double>(liedyn::BaseType::Moving, "body", SpatialInertia<double>::from_mass_com_inertia(m, c, Ic))
+      ModelBuilder<double>(liedyn::BaseType::Moving, "body",
+                           SpatialInertia<double>::from_mass_com_inertia(m, c, Ic))
           .build();
   State<double> y(body);
   y.H = SE3<double>::exp(Vector6<double>(0.3, -0.1, 0.7, 0.4, -0.9, 1.2));
@@ -897,7 +935,8 @@ TEST_CASE("textbook twins: the figure-4 reference numbers and a single body's Ne
   VectorX<double> tau(6);
   tau << F, n_origin;
   const VectorX<double> acc = tb::aba(body, y, tau);
-  const Vector3<double> vdot = acc.head<3>(), wdot = acc.tail<3>(), v = y.nu.head<3>(), w = y.nu.tail<3>();
+  const Vector3<double> vdot = acc.head<3>(), wdot = acc.tail<3>(), v = y.nu.head<3>(),
+                        w = y.nu.tail<3>();
   const Vector3<double> a_c = vdot + wdot.cross(c) + w.cross(v + w.cross(c));
   // Tolerance: a handful of O(1) products: 1e-12 absolute.
   CHECK((m * a_c - (F + m * (y.H.rotation().transpose() * body.gravity()))).norm() < 1e-12);

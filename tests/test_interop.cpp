@@ -52,10 +52,12 @@ namespace interop = liedyn::interop;
 
 namespace {
 
-const Library kLibraries[] = {Library::Pinocchio, Library::MuJoCo, Library::Drake, Library::RBDL, Library::iDynTree};
+const Library kLibraries[] = {Library::Pinocchio, Library::MuJoCo, Library::Drake, Library::RBDL,
+                              Library::iDynTree};
 const Library kWithQ[] = {Library::Pinocchio, Library::MuJoCo, Library::Drake, Library::RBDL};
 const BaseVelocity kConventions[] = {BaseVelocity::Body, BaseVelocity::WorldLinearBodyAngular,
-                                     BaseVelocity::MixedLinearFirst, BaseVelocity::MixedAngularFirst};
+                                     BaseVelocity::MixedLinearFirst,
+                                     BaseVelocity::MixedAngularFirst};
 
 /// A branched random robot whose joints another library lists in a shuffled order.
 struct Robot {
@@ -72,7 +74,8 @@ Robot make_robot(int n, bool moving, std::uint32_t seed) {
   Robot r{liedyn::random_model(n, rng, opt), {}, {}};
   for (int i = 1; i <= n; ++i) r.their_names.push_back(r.model.joint_name(i));
   std::shuffle(r.their_names.begin(), r.their_names.end(), rng);
-  if (n > 1 && r.their_names.front() == r.model.joint_name(1)) std::swap(r.their_names.front(), r.their_names.back());
+  if (n > 1 && r.their_names.front() == r.model.joint_name(1))
+    std::swap(r.their_names.front(), r.their_names.back());
   r.perm = JointPermutation::from_names(r.model, r.their_names);
   return r;
 }
@@ -121,7 +124,8 @@ Decoded decode(Library lib, const VectorX<double>& q, int n) {
 
 /// The state along the motion with constant body acceleration: ν(t) = ν + t ν̇, r(t) = r + t ṙ,
 /// H(t) = H exp((t ν + t²/2 ν̇)^) (body twist ν + t ν̇ + O(t²), enough for central differences).
-State<double> advance(const Model<double>& model, const State<double>& x, const VectorX<double>& ddq, double t) {
+State<double> advance(const Model<double>& model, const State<double>& x,
+                      const VectorX<double>& ddq, double t) {
   State<double> y = x;
   const int off = model.offset(), n = model.num_joints();
   if (off) {
@@ -135,8 +139,8 @@ State<double> advance(const Model<double>& model, const State<double>& x, const 
 }
 
 /// Their base velocity computed from finite differences in time of decoded poses (see header).
-Vector6<double> expected_base_velocity(Library lib, const Vector3<double>& pdot, const Matrix3<double>& R,
-                                       const Matrix3<double>& Rdot) {
+Vector6<double> expected_base_velocity(Library lib, const Vector3<double>& pdot,
+                                       const Matrix3<double>& R, const Matrix3<double>& Rdot) {
   const Vector3<double> w_body = liedyn::vee(Matrix3<double>(R.transpose() * Rdot));
   const Vector3<double> w_world = liedyn::vee(Matrix3<double>(Rdot * R.transpose()));
   Vector6<double> v;
@@ -184,7 +188,8 @@ TEST_CASE("interop: JointPermutation from names, both directions, errors", "[int
   CHECK(I.is_identity());
   CHECK(I.size() == -1);
   CHECK(I.vector_to_theirs(v, 6) == v);
-  CHECK_THROWS_AS(P.vector_to_theirs(VectorX<double>(VectorX<double>::Zero(11)), 6), std::invalid_argument);
+  CHECK_THROWS_AS(P.vector_to_theirs(VectorX<double>(VectorX<double>::Zero(11)), 6),
+                  std::invalid_argument);
 
   // Errors name the joint.
   std::vector<std::string> names = r.their_names;
@@ -203,11 +208,13 @@ TEST_CASE("interop: JointPermutation from names, both directions, errors", "[int
   (void)rng;
 }
 
-TEST_CASE("interop: configuration layouts put p and the quaternion where each library reads them", "[interop]") {
+TEST_CASE("interop: configuration layouts put p and the quaternion where each library reads them",
+          "[interop]") {
   const Robot r = make_robot(4, true, 21);
   State<double> x(r.model);
   // 90° about z, origin (1, 2, 3): quaternion (x, y, z, w) = (0, 0, √½, √½).
-  x.H = SE3<double>(SO3<double>::exp(Vector3<double>(0, 0, M_PI / 2)).matrix(), Vector3<double>(1, 2, 3));
+  x.H = SE3<double>(SO3<double>::exp(Vector3<double>(0, 0, M_PI / 2)).matrix(),
+                    Vector3<double>(1, 2, 3));
   x.s << 0.1, 0.2, 0.3, 0.4;
   const double h = std::sqrt(0.5);
   auto expect = [&](Library lib) {
@@ -228,15 +235,18 @@ TEST_CASE("interop: configuration layouts put p and the quaternion where each li
     CHECK(relative_error(interop::configuration_to(lib, r.model, x, r.perm), expect(lib)) < 1e-15);
     CHECK(interop::configuration_size(lib, r.model) == 11);
   }
-  CHECK_THROWS_AS(interop::configuration_to(Library::iDynTree, r.model, x, r.perm), std::invalid_argument);
+  CHECK_THROWS_AS(interop::configuration_to(Library::iDynTree, r.model, x, r.perm),
+                  std::invalid_argument);
   // A zero quaternion is refused; a non-unit one is normalized.
   VectorX<double> q = expect(Library::MuJoCo);
   q.segment<4>(3) *= 3.0;
-  CHECK(relative_error(interop::configuration_from(Library::MuJoCo, r.model, q, r.perm).H.matrix(), x.H.matrix()) <
-        1e-15);
+  CHECK(relative_error(interop::configuration_from(Library::MuJoCo, r.model, q, r.perm).H.matrix(),
+                       x.H.matrix()) < 1e-15);
   q.segment<4>(3).setZero();
-  CHECK_THROWS_AS(interop::configuration_from(Library::MuJoCo, r.model, q, r.perm), std::invalid_argument);
-  CHECK_THROWS_AS(interop::configuration_from(Library::MuJoCo, r.model, VectorX<double>(VectorX<double>::Zero(10)), r.perm),
+  CHECK_THROWS_AS(interop::configuration_from(Library::MuJoCo, r.model, q, r.perm),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(interop::configuration_from(Library::MuJoCo, r.model,
+                                              VectorX<double>(VectorX<double>::Zero(10)), r.perm),
                   std::invalid_argument);
 }
 
@@ -273,8 +283,9 @@ TEST_CASE("interop: states round-trip through every library's vectors", "[intero
   }
 }
 
-TEST_CASE("interop: each library's base velocity is the time derivative of its own pose coordinates",
-          "[interop]") {
+TEST_CASE(
+    "interop: each library's base velocity is the time derivative of its own pose coordinates",
+    "[interop]") {
   const Robot r = make_robot(5, true, 41);
   const int n = r.model.num_joints();
   const VectorX<double> zero = VectorX<double>::Zero(r.model.nv());
@@ -290,11 +301,14 @@ TEST_CASE("interop: each library's base velocity is the time derivative of its o
       Matrix3<double> R, Rdot;
       VectorX<double> sdot;
       if (lib == Library::iDynTree) {
-        const auto sp = interop::to_idyntree_state(r.model, xp, r.perm), sm = interop::to_idyntree_state(r.model, xm, r.perm);
+        const auto sp = interop::to_idyntree_state(r.model, xp, r.perm),
+                   sm = interop::to_idyntree_state(r.model, xm, r.perm);
         const auto s0 = interop::to_idyntree_state(r.model, x, r.perm);
-        pdot = (sp.world_T_base.topRightCorner<3, 1>() - sm.world_T_base.topRightCorner<3, 1>()) / (2 * dt);
+        pdot = (sp.world_T_base.topRightCorner<3, 1>() - sm.world_T_base.topRightCorner<3, 1>()) /
+               (2 * dt);
         R = s0.world_T_base.topLeftCorner<3, 3>();
-        Rdot = (sp.world_T_base.topLeftCorner<3, 3>() - sm.world_T_base.topLeftCorner<3, 3>()) / (2 * dt);
+        Rdot = (sp.world_T_base.topLeftCorner<3, 3>() - sm.world_T_base.topLeftCorner<3, 3>()) /
+               (2 * dt);
         sdot = (sp.s - sm.s) / (2 * dt);
         VectorX<double> got(r.model.nv());
         got << s0.base_velocity, s0.s_dot;
@@ -319,7 +333,8 @@ TEST_CASE("interop: each library's base velocity is the time derivative of its o
   }
 }
 
-TEST_CASE("interop: accelerations are the time derivatives of each library's velocity", "[interop]") {
+TEST_CASE("interop: accelerations are the time derivatives of each library's velocity",
+          "[interop]") {
   for (bool moving : {true, false}) {
     const Robot r = make_robot(5, moving, moving ? 51 : 52);
     auto rng = liedyn::test::make_rng(53);
@@ -328,27 +343,33 @@ TEST_CASE("interop: accelerations are the time derivatives of each library's vel
     for (std::uint32_t seed = 1; seed <= 4; ++seed) {
       const State<double> x = make_state(r.model, seed);
       VectorX<double> ddq(r.model.nv());
-      for (int k = 0; k < ddq.size(); ++k) ddq(k) = static_cast<double>(liedyn::test::uniform(rng, -2, 2));
+      for (int k = 0; k < ddq.size(); ++k)
+        ddq(k) = static_cast<double>(liedyn::test::uniform(rng, -2, 2));
       const State<double> xp = advance(r.model, x, ddq, dt), xm = advance(r.model, x, ddq, -dt);
       for (BaseVelocity c : kConventions) {
         INFO("convention " << static_cast<int>(c) << ", moving " << moving << ", seed " << seed);
-        const VectorX<double> fd =
-            (interop::velocity_to(c, r.model, xp, r.perm) - interop::velocity_to(c, r.model, xm, r.perm)) / (2 * dt);
+        const VectorX<double> fd = (interop::velocity_to(c, r.model, xp, r.perm) -
+                                    interop::velocity_to(c, r.model, xm, r.perm)) /
+                                   (2 * dt);
         const VectorX<double> a = interop::acceleration_to(c, r.model, x, ddq, r.perm);
         CHECK(relative_error(a, fd) < tol);
         // Round trip: orthogonal 6×6 products, a few ulps.
         CHECK(relative_error(interop::acceleration_from(c, r.model, x, a, r.perm), ddq) < 1e-14);
       }
-      // The apparent term matters whenever the base turns and moves: T q̈ alone is not MuJoCo's qacc.
+      // The apparent term matters whenever the base turns and moves: T q̈ alone is not MuJoCo's
+      // qacc.
       if (moving && x.nu.tail<3>().cross(x.nu.head<3>()).norm() > 0.1) {
-        const VectorX<double> naive = interop::velocity_matrix(Library::MuJoCo, r.model, x.H, r.perm) * ddq;
-        CHECK(relative_error(naive, interop::acceleration_to(Library::MuJoCo, r.model, x, ddq, r.perm)) > 1e-2);
+        const VectorX<double> naive =
+            interop::velocity_matrix(Library::MuJoCo, r.model, x.H, r.perm) * ddq;
+        CHECK(relative_error(naive, interop::acceleration_to(Library::MuJoCo, r.model, x, ddq,
+                                                             r.perm)) > 1e-2);
       }
     }
   }
 }
 
-TEST_CASE("interop: generalized forces and mass matrices keep power and kinetic energy", "[interop]") {
+TEST_CASE("interop: generalized forces and mass matrices keep power and kinetic energy",
+          "[interop]") {
   for (bool moving : {true, false}) {
     const Robot r = make_robot(6, moving, moving ? 61 : 62);
     Data<double> data(r.model);
@@ -370,7 +391,8 @@ TEST_CASE("interop: generalized forces and mass matrices keep power and kinetic 
         CHECK(std::abs(0.5 * vL.dot(ML * vL) - T0) < 1e-13 * (1 + T0));
         // M⁻¹ maps the same way (T orthogonal): their M⁻¹ is the inverse of their M.
         const MatrixX<double> MinvL = interop::matrix_to(lib, r.model, x.H, Minv, r.perm);
-        CHECK(relative_error(MatrixX<double>(ML * MinvL), MatrixX<double>::Identity(r.model.nv(), r.model.nv())) < 1e-12);
+        CHECK(relative_error(MatrixX<double>(ML * MinvL),
+                             MatrixX<double>::Identity(r.model.nv(), r.model.nv())) < 1e-12);
         // Round trips.
         CHECK(relative_error(interop::force_from(lib, r.model, x.H, tL, r.perm), tau) < 1e-14);
         CHECK(relative_error(interop::matrix_from(lib, r.model, x.H, ML, r.perm), M) < 1e-14);
@@ -386,10 +408,15 @@ TEST_CASE("interop: generalized forces and mass matrices keep power and kinetic 
   const Vector3<double> f(1, -2, 3), nmt(-0.5, 0.25, 2);
   VectorX<double> tau = VectorX<double>::Zero(r.model.nv());
   tau << R.transpose() * f, R.transpose() * nmt, 0, 0, 0;  // ours: base frame
-  auto base = [&](Library lib) { return Vector6<double>(interop::force_to(lib, r.model, x.H, tau, r.perm).head<6>()); };
-  auto cat = [](const Vector3<double>& a, const Vector3<double>& b) { return (Vector6<double>() << a, b).finished(); };
+  auto base = [&](Library lib) {
+    return Vector6<double>(interop::force_to(lib, r.model, x.H, tau, r.perm).head<6>());
+  };
+  auto cat = [](const Vector3<double>& a, const Vector3<double>& b) {
+    return (Vector6<double>() << a, b).finished();
+  };
   // Each is one 3×3 rotation of an O(1) vector after another: a few ulps.
-  CHECK(relative_error(base(Library::Pinocchio), cat(R.transpose() * f, R.transpose() * nmt)) < 1e-15);
+  CHECK(relative_error(base(Library::Pinocchio), cat(R.transpose() * f, R.transpose() * nmt)) <
+        1e-15);
   CHECK(relative_error(base(Library::MuJoCo), cat(f, R.transpose() * nmt)) < 1e-14);
   CHECK(relative_error(base(Library::RBDL), cat(f, R.transpose() * nmt)) < 1e-14);
   CHECK(relative_error(base(Library::iDynTree), cat(f, nmt)) < 1e-14);
@@ -404,16 +431,20 @@ TEST_CASE("interop: retract moves the base along each library's position tangent
     for (BaseVelocity c : kConventions) {
       INFO("convention " << static_cast<int>(c));
       const Matrix6<double> Tb = interop::base_velocity_matrix(Convention(c), H.rotation());
-      CHECK(relative_error(Matrix6<double>(Tb * Tb.transpose()), Matrix6<double>::Identity()) < 1e-15);  // orthogonal
+      CHECK(relative_error(Matrix6<double>(Tb * Tb.transpose()), Matrix6<double>::Identity()) <
+            1e-15);  // orthogonal
       // log(H⁻¹ retract(ε δ)) / ε → T_bᵀ δ: first-order agreement, error O(ε) = 1e-7 relative.
       const double eps = 1e-7;
-      const Vector6<double> eta = H.inverse_times(interop::retract(Convention(c), H, Vector6<double>(eps * delta))).log() / eps;
+      const Vector6<double> eta =
+          H.inverse_times(interop::retract(Convention(c), H, Vector6<double>(eps * delta))).log() /
+          eps;
       CHECK(relative_error(eta, Vector6<double>(Tb.transpose() * delta)) < 1e-6);
     }
   }
 }
 
-TEST_CASE("interop: dynamics Jacobians in each library's coordinates equal finite differences", "[interop][derivatives]") {
+TEST_CASE("interop: dynamics Jacobians in each library's coordinates equal finite differences",
+          "[interop][derivatives]") {
   // A small branched robot in a shuffled joint order, at a moving state with a non-zero base
   // wrench input, so that every term of derivatives.hpp (N, Q, G, E) is exercised.
   for (bool moving : {true, false}) {
@@ -448,7 +479,8 @@ TEST_CASE("interop: dynamics Jacobians in each library's coordinates equal finit
         y = x;
         if (off) y.H = interop::retract(Convention(c), x.H, Vector6<double>(z.head<6>()));
         y.s = x.s + r.perm.vector_to_ours(VectorX<double>(z.segment(off, n)), 0);
-        const VectorX<double> qd = interop::velocity_from(c, m, y.H, VectorX<double>(z.segment(nv, nv)), r.perm);
+        const VectorX<double> qd =
+            interop::velocity_from(c, m, y.H, VectorX<double>(z.segment(nv, nv)), r.perm);
         if (off) y.nu = qd.head<6>();
         y.r = qd.segment(off, n);
       };
@@ -456,22 +488,28 @@ TEST_CASE("interop: dynamics Jacobians in each library's coordinates equal finit
       auto tau_L = [&](const VectorX<double>& z) {
         State<double> y;
         state_at(z, y);
-        const VectorX<double> q2 = interop::acceleration_from(c, m, y, VectorX<double>(z.segment(2 * nv, nv)), r.perm);
+        const VectorX<double> q2 =
+            interop::acceleration_from(c, m, y, VectorX<double>(z.segment(2 * nv, nv)), r.perm);
         return interop::force_to(c, m, y.H, VectorX<double>(liedyn::rnea(m, work, y, q2)), r.perm);
       };
       auto a_L = [&](const VectorX<double>& z) {
         State<double> y;
         state_at(z, y);
-        const VectorX<double> t = interop::force_from(c, m, y.H, VectorX<double>(z.segment(2 * nv, nv)), r.perm);
-        return interop::acceleration_to(c, m, y, liedyn::forward_dynamics_llt(m, work, y, t), r.perm);
+        const VectorX<double> t =
+            interop::force_from(c, m, y.H, VectorX<double>(z.segment(2 * nv, nv)), r.perm);
+        return interop::acceleration_to(c, m, y, liedyn::forward_dynamics_llt(m, work, y, t),
+                                        r.perm);
       };
       VectorX<double> z_id(3 * nv), z_fd(3 * nv);
-      z_id << VectorX<double>::Zero(nv), interop::velocity_to(c, m, x, r.perm), interop::acceleration_to(c, m, x, ddq, r.perm);
-      z_fd << VectorX<double>::Zero(nv), interop::velocity_to(c, m, x, r.perm), interop::force_to(c, m, x.H, tau, r.perm);
+      z_id << VectorX<double>::Zero(nv), interop::velocity_to(c, m, x, r.perm),
+          interop::acceleration_to(c, m, x, ddq, r.perm);
+      z_fd << VectorX<double>::Zero(nv), interop::velocity_to(c, m, x, r.perm),
+          interop::force_to(c, m, x.H, tau, r.perm);
       const MatrixX<double> J_id = liedyn::numdiff::vector_jacobian(tau_L, z_id);
       const MatrixX<double> J_fd = liedyn::numdiff::vector_jacobian(a_L, z_fd);
 
-      const auto id = interop::inverse_dynamics_jacobians_to(c, m, x, ddq, tau_id, D1, D2, D3, D4, M, r.perm);
+      const auto id =
+          interop::inverse_dynamics_jacobians_to(c, m, x, ddq, tau_id, D1, D2, D3, D4, M, r.perm);
       const auto fd = interop::forward_dynamics_jacobians_to(c, m, x, tau, ddq_fd, A, Minv, r.perm);
       // Central differences at the default step ε^(1/3) on entries up to O(100): the error
       // "V" bottoms out near 1e-9 of the largest entry (docs/conventions.md §5); 1e-7 leaves room
@@ -486,17 +524,19 @@ TEST_CASE("interop: dynamics Jacobians in each library's coordinates equal finit
       // The test can fail: another convention's maps (here: the plain permutation, i.e. taking
       // Pinocchio's formulas for MuJoCo) miss the frame terms by O(1).
       if (c == BaseVelocity::WorldLinearBodyAngular) {
-        const auto wrong = interop::inverse_dynamics_jacobians_to(BaseVelocity::Body, m, x, ddq, tau_id, D1, D2, D3, D4,
-                                                                   M, r.perm);
+        const auto wrong = interop::inverse_dynamics_jacobians_to(
+            BaseVelocity::Body, m, x, ddq, tau_id, D1, D2, D3, D4, M, r.perm);
         CHECK(relative_error(wrong.dtau_dq, MatrixX<double>(J_id.leftCols(nv))) > 1e-2);
-        const auto wrong_fd = interop::forward_dynamics_jacobians_to(BaseVelocity::Body, m, x, tau, ddq_fd, A, Minv, r.perm);
+        const auto wrong_fd = interop::forward_dynamics_jacobians_to(BaseVelocity::Body, m, x, tau,
+                                                                     ddq_fd, A, Minv, r.perm);
         CHECK(relative_error(wrong_fd.dddq_dv, MatrixX<double>(J_fd.middleCols(nv, nv))) > 1e-2);
       }
     }
   }
 }
 
-TEST_CASE("interop: the Body linearization rebuilt from Pinocchio-layout Jacobians", "[interop][derivatives]") {
+TEST_CASE("interop: the Body linearization rebuilt from Pinocchio-layout Jacobians",
+          "[interop][derivatives]") {
   const Robot r = make_robot(5, true, 91);
   const State<double> x = make_state(r.model, 4);
   const VectorX<double> tau = VectorX<double>::Random(r.model.nv());
@@ -504,10 +544,11 @@ TEST_CASE("interop: the Body linearization rebuilt from Pinocchio-layout Jacobia
   liedyn::LinearizationOptions<double> opt;
   opt.minv = liedyn::MinvMethod::Sweeps;  // see the previous test
   liedyn::linearize(r.model, data, x, tau, opt);
-  const auto fd = interop::forward_dynamics_jacobians_to(Library::Pinocchio, r.model, x, tau, data.ddq, data.A,
-                                                          data.Minv, r.perm);
+  const auto fd = interop::forward_dynamics_jacobians_to(Library::Pinocchio, r.model, x, tau,
+                                                         data.ddq, data.A, data.Minv, r.perm);
   MatrixX<double> A, B;
-  interop::linearization_from_pinocchio(r.model, x, fd.dddq_dq, fd.dddq_dv, fd.dddq_dtau, A, B, r.perm);
+  interop::linearization_from_pinocchio(r.model, x, fd.dddq_dq, fd.dddq_dv, fd.dddq_dtau, A, B,
+                                        r.perm);
   // Permutations and a copy of −ad_ν: exact.
   CHECK(A == data.A);
   CHECK(B == data.B);

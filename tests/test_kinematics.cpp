@@ -26,17 +26,24 @@ Model<double> frames_model(BaseType base, std::mt19937& gen) {
   using test::random_se3;
   ModelBuilder<double> b(base, "base", random_inertia<double>(gen));
   if (base == BaseType::Welded) b.set_welded_base_pose(random_se3<double>(gen));
-  b.add_body("base", "b1", JointSpec<double>::revolute("j1", test::random_unit_vector<double>(gen), random_se3<double>(gen)),
+  b.add_body("base", "b1",
+             JointSpec<double>::revolute("j1", test::random_unit_vector<double>(gen),
+                                         random_se3<double>(gen)),
              random_inertia<double>(gen));
   b.add_fixed_body("b1", "tool", random_se3<double>(gen), random_inertia<double>(gen));
-  b.add_body("tool", "b2", JointSpec<double>::prismatic("j2", test::random_unit_vector<double>(gen), random_se3<double>(gen)),
+  b.add_body("tool", "b2",
+             JointSpec<double>::prismatic("j2", test::random_unit_vector<double>(gen),
+                                          random_se3<double>(gen)),
              random_inertia<double>(gen));
   b.add_frame("sensor", "tool", random_se3<double>(gen));
   b.add_body("base", "b3",
-             JointSpec<double>::helical("j3", test::random_unit_vector<double>(gen), 0.07, random_se3<double>(gen)),
+             JointSpec<double>::helical("j3", test::random_unit_vector<double>(gen), 0.07,
+                                        random_se3<double>(gen)),
              random_inertia<double>(gen));
   b.add_frame("tip", "b3", random_se3<double>(gen));
-  b.add_body("b3", "b4", JointSpec<double>::revolute("j4", test::random_unit_vector<double>(gen), random_se3<double>(gen)),
+  b.add_body("b3", "b4",
+             JointSpec<double>::revolute("j4", test::random_unit_vector<double>(gen),
+                                         random_se3<double>(gen)),
              random_inertia<double>(gen));
   return b.build();
 }
@@ -83,8 +90,8 @@ State<S> along(const Model<S>& model, const State<S>& x, const Vector6<S>& nu, c
 
 /// Frame twist in `rep` from the frame poses at −δ, 0, +δ (central differences of the pose
 /// curve, O(δ²)): Body log(H0⁻¹ H(t)), Inertial log(H(t) H0⁻¹), Mixed [ȯ; log(R(t) R0ᵀ)].
-Vector6<double> twist_from_poses(const SE3<double>& Hm, const SE3<double>& H0, const SE3<double>& Hp,
-                                 TwistRepresentation rep, double delta) {
+Vector6<double> twist_from_poses(const SE3<double>& Hm, const SE3<double>& H0,
+                                 const SE3<double>& Hp, TwistRepresentation rep, double delta) {
   Vector6<double> v;
   switch (rep) {
     case TwistRepresentation::Body:
@@ -125,7 +132,9 @@ TEST_CASE("kinematics: forward kinematics composes the joint transforms", "[kine
         H = (model.has_moving_base() ? x.H : model.welded_base_pose()) * H;
         // Tolerance: a product of ≤ depth+1 rigid transforms, entries O(1): a few ε per factor.
         CHECK(relative_error(data.H_world[i].matrix(), H.matrix()) < 1e-13);
-        if (i > 0) CHECK(relative_error(data.H_parent[i].matrix(), model.joint(i).transform(x.s[i - 1]).matrix()) == 0);
+        if (i > 0)
+          CHECK(relative_error(data.H_parent[i].matrix(),
+                               model.joint(i).transform(x.s[i - 1]).matrix()) == 0);
         // Body frames are frames 0..nb−1, with identity placement.
         CHECK(model.frame(i).body == i);
         CHECK(relative_error(frame_pose(model, data, i).matrix(), H.matrix()) < 1e-13);
@@ -134,13 +143,16 @@ TEST_CASE("kinematics: forward kinematics composes the joint transforms", "[kine
         const Frame<double>& fr = model.frame(f);
         const SE3<double> expected = data.H_world[fr.body] * fr.placement;
         CHECK(relative_error(frame_pose(model, data, f).matrix(), expected.matrix()) == 0);
-        CHECK(relative_error(frame_pose(model, data, fr.body, fr.placement).matrix(), expected.matrix()) == 0);
+        CHECK(relative_error(frame_pose(model, data, fr.body, fr.placement).matrix(),
+                             expected.matrix()) == 0);
       }
       // Body twists: v_i = ^iX_{λ(i)} v_{λ(i)} + Γ_i r_i, v_0 = ν (zero when welded).
-      CHECK(relative_error(data.v[0].vector(), model.has_moving_base() ? x.nu : Vector6<double>::Zero()) == 0);
+      CHECK(relative_error(data.v[0].vector(),
+                           model.has_moving_base() ? x.nu : Vector6<double>::Zero()) == 0);
       for (int i = 1; i < model.num_bodies(); ++i) {
-        const Vector6<double> expected = data.H_parent[i].inverse().velocity_transform() * data.v[model.parent(i)].vector() +
-                                         model.joint(i).screw.vector() * x.r[i - 1];
+        const Vector6<double> expected =
+            data.H_parent[i].inverse().velocity_transform() * data.v[model.parent(i)].vector() +
+            model.joint(i).screw.vector() * x.r[i - 1];
         // Tolerance: one 6×6 product of O(1) entries.
         CHECK(relative_error(data.v[i].vector(), expected) < 1e-14);
       }
@@ -155,7 +167,8 @@ TEST_CASE("kinematics: forward kinematics composes the joint transforms", "[kine
   CHECK_THROWS_AS(frame_pose(model, Data<double>(model), 99), liedyn::InvalidArgument);
 }
 
-TEST_CASE("kinematics: frame Jacobian columns are velocities of the frame pose", "[kinematics][jacobian]") {
+TEST_CASE("kinematics: frame Jacobian columns are velocities of the frame pose",
+          "[kinematics][jacobian]") {
   std::mt19937 gen = test::make_rng(3);
   const double delta = 1e-5;
   for (const NamedModel& nm : test_models()) {
@@ -187,7 +200,8 @@ TEST_CASE("kinematics: frame Jacobian columns are velocities of the frame pose",
               forward_poses(model, d2, along(model, x, nu, r, z6, zn, m * delta));
               H[m + 1] = frame_pose(model, d2, f);
             }
-            err = std::max(err, relative_error(J.col(k), twist_from_poses(H[0], H[1], H[2], rep, delta)));
+            err = std::max(
+                err, relative_error(J.col(k), twist_from_poses(H[0], H[1], H[2], rep, delta)));
           }
           // Tolerance: central differences with δ = 1e-5: truncation ≈ δ² |∂³H_F| ≈ 1e-10 ·
           // O(10), round-off ≈ ε/δ ≈ 2e-11; the Jacobians' entries are O(1).
@@ -219,7 +233,8 @@ TEST_CASE("kinematics: frame Jacobian columns are velocities of the frame pose",
   }
 }
 
-TEST_CASE("kinematics: Jacobians in a block of a bigger matrix and error paths", "[kinematics][jacobian]") {
+TEST_CASE("kinematics: Jacobians in a block of a bigger matrix and error paths",
+          "[kinematics][jacobian]") {
   const Model<double> model = figure4_model<double>();
   Data<double> data(model);
   std::mt19937 gen = test::make_rng(4);
@@ -234,13 +249,17 @@ TEST_CASE("kinematics: Jacobians in a block of a bigger matrix and error paths",
   Eigen::Ref<Eigen::MatrixXd> ref(big.topRows(6));
   frame_jacobian(model, data, x, 3, TwistRepresentation::Mixed, ref);
   CHECK(relative_error(big.topRows(6), J) == 0);
-  CHECK_THROWS_AS(frame_jacobian(model, data, x, -1, TwistRepresentation::Body, J), liedyn::InvalidArgument);
-  CHECK_THROWS_AS(frame_jacobian(model, data, x, model.num_bodies(), SE3<double>(), TwistRepresentation::Body, J),
+  CHECK_THROWS_AS(frame_jacobian(model, data, x, -1, TwistRepresentation::Body, J),
                   liedyn::InvalidArgument);
-  CHECK_THROWS_AS(frame_acceleration_bias(model, data, x, 1000, TwistRepresentation::Body), liedyn::InvalidArgument);
+  CHECK_THROWS_AS(frame_jacobian(model, data, x, model.num_bodies(), SE3<double>(),
+                                 TwistRepresentation::Body, J),
+                  liedyn::InvalidArgument);
+  CHECK_THROWS_AS(frame_acceleration_bias(model, data, x, 1000, TwistRepresentation::Body),
+                  liedyn::InvalidArgument);
 }
 
-TEST_CASE("kinematics: frame acceleration is J qdd + Jdot qdot along trajectories", "[kinematics][bias]") {
+TEST_CASE("kinematics: frame acceleration is J qdd + Jdot qdot along trajectories",
+          "[kinematics][bias]") {
   std::mt19937 gen = test::make_rng(5);
   const double delta = 1e-5;
   for (const NamedModel& nm : test_models()) {
@@ -259,14 +278,15 @@ TEST_CASE("kinematics: frame acceleration is J qdd + Jdot qdot along trajectorie
         else qdd = r_dot;
         for (int f = 0; f < static_cast<int>(model.frames().size()); ++f) {
           for (TwistRepresentation rep : kReps) {
-            INFO("frame " << model.frame(f).name << ", " << to_string(rep) << ", q̈ " << (with_qdd ? "random" : "zero"));
+            INFO("frame " << model.frame(f).name << ", " << to_string(rep) << ", q̈ "
+                          << (with_qdd ? "random" : "zero"));
             Matrix6X<double> J(6, model.nv());
             frame_jacobian(model, data, x, f, rep, J);
             const Vector6<double> bias = frame_acceleration_bias(model, data, x, f, rep);
-            const Vector6<double> vp =
-                frame_velocity(model, data, along(model, x, x.nu, x.r, nu_dot, r_dot, delta), f, rep);
-            const Vector6<double> vm =
-                frame_velocity(model, data, along(model, x, x.nu, x.r, nu_dot, r_dot, -delta), f, rep);
+            const Vector6<double> vp = frame_velocity(
+                model, data, along(model, x, x.nu, x.r, nu_dot, r_dot, delta), f, rep);
+            const Vector6<double> vm = frame_velocity(
+                model, data, along(model, x, x.nu, x.r, nu_dot, r_dot, -delta), f, rep);
             const Vector6<double> fd = (vp - vm) / (2 * delta);
             // Tolerance: central difference in time, δ = 1e-5: O(δ²)·|d³v/dt³| ≈ 1e-9 for
             // velocities and accelerations of O(1–10), plus round-off ε|v|/δ ≈ 1e-10.
@@ -297,7 +317,8 @@ TEST_CASE("kinematics: the Jacobian agrees with automatic differentiation of the
     Vector6<AD> eta;
     for (int k = 0; k < 6; ++k) eta(k) = AD(0.0, Eigen::Matrix<double, N, 1>::Unit(k));
     xa.H = xa.H * SE3<AD>::exp(eta);
-    for (int j = 0; j < model.num_joints(); ++j) xa.s(j) = AD(x.s(j), Eigen::Matrix<double, N, 1>::Unit(6 + j));
+    for (int j = 0; j < model.num_joints(); ++j)
+      xa.s(j) = AD(x.s(j), Eigen::Matrix<double, N, 1>::Unit(6 + j));
     forward_poses(model_ad, data_ad, xa);
     double err = 0, err_ad_values = 0;
     for (int b = 0; b < model.num_bodies(); ++b) {
@@ -322,7 +343,8 @@ TEST_CASE("kinematics: the Jacobian agrees with automatic differentiation of the
         err = std::max(err, relative_error(J, J_ad));
         // The same code in the autodiff scalar gives the same values.
         Matrix6X<AD> Ja(6, N);
-        frame_jacobian(model_ad, data_ad2, x.cast<AD>(), b, placement.cast<AD>(), TwistRepresentation::Body, Ja);
+        frame_jacobian(model_ad, data_ad2, x.cast<AD>(), b, placement.cast<AD>(),
+                       TwistRepresentation::Body, Ja);
         Matrix6X<double> Ja_values(6, N);
         for (int i = 0; i < 6; ++i)
           for (int k = 0; k < N; ++k) Ja_values(i, k) = Ja(i, k).value();
@@ -335,7 +357,8 @@ TEST_CASE("kinematics: the Jacobian agrees with automatic differentiation of the
   }
 }
 
-TEST_CASE("kinematics: Jdot qdot agrees with automatic differentiation in time", "[kinematics][bias][autodiff]") {
+TEST_CASE("kinematics: Jdot qdot agrees with automatic differentiation in time",
+          "[kinematics][bias][autodiff]") {
   // The same autodiff type as the Jacobian test (one instantiation of the library in it, to keep
   // the compile time down), with only its first derivative seeded: d/dt.
   using AD = test::ADN<13>;
@@ -373,8 +396,8 @@ TEST_CASE("kinematics: Jdot qdot agrees with automatic differentiation in time",
   }
 }
 
-TEMPLATE_TEST_CASE("kinematics: float, double and long double agree", "[kinematics][scalar]", float, double,
-                   long double) {
+TEMPLATE_TEST_CASE("kinematics: float, double and long double agree", "[kinematics][scalar]", float,
+                   double, long double) {
   using S = TestType;
   using LD = long double;
   const Model<LD> model_ld = figure4_model<LD>();
@@ -393,8 +416,9 @@ TEMPLATE_TEST_CASE("kinematics: float, double and long double agree", "[kinemati
       frame_jacobian(model, data, x, f, rep, J);
       frame_jacobian(model_ld, data_ld, x_back, f, rep, J_ld);
       err_J = std::max(err_J, relative_error(J, J_ld));
-      err_b = std::max(err_b, relative_error(frame_acceleration_bias(model, data, x, f, rep),
-                                             frame_acceleration_bias(model_ld, data_ld, x_back, f, rep)));
+      err_b = std::max(err_b,
+                       relative_error(frame_acceleration_bias(model, data, x, f, rep),
+                                      frame_acceleration_bias(model_ld, data_ld, x_back, f, rep)));
     }
   }
   // Tolerance: the scalar's own (test_support.hpp); entries O(1), a few dozen operations.

@@ -92,8 +92,10 @@ std::vector<NamedModel> fd_models() {
   o.armature = 0.1;
   ms.push_back({"random welded tree + armature", liedyn::random_model<double>(7, rng, o)});
 #ifdef LIEDYN_TEST_LIN_URDF
-  ms.push_back({"quadruped", liedyn::load_urdf_file(LIEDYN_TEST_DATA_DIR "/../../examples/models/quadruped.urdf")});
-  ms.push_back({"humanoid", liedyn::load_urdf_file(LIEDYN_TEST_DATA_DIR "/../../examples/models/humanoid.urdf")});
+  ms.push_back({"quadruped", liedyn::load_urdf_file(LIEDYN_TEST_DATA_DIR
+                                                    "/../../examples/models/quadruped.urdf")});
+  ms.push_back({"humanoid", liedyn::load_urdf_file(LIEDYN_TEST_DATA_DIR
+                                                   "/../../examples/models/humanoid.urdf")});
 #endif
   return ms;
 }
@@ -138,15 +140,16 @@ using liedyn::test::local;
 /// [ν; r; d/dt t; ṙ] with (ν̇, ṙ) = M⁻¹(τ̄ − h) by the reference route and d/dt t the
 /// representation's apparent acceleration; [r; ṙ] for a welded base.
 template <class T>
-VectorX<T> vector_field(const Model<T>& m, Data<T>& d, const State<T>& x, const VectorX<T>& tau, Rep rep) {
+VectorX<T> vector_field(const Model<T>& m, Data<T>& d, const State<T>& x, const VectorX<T>& tau,
+                        Rep rep) {
   const VectorX<T> acc = liedyn::forward_dynamics_llt(m, d, x, tau);
   const int n = m.num_joints();
   VectorX<T> f(2 * m.nv());
   if (m.has_moving_base())
-    f << x.nu, x.r, liedyn::base_acceleration_from_body(x.H, x.nu, Vector6<T>(acc.template head<6>()), rep),
+    f << x.nu, x.r,
+        liedyn::base_acceleration_from_body(x.H, x.nu, Vector6<T>(acc.template head<6>()), rep),
         acc.tail(n);
-  else
-    f << x.r, acc;
+  else f << x.r, acc;
   return f;
 }
 
@@ -157,8 +160,8 @@ struct FdJacobians {
 /// Central differences in long double of the vector field at (x, τ̄0): A (state) and B for the
 /// input u of τ̄ = τ̄0 + G u. The η rows: a curve H(t) = H̄(t) exp(η(t)^) has η̇ = δν − ad_ν̄ η, so
 /// their A block is ∂ν(x ⊕ δx)/∂δx minus ad_ν̄ on the η columns.
-FdJacobians fd_continuous(const Model<double>& md, const State<double>& xd, const VectorX<double>& tau0,
-                          const MatrixX<double>& G, Rep rep) {
+FdJacobians fd_continuous(const Model<double>& md, const State<double>& xd,
+                          const VectorX<double>& tau0, const MatrixX<double>& G, Rep rep) {
   const Model<LD> m = md.cast<LD>();
   Data<LD> d(m);
   const State<LD> x = xd.cast<LD>();
@@ -187,15 +190,17 @@ FdJacobians fd_continuous(const Model<double>& md, const State<double>& xd, cons
 
 /// Central differences in long double of the semi-implicit Euler step, in `rep` coordinates at
 /// both ends: δx⁺ = (x ⊕ δx)⁺ ⊖ x̄⁺.
-FdJacobians fd_discrete(const Model<double>& md, const State<double>& xd, const VectorX<double>& tau0, double dt,
-                        Rep rep) {
+FdJacobians fd_discrete(const Model<double>& md, const State<double>& xd,
+                        const VectorX<double>& tau0, double dt, Rep rep) {
   const Model<LD> m = md.cast<LD>();
   Data<LD> d(m);
   const State<LD> x = xd.cast<LD>();
   const VectorX<LD> tau = tau0.cast<LD>();
   const int N = 2 * m.nv(), nv = m.nv();
   const LD h = kFdStep, step = dt;
-  auto phi = [&](const State<LD>& y, const VectorX<LD>& t) { return liedyn::semi_implicit_euler_step(m, d, y, t, step); };
+  auto phi = [&](const State<LD>& y, const VectorX<LD>& t) {
+    return liedyn::semi_implicit_euler_step(m, d, y, t, step);
+  };
   const State<LD> xp = phi(x, tau);
   FdJacobians fd;
   fd.A.resize(N, N);
@@ -245,8 +250,9 @@ Matrix4<LD> twist_hat(const Vector6<LD>& v) {
 
 }  // namespace
 
-TEST_CASE("Linearization: continuous A and B equal long-double finite differences of the vector field",
-          "[linearization]") {
+TEST_CASE(
+    "Linearization: continuous A and B equal long-double finite differences of the vector field",
+    "[linearization]") {
   // Tolerance: the finite differences are accurate to ~1e-12 (see kFdStep) and A, B to double
   // round-off amplified by κ(M) (< 1e-10 here); 1e-9 relative leaves margin, and a wrong
   // block (a missing ad_ν, a transposed R, a wrong sign) is O(1e-2) or larger.
@@ -284,7 +290,7 @@ TEST_CASE("Linearization: continuous A and B equal long-double finite difference
         CHECK(eA < tol);
         CHECK(eB < tol);
         CHECK(eBj < tol);
-        CHECK(fd.A.cwiseAbs().maxCoeff() > 1e-2L);  // not a vacuous comparison
+        CHECK(fd.A.cwiseAbs().maxCoeff() > 1e-2L);      // not a vacuous comparison
         if (off == 6) CHECK(B.topRows(6).isZero(0.0));  // η̇ and ṡ don't see the input
         // A user actuation matrix: τ̄ = S u (A at that τ̄, B S against differences in u).
         MatrixX<double> Bu;
@@ -298,7 +304,8 @@ TEST_CASE("Linearization: continuous A and B equal long-double finite difference
       }
     }
   }
-  WARN("continuous linearization vs long-double FD: worst relative error A " << worst_A << ", B " << worst_B);
+  WARN("continuous linearization vs long-double FD: worst relative error A " << worst_A << ", B "
+                                                                             << worst_B);
 }
 
 TEST_CASE("Linearization: figure-4 case equals the reference AB, BB, AI, BI", "[linearization]") {
@@ -344,13 +351,14 @@ TEST_CASE("Linearization: figure-4 case equals the reference AB, BB, AI, BI", "[
     CHECK(relative_error(d.A, matrix(j["AI"])) < tol);
     CHECK(relative_error(d.B, matrix(j["BI"])) < tol);
     WARN("figure-4 reference (" << (method == MinvMethod::Dense ? "dense" : "sweeps")
-                                << "): AI error " << relative_error(d.A, matrix(j["AI"])) << ", BI error "
-                                << relative_error(d.B, matrix(j["BI"])));
+                                << "): AI error " << relative_error(d.A, matrix(j["AI"]))
+                                << ", BI error " << relative_error(d.B, matrix(j["BI"])));
   }
 }
 
-TEST_CASE("Linearization: discrete Jacobians equal finite differences of the semi-implicit Euler step",
-          "[linearization]") {
+TEST_CASE(
+    "Linearization: discrete Jacobians equal finite differences of the semi-implicit Euler step",
+    "[linearization]") {
   // Tolerance for the Jacobians: same finite-difference accuracy as the continuous test (the
   // step is as smooth as the vector field); 1e-9 relative.
   const double tol = 1e-9;
@@ -381,7 +389,8 @@ TEST_CASE("Linearization: discrete Jacobians equal finite differences of the sem
         const Model<LD> mL = m.cast<LD>();
         Data<LD> dL(mL);
         const State<LD> xL = x.cast<LD>();
-        const VectorX<LD> acc = liedyn::forward_dynamics_llt(mL, dL, xL, VectorX<LD>(tau.cast<LD>()));
+        const VectorX<LD> acc =
+            liedyn::forward_dynamics_llt(mL, dL, xL, VectorX<LD>(tau.cast<LD>()));
         const LD h = dt;
         const int off = m.offset();
         const VectorX<LD> r = xL.r + h * acc.segment(off, n);
@@ -393,8 +402,8 @@ TEST_CASE("Linearization: discrete Jacobians equal finite differences of the sem
           H = (H * expm(twist_hat(Vector6<LD>(h * nu)))).eval();
         }
         INFO(nm.name << ", dt " << dt);
-        const double e = std::max({relative_error(y.H.matrix(), H), relative_error(y.s, s), relative_error(y.nu, nu),
-                                   relative_error(y.r, r)});
+        const double e = std::max({relative_error(y.H.matrix(), H), relative_error(y.s, s),
+                                   relative_error(y.nu, nu), relative_error(y.r, r)});
         CHECK(e < tol_step);
         CHECK(relative_error(y.r, xL.r) > 1e-6);  // the step moved
         worst_step = std::max(worst_step, e);
@@ -410,17 +419,18 @@ TEST_CASE("Linearization: discrete Jacobians equal finite differences of the sem
         const double eA = relative_error(d.A, fd.A), eB = relative_error(d.B, fd.B);
         CHECK(eA < tol);
         CHECK(eB < tol);
-        CHECK(relative_error(d.A, MatrixX<double>::Identity(2 * nv, 2 * nv)) > 1e-4);  // not the identity
+        CHECK(relative_error(d.A, MatrixX<double>::Identity(2 * nv, 2 * nv)) >
+              1e-4);  // not the identity
         worst = std::max({worst, eA, eB});
       }
     }
   }
-  WARN("discrete Jacobians vs long-double FD of the step: worst relative error " << worst
-                                                                                 << "; step vs hand-written step: "
-                                                                                 << worst_step);
+  WARN("discrete Jacobians vs long-double FD of the step: worst relative error "
+       << worst << "; step vs hand-written step: " << worst_step);
 }
 
-TEST_CASE("Linearization: dense and sweep M^-1 routes agree, small and large models", "[linearization]") {
+TEST_CASE("Linearization: dense and sweep M^-1 routes agree, small and large models",
+          "[linearization]") {
   // Tolerance: two different computations of M⁻¹ K at the same accelerations — the dense route's
   // M, D1..D4 from the base-frame derivative pass and its LᵀDL inverse, against AZA solves in the
   // body frames. κ(M) reaches 2e5 on the trees; the base-frame pass adds rounding that grows
@@ -505,9 +515,11 @@ TEST_CASE("Linearization: a singular mass matrix is refused with a ModelError na
                SpatialInertia<double>::from_mass_com_inertia(0.5, Vector3<double>(0.1, 0, 0),
                                                              diagonal3(0.001, 0.002, 0.002)));
     // A massless link on a revolute joint: nothing moves when the wrist turns.
-    b.add_body("upper_arm", "ghost_link",
-               J::revolute("wrist_roll", Vector3<double>::UnitX(), SE3<double>(liedyn::Matrix3<double>::Identity(), Vector3<double>(0.2, 0, 0))),
-               SpatialInertia<double>());
+    b.add_body(
+        "upper_arm", "ghost_link",
+        J::revolute("wrist_roll", Vector3<double>::UnitX(),
+                    SE3<double>(liedyn::Matrix3<double>::Identity(), Vector3<double>(0.2, 0, 0))),
+        SpatialInertia<double>());
     const Model<double> m = b.build();
     INFO((moving ? "moving" : "welded") << " base");
     REQUIRE(m.singular_joints() == std::vector<int>{2});
@@ -519,8 +531,12 @@ TEST_CASE("Linearization: a singular mass matrix is refused with a ModelError na
     CHECK_THROWS_WITH(liedyn::linearize(m, d, x, tau), Contains("wrist_roll"));
     CHECK_THROWS_AS(liedyn::linearize_discrete(m, d, x, tau, 0.01), ModelError);
     CHECK_THROWS_WITH(liedyn::linearize_discrete(m, d, x, tau, 0.01), Contains("wrist_roll"));
-    CHECK_THROWS_AS(liedyn::linearize_actuated(m, d, x, MatrixX<double>::Identity(m.nv(), m.nv()), tau, Bu), ModelError);
-    CHECK_THROWS_WITH(liedyn::linearize_actuated(m, d, x, MatrixX<double>::Identity(m.nv(), m.nv()), tau, Bu), Contains("wrist_roll"));
+    CHECK_THROWS_AS(
+        liedyn::linearize_actuated(m, d, x, MatrixX<double>::Identity(m.nv(), m.nv()), tau, Bu),
+        ModelError);
+    CHECK_THROWS_WITH(
+        liedyn::linearize_actuated(m, d, x, MatrixX<double>::Identity(m.nv(), m.nv()), tau, Bu),
+        Contains("wrist_roll"));
     CHECK_THROWS_AS(liedyn::semi_implicit_euler_step(m, d, x, tau, 0.01), ModelError);
     CHECK_THROWS_WITH(liedyn::semi_implicit_euler_step(m, d, x, tau, 0.01), Contains("wrist_roll"));
     CHECK_THROWS_AS(liedyn::linearize(m, d, x, tau), ModelError);
@@ -550,7 +566,8 @@ TEST_CASE("Linearization: no heap allocation once Data exists", "[linearization]
     const VectorX<double> u = random_vector(nv + 2, rng, -1, 1);
     for (Rep rep : kReps) {
       for (MinvMethod method : {MinvMethod::Dense, MinvMethod::Sweeps, MinvMethod::Automatic}) {
-        INFO(nm.name << ", " << liedyn::to_string(rep) << " twist, method " << static_cast<int>(method));
+        INFO(nm.name << ", " << liedyn::to_string(rep) << " twist, method "
+                     << static_cast<int>(method));
         Data<double> d(m);
         MatrixX<double> Bu(2 * nv, nv + 2);
         LinearizationOptions<double> opt;
@@ -603,7 +620,8 @@ TEST_CASE("Linearization: the aerial manipulator's LQR closed loop converges at 
   for (const am::Sample& s : log) CHECK(std::isfinite(s.eta + s.ds + s.dnu + s.dr));
 }
 
-TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense product", "[linearization][kernel]") {
+TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense product",
+          "[linearization][kernel]") {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   // Sizes around the kernels' blocks of 16 and 4 rows and the masked tail, to cover every tail.
@@ -625,31 +643,33 @@ TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense
     // Rounding of p-term sums of O(1) products: p ε with margin.
     const double tol = 8 * p * std::numeric_limits<double>::epsilon();
     liedyn::VectorX<double> ya(nv), yb(nv);
-    liedyn::detail::gather_product2_generic(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(),
-                                                 yb.data());
+    liedyn::detail::gather_product2_generic(nv, nv, M.data(), rows.data(), a.data(), b.data(), p,
+                                            -1.0, ya.data(), yb.data());
     CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
     CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
     // The dispatched kernel (AVX2/FMA where the processor has it).
     ya.setConstant(std::nan(""));
     yb.setConstant(std::nan(""));
-    liedyn::detail::gather_product2(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya.data(), yb.data());
+    liedyn::detail::gather_product2(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0,
+                                    ya.data(), yb.data());
     CHECK((ya - ya_ref).cwiseAbs().maxCoeff() <= tol);
     CHECK((yb - yb_ref).cwiseAbs().maxCoeff() <= tol);
     // Rows first.. only (ltdl_inverse's use): m < ld, the matrix pointer offset.
     const int first = nv / 3, m = nv - first;
     ya.setConstant(std::nan(""));
     yb.setConstant(std::nan(""));
-    liedyn::detail::gather_product2(m, nv, M.data() + first, rows.data(), a.data(), b.data(), p, -1.0,
-                                    ya.data() + first, yb.data() + first);
+    liedyn::detail::gather_product2(m, nv, M.data() + first, rows.data(), a.data(), b.data(), p,
+                                    -1.0, ya.data() + first, yb.data() + first);
     CHECK((ya.tail(m) - ya_ref.tail(m)).cwiseAbs().maxCoeff() <= tol);
     CHECK((yb.tail(m) - yb_ref.tail(m)).cwiseAbs().maxCoeff() <= tol);
     CHECK(ya.head(first).array().isNaN().all());  // rows above `first` untouched
 #if LIEDYN_HAVE_X86_AVX2_DISPATCH
     if (liedyn::detail::cpu_has_avx2_fma()) {
       // Outputs inside longer buffers: the masked tail must leave what follows untouched.
-      liedyn::VectorX<double> ya_pad = liedyn::VectorX<double>::Constant(nv + 4, 7.0), yb_pad = ya_pad;
-      liedyn::detail::gather_product2_avx2(nv, nv, M.data(), rows.data(), a.data(), b.data(), p, -1.0, ya_pad.data(),
-                                                yb_pad.data());
+      liedyn::VectorX<double> ya_pad = liedyn::VectorX<double>::Constant(nv + 4, 7.0),
+                              yb_pad = ya_pad;
+      liedyn::detail::gather_product2_avx2(nv, nv, M.data(), rows.data(), a.data(), b.data(), p,
+                                           -1.0, ya_pad.data(), yb_pad.data());
       CHECK((ya_pad.head(nv) - ya_ref).cwiseAbs().maxCoeff() <= tol);
       CHECK((yb_pad.head(nv) - yb_ref).cwiseAbs().maxCoeff() <= tol);
       CHECK((ya_pad.tail(4).array() == 7.0).all());
@@ -662,7 +682,8 @@ TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense
   const std::vector<int> rl{0, 2, 4};
   const long double al[] = {1, 2, 3}, bl[] = {4, 5, 6};
   liedyn::VectorX<long double> yal(5), ybl(5);
-  liedyn::detail::gather_product2(5, 5, Ml.data(), rl.data(), al, bl, 3, 2.0L, yal.data(), ybl.data());
+  liedyn::detail::gather_product2(5, 5, Ml.data(), rl.data(), al, bl, 3, 2.0L, yal.data(),
+                                  ybl.data());
   CHECK(yal(0) == 2);
   CHECK(yal(1) == 0);
   CHECK(yal(4) == 6);

@@ -36,12 +36,15 @@ std::string read_text(const std::string& path) {
 }
 
 // "line N" of the first occurrence of `needle` after `after` in `text`.
-std::string line_after(const std::string& text, const std::string& after, const std::string& needle) {
+std::string line_after(const std::string& text, const std::string& after,
+                       const std::string& needle) {
   const std::size_t a = text.find(after);
   REQUIRE(a != std::string::npos);
   const std::size_t pos = text.find(needle, a);
   REQUIRE(pos != std::string::npos);
-  return "line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+  return "line " +
+         std::to_string(
+             1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
 }
 
 Model<double> load(const std::string& file, InertiaPolicy p) {
@@ -58,7 +61,8 @@ Model<double> as_written(const std::string& file, const Model<double>& loaded) {
   tinyxml2::XMLDocument doc;
   REQUIRE(doc.LoadFile((kData + "/" + file).c_str()) == tinyxml2::XML_SUCCESS);
   std::map<std::string, SpatialInertia<double>> inertia;
-  for (auto* l = doc.RootElement()->FirstChildElement("link"); l; l = l->NextSiblingElement("link")) {
+  for (auto* l = doc.RootElement()->FirstChildElement("link"); l;
+       l = l->NextSiblingElement("link")) {
     SpatialInertia<double> I;
     if (auto* in = l->FirstChildElement("inertial")) {
       double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
@@ -70,14 +74,15 @@ Model<double> as_written(const std::string& file, const Model<double>& loaded) {
       auto* t = in->FirstChildElement("inertia");
       Matrix3<double> Ic;
       Ic << t->DoubleAttribute("ixx"), t->DoubleAttribute("ixy"), t->DoubleAttribute("ixz"),  //
-          t->DoubleAttribute("ixy"), t->DoubleAttribute("iyy"), t->DoubleAttribute("iyz"),     //
+          t->DoubleAttribute("ixy"), t->DoubleAttribute("iyy"), t->DoubleAttribute("iyz"),    //
           t->DoubleAttribute("ixz"), t->DoubleAttribute("iyz"), t->DoubleAttribute("izz");
       const Matrix3<double> R = (Eigen::AngleAxisd(rpy[2], Vector3<double>::UnitZ()) *
                                  Eigen::AngleAxisd(rpy[1], Vector3<double>::UnitY()) *
                                  Eigen::AngleAxisd(rpy[0], Vector3<double>::UnitX()))
                                     .toRotationMatrix();
       const Vector3<double> c(xyz[0], xyz[1], xyz[2]);
-      I = SpatialInertia<double>::from_mass_com_inertia(m, c, Matrix3<double>(R * Ic * R.transpose()));
+      I = SpatialInertia<double>::from_mass_com_inertia(m, c,
+                                                        Matrix3<double>(R * Ic * R.transpose()));
     }
     inertia[l->Attribute("name")] = I;
   }
@@ -91,7 +96,8 @@ Model<double> as_written(const std::string& file, const Model<double>& loaded) {
                inertia.at(loaded.body_name(i)));
   }
   // Fixed links: frames of the loaded model that are not bodies.
-  for (std::size_t f = static_cast<std::size_t>(loaded.num_bodies()); f < loaded.frames().size(); ++f) {
+  for (std::size_t f = static_cast<std::size_t>(loaded.num_bodies()); f < loaded.frames().size();
+       ++f) {
     const Frame<double>& fr = loaded.frame(static_cast<int>(f));
     b.add_fixed_body(loaded.body_name(fr.body), fr.name, fr.placement, inertia.at(fr.name));
   }
@@ -128,7 +134,8 @@ void check_as_written(const std::string& file, const Model<double>& loaded, bool
 
 }  // namespace
 
-TEST_CASE("loading: lenient loads the imperfect corpus as written, with the exact diagnostics", "[urdf][loading]") {
+TEST_CASE("loading: lenient loads the imperfect corpus as written, with the exact diagnostics",
+          "[urdf][loading]") {
   const std::string file = "imperfect_inertias.urdf";
   const std::string text = read_text(kData + "/" + file);
   const Model<double> m = load(file, InertiaPolicy::lenient);
@@ -159,21 +166,27 @@ TEST_CASE("loading: lenient loads the imperfect corpus as written, with the exac
     CHECK(d.link == expected[k].link);
     CHECK(d.kind == expected[k].kind);
     // The eigenvalues of a rotated diagonal inertia: to 1e-14 relative (a few ulps of 0.11).
-    CHECK(std::abs(d.magnitude - expected[k].magnitude) <= 1e-14 * std::max(1.0, std::abs(expected[k].magnitude)));
+    CHECK(std::abs(d.magnitude - expected[k].magnitude) <=
+          1e-14 * std::max(1.0, std::abs(expected[k].magnitude)));
     CHECK_THAT(d.message, Contains("link '" + expected[k].link + "'"));
     if (expected[k].kind != DiagnosticKind::massless_subtree)
-      CHECK_THAT(d.message, StartsWith(line_after(text, "<link name=\"" + expected[k].link + "\"", "<inertial>") + ": "));
+      CHECK_THAT(d.message, StartsWith(line_after(text, "<link name=\"" + expected[k].link + "\"",
+                                                  "<inertial>") +
+                                       ": "));
   }
   CHECK_THAT(m.diagnostics()[3].message, Contains("(2.5 % of l3)"));
-  CHECK(m.singular_joints() == std::vector<int>{m.joint_id("sensor_pan"), m.joint_id("sensor_tilt")});
+  CHECK(m.singular_joints() ==
+        std::vector<int>{m.joint_id("sensor_pan"), m.joint_id("sensor_tilt")});
   check_as_written(file, m, /*invertible=*/false);
 }
 
-TEST_CASE("loading: strict refuses the imperfect corpus naming the link and the line", "[urdf][loading]") {
+TEST_CASE("loading: strict refuses the imperfect corpus naming the link and the line",
+          "[urdf][loading]") {
   const std::string file = "imperfect_inertias.urdf";
   const std::string text = read_text(kData + "/" + file);
   CHECK_THROWS_WITH(load(file, InertiaPolicy::strict),
-                    Contains(line_after(text, "<link name=\"trunk\"", "<inertial>") + ": link 'trunk' <inertial>") &&
+                    Contains(line_after(text, "<link name=\"trunk\"", "<inertial>") +
+                             ": link 'trunk' <inertial>") &&
                         Contains("triangle inequality") && Contains("by 0.01 kg m^2"));
   // Each offending link on its own is refused by name: cut the file after the link.
   for (const std::string link : {"gripper", "camera"}) {
@@ -181,7 +194,8 @@ TEST_CASE("loading: strict refuses the imperfect corpus naming the link and the 
     // Make the trunk consistent, so that the next violation is the first.
     const std::string bad_trunk = "ixx=\"0.02\" ixy=\"0\" ixz=\"0\" iyy=\"0.08\"";
     REQUIRE(one.find(bad_trunk) != std::string::npos);
-    one.replace(one.find(bad_trunk), bad_trunk.size(), "ixx=\"0.05\" ixy=\"0\" ixz=\"0\" iyy=\"0.08\"");
+    one.replace(one.find(bad_trunk), bad_trunk.size(),
+                "ixx=\"0.05\" ixy=\"0\" ixz=\"0\" iyy=\"0.08\"");
     if (link == "camera") {
       const std::string bad = "ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01925\"";
       one.replace(one.find(bad), bad.size(), "ixx=\"0.015\" ixy=\"0\" ixz=\"0\" iyy=\"0.01925\"");
@@ -189,12 +203,14 @@ TEST_CASE("loading: strict refuses the imperfect corpus naming the link and the 
     UrdfOptions strict;
     strict.inertia = InertiaPolicy::strict;
     CHECK_THROWS_WITH(load_urdf_string(one, strict),
-                      Contains(line_after(one, "<link name=\"" + link + "\"", "<inertial>") + ": link '" + link + "'") &&
+                      Contains(line_after(one, "<link name=\"" + link + "\"", "<inertial>") +
+                               ": link '" + link + "'") &&
                           Contains("triangle inequality"));
   }
 }
 
-TEST_CASE("loading: balance makes every offending inertia consistent and reports each change", "[urdf][loading]") {
+TEST_CASE("loading: balance makes every offending inertia consistent and reports each change",
+          "[urdf][loading]") {
   const std::string file = "imperfect_inertias.urdf";
   const Model<double> lenient = load(file, InertiaPolicy::lenient);
   const Model<double> balanced = load(file, InertiaPolicy::balance);
@@ -217,7 +233,8 @@ TEST_CASE("loading: balance makes every offending inertia consistent and reports
     double added = 0.0;
     if (delta.count(name)) added += delta.at(name);
     if (name == "trunk") added += delta.at("camera");
-    const Matrix3<double> diff = balanced.inertia(i).inertia_origin() - lenient.inertia(i).inertia_origin();
+    const Matrix3<double> diff =
+        balanced.inertia(i).inertia_origin() - lenient.inertia(i).inertia_origin();
     // The added diagonal to round-off of the inertias' size (0.11 kg m²).
     CHECK((diff - added * Matrix3<double>::Identity()).cwiseAbs().maxCoeff() < 1e-15);
     CHECK(balanced.inertia(i).mass() == lenient.inertia(i).mass());
@@ -228,8 +245,10 @@ TEST_CASE("loading: balance makes every offending inertia consistent and reports
   UrdfOptions opt;
   opt.inertia = InertiaPolicy::balance;
   const Model<double> trunk = load_urdf_string(
-      "<robot name=\"t\">\n<link name=\"trunk\">\n  <inertial>\n    <mass value=\"8\"/>\n    <inertia ixx=\"0.02\" "
-      "ixy=\"0\" ixz=\"0\" iyy=\"0.08\" iyz=\"0\" izz=\"0.11\"/>\n  </inertial>\n</link>\n</robot>\n",
+      "<robot name=\"t\">\n<link name=\"trunk\">\n  <inertial>\n    <mass value=\"8\"/>\n    "
+      "<inertia ixx=\"0.02\" "
+      "ixy=\"0\" ixz=\"0\" iyy=\"0.08\" iyz=\"0\" izz=\"0.11\"/>\n  "
+      "</inertial>\n</link>\n</robot>\n",
       opt);
   const Eigen::SelfAdjointEigenSolver<Matrix3<double>> es(trunk.inertia(0).inertia_com());
   // Sums of three numbers of size 0.1: a few ulps.
@@ -237,7 +256,8 @@ TEST_CASE("loading: balance makes every offending inertia consistent and reports
   CHECK(es.eigenvalues()(0) == Approx(0.03).epsilon(1e-14));
 }
 
-TEST_CASE("loading: point masses at 24 offsets load under every policy, as written", "[urdf][loading]") {
+TEST_CASE("loading: point masses at 24 offsets load under every policy, as written",
+          "[urdf][loading]") {
   const std::string file = "point_masses.urdf";
   for (InertiaPolicy p : {InertiaPolicy::strict, InertiaPolicy::lenient, InertiaPolicy::balance}) {
     INFO(to_string(p));
@@ -263,8 +283,9 @@ TEST_CASE("loading: the shipped robots load without diagnostics", "[urdf][loadin
 
 TEST_CASE("loading: errors at every level stay errors", "[urdf][loading]") {
   auto one_link = [](const std::string& mass, const std::string& inertia) {
-    return "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n<link name=\"a\">\n  <inertial>\n    <mass value=\"" + mass +
-           "\"/>\n    <inertia " + inertia + "/>\n  </inertial>\n</link>\n</robot>\n";
+    return "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n<link name=\"a\">\n  <inertial>\n    "
+           "<mass value=\"" +
+           mass + "\"/>\n    <inertia " + inertia + "/>\n  </inertial>\n</link>\n</robot>\n";
   };
   const std::string diag = "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"";
   const std::string nsd = "ixx=\"-0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"";
@@ -272,13 +293,20 @@ TEST_CASE("loading: errors at every level stay errors", "[urdf][loading]") {
     INFO(to_string(p));
     UrdfOptions opt;
     opt.inertia = p;
-    CHECK_THROWS_WITH(load_urdf_string(one_link("-1", diag), opt), Contains("line 4: link 'a'") && Contains("negative mass"));
-    CHECK_THROWS_WITH(load_urdf_string(one_link("0", diag), opt),
-                      Contains("link 'a'") && Contains("zero mass with a non-zero rotational inertia"));
-    CHECK_THROWS_WITH(load_urdf_string(one_link("1", nsd), opt), Contains("link 'a'") && Contains("not positive semi-definite"));
-    CHECK_THROWS_WITH(load_urdf_string(one_link("nan", diag), opt), Contains("link 'a'") && Contains("not a finite decimal"));
-    CHECK_THROWS_WITH(load_urdf_string(one_link("1", "ixx=\"inf\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\""), opt),
-                      Contains("link 'a'"));
+    CHECK_THROWS_WITH(load_urdf_string(one_link("-1", diag), opt),
+                      Contains("line 4: link 'a'") && Contains("negative mass"));
+    CHECK_THROWS_WITH(
+        load_urdf_string(one_link("0", diag), opt),
+        Contains("link 'a'") && Contains("zero mass with a non-zero rotational inertia"));
+    CHECK_THROWS_WITH(load_urdf_string(one_link("1", nsd), opt),
+                      Contains("link 'a'") && Contains("not positive semi-definite"));
+    CHECK_THROWS_WITH(load_urdf_string(one_link("nan", diag), opt),
+                      Contains("link 'a'") && Contains("not a finite decimal"));
+    CHECK_THROWS_WITH(
+        load_urdf_string(
+            one_link("1", "ixx=\"inf\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\""),
+            opt),
+        Contains("link 'a'"));
   }
   // The builder: an asymmetric inertia, whatever the policy.
   Matrix3<double> asym = Vector3<double>(0.1, 0.1, 0.1).asDiagonal();
@@ -286,13 +314,14 @@ TEST_CASE("loading: errors at every level stay errors", "[urdf][loading]") {
   for (InertiaPolicy p : {InertiaPolicy::strict, InertiaPolicy::lenient, InertiaPolicy::balance}) {
     ModelBuilder<double> b;
     b.set_inertia_policy(p);
-    CHECK_THROWS_WITH(b.add_body("base", "a", JointSpec<double>::revolute("j", Vector3<double>::UnitZ()),
-                                 SpatialInertia<double>::from_moments(1.0, Vector3<double>::Zero(), asym)),
-                      Contains("body 'a'") && Contains("not symmetric"));
+    CHECK_THROWS_WITH(
+        b.add_body("base", "a", JointSpec<double>::revolute("j", Vector3<double>::UnitZ()),
+                   SpatialInertia<double>::from_moments(1.0, Vector3<double>::Zero(), asym)),
+        Contains("body 'a'") && Contains("not symmetric"));
   }
   // The builder's lenient and balance levels, like the loader's.
-  const SpatialInertia<double> tri =
-      SpatialInertia<double>::from_mass_com_inertia(1.0, Vector3<double>(0.1, 0, 0), Vector3<double>(0.1, 0.1, 0.3).asDiagonal());
+  const SpatialInertia<double> tri = SpatialInertia<double>::from_mass_com_inertia(
+      1.0, Vector3<double>(0.1, 0, 0), Vector3<double>(0.1, 0.1, 0.3).asDiagonal());
   ModelBuilder<double> lb;
   lb.set_inertia_policy(InertiaPolicy::lenient);
   lb.add_body("base", "a", JointSpec<double>::revolute("j", Vector3<double>::UnitZ()), tri);
@@ -307,10 +336,12 @@ TEST_CASE("loading: errors at every level stay errors", "[urdf][loading]") {
   CHECK(bb.build().inertia(1).is_physically_valid(nullptr, true));
 }
 
-TEST_CASE("loading: lock_joints gives the full model's restricted dynamics", "[urdf][loading][lock]") {
+TEST_CASE("loading: lock_joints gives the full model's restricted dynamics",
+          "[urdf][loading][lock]") {
   const Model<double> full = load_urdf_file(kData + "/talos.urdf");
   // An arm's wrist and a gripper motor (its six mimicking finger joints are locked with it).
-  const std::vector<std::string> names = {"arm_left_7_joint", "gripper_left_joint", "arm_right_5_joint"};
+  const std::vector<std::string> names = {"arm_left_7_joint", "gripper_left_joint",
+                                          "arm_right_5_joint"};
   const std::vector<double> q = {0.3, 0.1, -0.7};
   const Model<double> locked = lock_joints(full, names, q);
   std::vector<char> gone(full.num_bodies(), 0);
@@ -343,7 +374,8 @@ TEST_CASE("loading: lock_joints gives the full model's restricted dynamics", "[u
     }
     for (std::size_t k = 0; k < names.size(); ++k) xf.s(full.joint_id(names[k]) - 1) = q[k];
     for (const MimicRelation& r : full.mimic_relations())
-      if (r.leader == full.joint_id("gripper_left_joint")) xf.s(r.joint - 1) = r.multiplier * 0.1 + r.offset;
+      if (r.leader == full.joint_id("gripper_left_joint"))
+        xf.s(r.joint - 1) = r.multiplier * 0.1 + r.offset;
     REQUIRE(static_cast<int>(rows.size()) == locked.nv());
 
     Data<double> df(full), dl(locked);
@@ -375,9 +407,12 @@ TEST_CASE("loading: lock_joints gives the full model's restricted dynamics", "[u
   }
   // Diagnostics: one per locked joint (the followers say whom they follow).
   int locked_entries = 0;
-  for (const ModelDiagnostic& d : locked.diagnostics()) locked_entries += d.kind == DiagnosticKind::locked_joint;
+  for (const ModelDiagnostic& d : locked.diagnostics())
+    locked_entries += d.kind == DiagnosticKind::locked_joint;
   CHECK(locked_entries == 9);
-  CHECK_THROWS_WITH(lock_joints(full, {"no_such_joint"}, {0.0}), Contains("lock_joints: no joint named 'no_such_joint'"));
+  CHECK_THROWS_WITH(lock_joints(full, {"no_such_joint"}, {0.0}),
+                    Contains("lock_joints: no joint named 'no_such_joint'"));
   CHECK_THROWS_AS(lock_joints(full, {"arm_left_7_joint"}, {}), InvalidArgument);
-  CHECK_THROWS_AS(lock_joints(full, {"arm_left_7_joint", "arm_left_7_joint"}, {0.0, 0.0}), InvalidArgument);
+  CHECK_THROWS_AS(lock_joints(full, {"arm_left_7_joint", "arm_left_7_joint"}, {0.0, 0.0}),
+                  InvalidArgument);
 }

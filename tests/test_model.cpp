@@ -49,7 +49,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-JointSpec<double> rev(const std::string& name, const Vector3<double>& axis = Vector3<double>::UnitZ(),
+JointSpec<double> rev(const std::string& name,
+                      const Vector3<double>& axis = Vector3<double>::UnitZ(),
                       const SE3<double>& X = SE3<double>()) {
   return JointSpec<double>::revolute(name, axis, X);
 }
@@ -80,7 +81,8 @@ MatrixX<double> central_fd(int N, int k, double h, F g) {
 
 }  // namespace
 
-TEST_CASE("ModelBuilder: each validation error names the culprit and the rule", "[model][builder]") {
+TEST_CASE("ModelBuilder: each validation error names the culprit and the rule",
+          "[model][builder]") {
   auto rng = liedyn::test::make_rng(11);
   const SpatialInertia<double> I = random_inertia<double>(rng);
   const SpatialInertia<double> zero;
@@ -88,10 +90,12 @@ TEST_CASE("ModelBuilder: each validation error names the culprit and the rule", 
   SECTION("unknown parent, by name (at build) and by id (at once)") {
     ModelBuilder<double> b;
     b.add_body("nowhere", "a", rev("ja"), I);
-    REQUIRE_THROWS_MATCHES(b.build(), ModelError, Catch::Matchers::Message(
-                                                      "liedyn: body 'a': unknown parent 'nowhere'"));
-    REQUIRE_THROWS_WITH(b.add_body(7, "b", rev("jb"), I), Contains("body 'b'") && Contains("bad parent id 7"));
-    REQUIRE_THROWS_WITH(b.add_body(-1, "b", rev("jb"), I), Contains("body 'b'") && Contains("bad parent id -1"));
+    REQUIRE_THROWS_MATCHES(b.build(), ModelError,
+                           Catch::Matchers::Message("liedyn: body 'a': unknown parent 'nowhere'"));
+    REQUIRE_THROWS_WITH(b.add_body(7, "b", rev("jb"), I),
+                        Contains("body 'b'") && Contains("bad parent id 7"));
+    REQUIRE_THROWS_WITH(b.add_body(-1, "b", rev("jb"), I),
+                        Contains("body 'b'") && Contains("bad parent id -1"));
   }
   SECTION("cycles") {
     ModelBuilder<double> b;
@@ -99,22 +103,27 @@ TEST_CASE("ModelBuilder: each validation error names the culprit and the rule", 
     b.add_body("a", "b", rev("jb"), I);
     b.add_fixed_body("b", "c", SE3<double>(), I);
     b.add_body("base", "d", rev("jd"), I);  // a healthy branch beside the cycle
-    REQUIRE_THROWS_WITH(b.build(), Contains("cycle") && Contains("'a'") && Contains("'b'") && Contains("'c'") &&
-                                       !Contains("'d'"));
+    REQUIRE_THROWS_WITH(b.build(), Contains("cycle") && Contains("'a'") && Contains("'b'") &&
+                                       Contains("'c'") && !Contains("'d'"));
     ModelBuilder<double> s;
-    REQUIRE_THROWS_WITH(s.add_body("x", "x", rev("jx"), I), Contains("body 'x'") && Contains("own parent"));
+    REQUIRE_THROWS_WITH(s.add_body("x", "x", rev("jx"), I),
+                        Contains("body 'x'") && Contains("own parent"));
   }
   SECTION("duplicate names") {
     ModelBuilder<double> b;
     b.add_body("base", "a", rev("ja"), I);
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("j2"), I), Contains("duplicate body name 'a'"));
-    REQUIRE_THROWS_WITH(b.add_fixed_body("a", "base", SE3<double>()), Contains("duplicate body name 'base'"));
+    REQUIRE_THROWS_WITH(b.add_fixed_body("a", "base", SE3<double>()),
+                        Contains("duplicate body name 'base'"));
     REQUIRE_THROWS_WITH(b.add_body("a", "b", rev("ja"), I), Contains("duplicate joint name 'ja'"));
     b.add_frame("tool", "a", SE3<double>());
-    REQUIRE_THROWS_WITH(b.add_frame("tool", "a", SE3<double>()), Contains("duplicate frame name 'tool'"));
-    REQUIRE_THROWS_WITH(b.add_body("a", "tool", rev("jt"), I), Contains("duplicate body name 'tool'"));
+    REQUIRE_THROWS_WITH(b.add_frame("tool", "a", SE3<double>()),
+                        Contains("duplicate frame name 'tool'"));
+    REQUIRE_THROWS_WITH(b.add_body("a", "tool", rev("jt"), I),
+                        Contains("duplicate body name 'tool'"));
     REQUIRE_THROWS_WITH(b.add_body("a", "", rev("je"), I), Contains("empty name"));
-    REQUIRE_THROWS_WITH(b.add_body("a", "c", rev(""), I), Contains("body 'c'") && Contains("no name"));
+    REQUIRE_THROWS_WITH(b.add_body("a", "c", rev(""), I),
+                        Contains("body 'c'") && Contains("no name"));
   }
   SECTION("axis: zero is an error, any other length is normalized") {
     ModelBuilder<double> b;
@@ -129,45 +138,54 @@ TEST_CASE("ModelBuilder: each validation error names the culprit and the rule", 
     const Model<double> m = b.build();
     CHECK(m.joint(1).axis == Vector3<double>::UnitZ());
     CHECK(m.joint(1).alignment == liedyn::AxisAlignment::Z);
-    CHECK(relative_error(m.joint(2).axis, Vector3<double>(Vector3<double>(1, 1, 0) / std::sqrt(2.0))) < 1e-15);
+    CHECK(relative_error(m.joint(2).axis,
+                         Vector3<double>(Vector3<double>(1, 1, 0) / std::sqrt(2.0))) < 1e-15);
     CHECK(m.joint(2).alignment == liedyn::AxisAlignment::General);
-    CHECK(relative_error(m.joint(2).screw.vector(), Vector6<double>(m.joint(2).axis(0), m.joint(2).axis(1), 0, 0, 0, 0)) == 0);
-    CHECK(relative_error(m.joint(3).axis, Vector3<double>(Vector3<double>(0, -1, 1) / std::sqrt(2.0))) < 1e-15);
+    CHECK(relative_error(m.joint(2).screw.vector(),
+                         Vector6<double>(m.joint(2).axis(0), m.joint(2).axis(1), 0, 0, 0, 0)) == 0);
+    CHECK(relative_error(m.joint(3).axis,
+                         Vector3<double>(Vector3<double>(0, -1, 1) / std::sqrt(2.0))) < 1e-15);
   }
   SECTION("inertia: negative mass, physically invalid, degenerate but allowed") {
     ModelBuilder<double> b;
     const Matrix3<double> Ic = Vector3<double>(0.1, 0.2, 0.25).asDiagonal();
     const Vector3<double> c(0.1, 0, 0);
-    REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja"), SpatialInertia<double>::from_mass_com_inertia(-1, c, Ic)),
+    REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja"),
+                                   SpatialInertia<double>::from_mass_com_inertia(-1, c, Ic)),
                         Contains("body 'a'") && Contains("negative mass"));
-    REQUIRE_THROWS_WITH(
-        b.add_body("base", "a", rev("ja"),
-                   SpatialInertia<double>::from_mass_com_inertia(1, c, Vector3<double>(0.1, -0.01, 0.1).asDiagonal())),
-        Contains("body 'a'") && Contains("not positive semi-definite"));
-    const SpatialInertia<double> tri =
-        SpatialInertia<double>::from_mass_com_inertia(1, c, Vector3<double>(0.1, 0.1, 0.3).asDiagonal());
+    REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja"),
+                                   SpatialInertia<double>::from_mass_com_inertia(
+                                       1, c, Vector3<double>(0.1, -0.01, 0.1).asDiagonal())),
+                        Contains("body 'a'") && Contains("not positive semi-definite"));
+    const SpatialInertia<double> tri = SpatialInertia<double>::from_mass_com_inertia(
+        1, c, Vector3<double>(0.1, 0.1, 0.3).asDiagonal());
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja"), tri),
                         Contains("body 'a'") && Contains("triangle inequality"));
     Matrix3<double> asym = Ic;
     asym(0, 1) = 0.05;
-    REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja"), SpatialInertia<double>::from_moments(1, c, asym)),
-                        Contains("body 'a'") && Contains("not symmetric"));
     REQUIRE_THROWS_WITH(
-        b.add_body("base", "a", rev("ja"), SpatialInertia<double>::from_moments(0, c, Matrix3<double>::Zero())),
+        b.add_body("base", "a", rev("ja"), SpatialInertia<double>::from_moments(1, c, asym)),
+        Contains("body 'a'") && Contains("not symmetric"));
+    REQUIRE_THROWS_WITH(
+        b.add_body("base", "a", rev("ja"),
+                   SpatialInertia<double>::from_moments(0, c, Matrix3<double>::Zero())),
         Contains("body 'a'") && Contains("massless body with a non-zero first moment"));
     REQUIRE_THROWS_WITH(b.add_fixed_body("base", "f", SE3<double>(),
                                          SpatialInertia<double>::from_mass_com_inertia(-2, c, Ic)),
                         Contains("body 'f'") && Contains("negative mass"));
-    REQUIRE_THROWS_WITH(ModelBuilder<double>(BaseType::Moving, "pelvis",
-                                             SpatialInertia<double>::from_mass_com_inertia(-1, c, Ic)),
-                        Contains("body 'pelvis'") && Contains("negative mass"));
+    REQUIRE_THROWS_WITH(
+        ModelBuilder<double>(BaseType::Moving, "pelvis",
+                             SpatialInertia<double>::from_mass_com_inertia(-1, c, Ic)),
+        Contains("body 'pelvis'") && Contains("negative mass"));
     REQUIRE_THROWS_WITH(b.set_base_inertia(tri), Contains("body 'base'") && Contains("triangle"));
     // Allowed: zero mass (URDF frames), a point mass, a thin rod, and — with PositiveDefinite —
     // a triangle-violating synthetic inertia.
     b.add_body("base", "massless", rev("j0"), zero);
-    b.add_body("massless", "point", rev("j1"), SpatialInertia<double>::from_mass_com_inertia(2, c, Matrix3<double>::Zero()));
+    b.add_body("massless", "point", rev("j1"),
+               SpatialInertia<double>::from_mass_com_inertia(2, c, Matrix3<double>::Zero()));
     b.add_body("point", "rod", rev("j2"),
-               SpatialInertia<double>::from_mass_com_inertia(1, c, Vector3<double>(0, 0.1, 0.1).asDiagonal()));
+               SpatialInertia<double>::from_mass_com_inertia(
+                   1, c, Vector3<double>(0, 0.1, 0.1).asDiagonal()));
     b.set_inertia_check(liedyn::InertiaCheck::PositiveDefinite);
     b.add_body("rod", "synthetic", rev("j3"), tri);
     const Model<double> m = b.build();
@@ -178,61 +196,79 @@ TEST_CASE("ModelBuilder: each validation error names the culprit and the rule", 
     ModelBuilder<double> b;
     const Matrix3<double> Ic = Vector3<double>(0.1, 0.2, 0.25).asDiagonal();
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja"),
-                                   SpatialInertia<double>::from_mass_com_inertia(kNaN, Vector3<double>::Zero(), Ic)),
+                                   SpatialInertia<double>::from_mass_com_inertia(
+                                       kNaN, Vector3<double>::Zero(), Ic)),
                         Contains("body 'a'") && Contains("non-finite mass or inertia"));
     Matrix3<double> Iinf = Ic;
     Iinf(2, 2) = kInf;
-    REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja"),
-                                   SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>::Zero(), Iinf)),
-                        Contains("body 'a'") && Contains("non-finite"));
+    REQUIRE_THROWS_WITH(
+        b.add_body("base", "a", rev("ja"),
+                   SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>::Zero(), Iinf)),
+        Contains("body 'a'") && Contains("non-finite"));
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja", Vector3<double>(kNaN, 0, 1)), I),
                         Contains("joint 'ja'") && Contains("axis is not finite"));
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja", Vector3<double>(kInf, 0, 0)), I),
                         Contains("joint 'ja'") && Contains("axis is not finite"));
-    REQUIRE_THROWS_WITH(b.add_body("base", "a", JointSpec<double>::helical("ja", Vector3<double>::UnitX(), kNaN), I),
-                        Contains("joint 'ja'") && Contains("pitch is not finite"));
     REQUIRE_THROWS_WITH(
-        b.add_body("base", "a", rev("ja", Vector3<double>::UnitZ(), SE3<double>(Matrix3<double>::Identity(),
-                                                                                 Vector3<double>(0, kInf, 0))),
+        b.add_body("base", "a", JointSpec<double>::helical("ja", Vector3<double>::UnitX(), kNaN),
+                   I),
+        Contains("joint 'ja'") && Contains("pitch is not finite"));
+    REQUIRE_THROWS_WITH(
+        b.add_body("base", "a",
+                   rev("ja", Vector3<double>::UnitZ(),
+                       SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0, kInf, 0))),
                    I),
         Contains("joint 'ja'") && Contains("placement is not finite"));
     REQUIRE_THROWS_WITH(
-        b.add_fixed_body("base", "f", SE3<double>(Matrix3<double>::Constant(kNaN), Vector3<double>::Zero())),
+        b.add_fixed_body("base", "f",
+                         SE3<double>(Matrix3<double>::Constant(kNaN), Vector3<double>::Zero())),
         Contains("fixed body 'f'") && Contains("placement is not finite"));
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja").with_limits(kNaN, 1), I),
                         Contains("joint 'ja'") && Contains("invalid position limits"));
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja").with_armature(kInf), I),
                         Contains("joint 'ja'") && Contains("armature"));
-    REQUIRE_THROWS_WITH(b.set_gravity(Vector3<double>(0, kNaN, 0)), Contains("gravity must be finite"));
-    REQUIRE_THROWS_WITH(b.add_mimic("ja", "jb", kInf, 0), Contains("joint 'ja'") && Contains("non-finite"));
+    REQUIRE_THROWS_WITH(b.set_gravity(Vector3<double>(0, kNaN, 0)),
+                        Contains("gravity must be finite"));
+    REQUIRE_THROWS_WITH(b.add_mimic("ja", "jb", kInf, 0),
+                        Contains("joint 'ja'") && Contains("non-finite"));
     // Finite inputs whose merge through fixed bodies overflows.
     const SE3<double> far(Matrix3<double>::Identity(), Vector3<double>(1e308, 0, 0));
     ModelBuilder<double> o;
     o.add_fixed_body("base", "f1", far);  // massless: 0 · (1e308)² is NaN all the same
     o.add_fixed_body("f1", "f2", far);
     o.add_body("f2", "g", rev("jg"), I);
-    REQUIRE_THROWS_WITH(o.build(), Contains("body 'base'") && Contains("merged") && Contains("not finite"));
+    REQUIRE_THROWS_WITH(o.build(),
+                        Contains("body 'base'") && Contains("merged") && Contains("not finite"));
     ModelBuilder<double> h;
     h.add_body("base", "arm", rev("j"), I);
-    h.add_fixed_body("arm", "heavy", SE3<double>(Matrix3<double>::Identity(), Vector3<double>(1e200, 0, 0)), I);
-    REQUIRE_THROWS_WITH(h.build(), Contains("body 'arm'") && Contains("merged") && Contains("not finite"));
+    h.add_fixed_body("arm", "heavy",
+                     SE3<double>(Matrix3<double>::Identity(), Vector3<double>(1e200, 0, 0)), I);
+    REQUIRE_THROWS_WITH(h.build(),
+                        Contains("body 'arm'") && Contains("merged") && Contains("not finite"));
   }
   SECTION("other rules: limits, armature, rotations, frames, mimic") {
     ModelBuilder<double> b;
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja").with_limits(1, -1), I),
                         Contains("joint 'ja'") && Contains("lower > upper"));
-    REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja").with_armature(-0.1), I),
-                        Contains("joint 'ja'") && Contains("armature must be finite and non-negative"));
-    const SE3<double> shear(Matrix3<double>(Vector3<double>(1, 1, 1.1).asDiagonal()), Vector3<double>::Zero());
+    REQUIRE_THROWS_WITH(
+        b.add_body("base", "a", rev("ja").with_armature(-0.1), I),
+        Contains("joint 'ja'") && Contains("armature must be finite and non-negative"));
+    const SE3<double> shear(Matrix3<double>(Vector3<double>(1, 1, 1.1).asDiagonal()),
+                            Vector3<double>::Zero());
     REQUIRE_THROWS_WITH(b.add_body("base", "a", rev("ja", Vector3<double>::UnitZ(), shear), I),
                         Contains("joint 'ja'") && Contains("not a rotation matrix"));
-    const SE3<double> mirror(Matrix3<double>(Vector3<double>(1, 1, -1).asDiagonal()), Vector3<double>::Zero());
-    REQUIRE_THROWS_WITH(b.add_fixed_body("base", "f", mirror), Contains("fixed body 'f'") && Contains("not a rotation"));
-    REQUIRE_THROWS_WITH(b.set_welded_base_pose(shear), Contains("base") && Contains("not a rotation"));
-    REQUIRE_THROWS_WITH(b.add_frame("tool", 3, SE3<double>()), Contains("frame 'tool'") && Contains("bad parent id 3"));
+    const SE3<double> mirror(Matrix3<double>(Vector3<double>(1, 1, -1).asDiagonal()),
+                             Vector3<double>::Zero());
+    REQUIRE_THROWS_WITH(b.add_fixed_body("base", "f", mirror),
+                        Contains("fixed body 'f'") && Contains("not a rotation"));
+    REQUIRE_THROWS_WITH(b.set_welded_base_pose(shear),
+                        Contains("base") && Contains("not a rotation"));
+    REQUIRE_THROWS_WITH(b.add_frame("tool", 3, SE3<double>()),
+                        Contains("frame 'tool'") && Contains("bad parent id 3"));
     b.add_body("base", "a", rev("ja"), I);
     b.add_frame("tool", "nowhere", SE3<double>());
-    REQUIRE_THROWS_WITH(b.build(), Contains("frame 'tool'") && Contains("unknown parent 'nowhere'"));
+    REQUIRE_THROWS_WITH(b.build(),
+                        Contains("frame 'tool'") && Contains("unknown parent 'nowhere'"));
 
     ModelBuilder<double> c;
     c.add_body("base", "a", rev("ja"), I);
@@ -241,11 +277,13 @@ TEST_CASE("ModelBuilder: each validation error names the culprit and the rule", 
     ModelBuilder<double> d;
     d.add_body("base", "a", rev("ja"), I);
     d.add_mimic("ja", "jz", -1, 0);
-    REQUIRE_THROWS_WITH(d.build(), Contains("joint 'ja'") && Contains("mimics an unknown joint 'jz'"));
+    REQUIRE_THROWS_WITH(d.build(),
+                        Contains("joint 'ja'") && Contains("mimics an unknown joint 'jz'"));
   }
 }
 
-TEST_CASE("ModelBuilder: any insertion order gives the same regular depth-first tree", "[model][builder]") {
+TEST_CASE("ModelBuilder: any insertion order gives the same regular depth-first tree",
+          "[model][builder]") {
   auto rng = liedyn::test::make_rng(12);
   // A hand-made tree, added children first: base ─ a ─ b ─ c, a ─ e, base ─ d.
   {
@@ -258,7 +296,8 @@ TEST_CASE("ModelBuilder: any insertion order gives the same regular depth-first 
     b.add_body(a, "e", rev("je"), I);  // by the builder id returned above
     const Model<double> m = b.build();
     const std::vector<std::string> names{"base", "a", "b", "c", "e", "d"};
-    const std::vector<int> parents{-1, 0, 1, 2, 1, 0}, ends{6, 5, 4, 4, 5, 6}, depths{0, 1, 2, 3, 2, 1};
+    const std::vector<int> parents{-1, 0, 1, 2, 1, 0}, ends{6, 5, 4, 4, 5, 6},
+        depths{0, 1, 2, 3, 2, 1};
     REQUIRE(m.num_bodies() == 6);
     for (int i = 0; i < 6; ++i) {
       CHECK(m.body_name(i) == names[i]);
@@ -305,8 +344,10 @@ TEST_CASE("ModelBuilder: any insertion order gives the same regular depth-first 
     auto name = [](int k) { return k == 0 ? std::string("base") : "b" + std::to_string(k); };
     for (int k : order) {
       if (fixed[k]) b.add_fixed_body(name(parent[k]), name(k), X[k]);
-      else b.add_body(name(parent[k]), name(k), rev("j" + std::to_string(k), Vector3<double>::UnitX(), X[k]),
-                      random_inertia<double>(rng));
+      else
+        b.add_body(name(parent[k]), name(k),
+                   rev("j" + std::to_string(k), Vector3<double>::UnitX(), X[k]),
+                   random_inertia<double>(rng));
     }
     const Model<double> m = b.build();
     int movable = 0;
@@ -351,10 +392,12 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
   b.set_base_inertia(I0);
   b.set_gravity(Vector3<double>(0.1, 0.2, -9.7));
   b.add_fixed_body("tip", "hand_mount", Xt, SpatialInertia<double>());  // before its parent
-  b.add_body("base", "arm", rev("j_arm", Vector3<double>(1, 2, 3), X1).with_armature(0.25).with_limits(-1, 2), I1);
+  b.add_body("base", "arm",
+             rev("j_arm", Vector3<double>(1, 2, 3), X1).with_armature(0.25).with_limits(-1, 2), I1);
   b.add_fixed_body("arm", "sensor", Xs, Is);
   b.add_fixed_body("sensor", "tip", Xt, It);
-  b.add_body("hand_mount", "hand", JointSpec<double>::helical("j_hand", Vector3<double>::UnitY(), 0.05, Xh), Ih);
+  b.add_body("hand_mount", "hand",
+             JointSpec<double>::helical("j_hand", Vector3<double>::UnitY(), 0.05, Xh), Ih);
   b.add_fixed_body(0, "camera", Xc, Ic);
   b.add_frame("tool", "hand_mount", Xtool);
   b.add_mimic("j_hand", "j_arm", -2.0, 0.5);
@@ -365,17 +408,23 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
   REQUIRE(m.body_name(2) == "hand");
   // Merged inertias against the 6×6 congruence, and the placement of the joint behind two
   // fixed bodies.
-  CHECK(relative_error(m.inertia(1).matrix(),
-                       Matrix6<double>(I1.matrix() + congruence(Is, Xs) + congruence(It, Xs * Xt))) < 1e-13);
-  CHECK(relative_error(m.inertia(0).matrix(), Matrix6<double>(I0.matrix() + congruence(Ic, Xc))) < 1e-13);
+  CHECK(relative_error(m.inertia(1).matrix(), Matrix6<double>(I1.matrix() + congruence(Is, Xs) +
+                                                              congruence(It, Xs * Xt))) < 1e-13);
+  CHECK(relative_error(m.inertia(0).matrix(), Matrix6<double>(I0.matrix() + congruence(Ic, Xc))) <
+        1e-13);
   CHECK(relative_error(m.inertia(2).matrix(), Ih.matrix()) == 0);
   CHECK(m.joint(2).placement.isApprox(Xs * Xt * Xt * Xh, 1e-13));
-  CHECK(std::abs(m.total_mass() - (I0.mass() + I1.mass() + Is.mass() + It.mass() + Ih.mass() + Ic.mass())) < 1e-13);
+  CHECK(std::abs(m.total_mass() -
+                 (I0.mass() + I1.mass() + Is.mass() + It.mass() + Ih.mass() + Ic.mass())) < 1e-13);
   // Frames: the movable bodies, then the fixed ones, then the user's.
-  std::map<std::string, std::pair<int, SE3<double>>> want{
-      {"base", {0, SE3<double>()}},    {"arm", {1, SE3<double>()}},         {"hand", {2, SE3<double>()}},
-      {"camera", {0, Xc}},             {"sensor", {1, Xs}},                 {"tip", {1, Xs * Xt}},
-      {"hand_mount", {1, Xs * Xt * Xt}}, {"tool", {1, Xs * Xt * Xt * Xtool}}};
+  std::map<std::string, std::pair<int, SE3<double>>> want{{"base", {0, SE3<double>()}},
+                                                          {"arm", {1, SE3<double>()}},
+                                                          {"hand", {2, SE3<double>()}},
+                                                          {"camera", {0, Xc}},
+                                                          {"sensor", {1, Xs}},
+                                                          {"tip", {1, Xs * Xt}},
+                                                          {"hand_mount", {1, Xs * Xt * Xt}},
+                                                          {"tool", {1, Xs * Xt * Xt * Xtool}}};
   REQUIRE(m.frames().size() == want.size());
   for (const auto& [name, bp] : want) {
     const int f = m.frame_id(name);
@@ -394,8 +443,11 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
   CHECK(m.joint(2).alignment == liedyn::AxisAlignment::Y);
   CHECK(relative_error(m.joint(2).screw.vector(), Vector6<double>(0, 0.05, 0, 0, 1, 0)) == 0);
   // The joint transform is placement · exp((Γ q)^), from the Lie group's exp.
-  CHECK(m.joint(2).transform(0.7).isApprox(Xs * Xt * Xt * Xh * SE3<double>::exp(Vector6<double>(m.joint(2).screw.vector() * 0.7)), 1e-13));
-  CHECK(m.joint(1).transform(-0.3).isApprox(X1 * SE3<double>::exp(Vector6<double>(m.joint(1).screw.vector() * -0.3)), 1e-13));
+  CHECK(m.joint(2).transform(0.7).isApprox(
+      Xs * Xt * Xt * Xh * SE3<double>::exp(Vector6<double>(m.joint(2).screw.vector() * 0.7)),
+      1e-13));
+  CHECK(m.joint(1).transform(-0.3).isApprox(
+      X1 * SE3<double>::exp(Vector6<double>(m.joint(1).screw.vector() * -0.3)), 1e-13));
   REQUIRE(m.mimic_relations().size() == 1);
   CHECK(m.mimic_relations()[0].joint == 2);
   CHECK(m.mimic_relations()[0].leader == 1);
@@ -427,10 +479,12 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
       }
       for (std::size_t f = 0; f < m.frames().size(); ++f) {
         CHECK(mm->frame(static_cast<int>(f)).name == m.frame(static_cast<int>(f)).name);
-        CHECK(mm->frame(static_cast<int>(f)).placement.matrix() == m.frame(static_cast<int>(f)).placement.matrix());
+        CHECK(mm->frame(static_cast<int>(f)).placement.matrix() ==
+              m.frame(static_cast<int>(f)).placement.matrix());
       }
     }
-    CHECK(ml.joint(1).transform(0.5L).matrix().cast<double>().isApprox(m.joint(1).transform(0.5).matrix(), 1e-15));
+    CHECK(ml.joint(1).transform(0.5L).matrix().cast<double>().isApprox(
+        m.joint(1).transform(0.5).matrix(), 1e-15));
   }
   SECTION("Data is sized once from the model") {
     liedyn::Data<double> d(m);
@@ -457,10 +511,13 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
     ModelBuilder<double> s;
     s.set_base_inertia(I0);
     s.add_body("base", "palm", rev("palm_joint"), I1);
-    s.add_body("palm", "finger", rev("finger_joint", Vector3<double>::UnitX()), SpatialInertia<double>());
+    s.add_body("palm", "finger", rev("finger_joint", Vector3<double>::UnitX()),
+               SpatialInertia<double>());
     s.add_body("palm", "pin", rev("pin_joint", Vector3<double>::UnitZ()),
-               SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>(0, 0, 0.2), Matrix3<double>::Zero()));
-    s.add_body("palm", "carrier", rev("carrier_joint", Vector3<double>::UnitY()), SpatialInertia<double>());
+               SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>(0, 0, 0.2),
+                                                             Matrix3<double>::Zero()));
+    s.add_body("palm", "carrier", rev("carrier_joint", Vector3<double>::UnitY()),
+               SpatialInertia<double>());
     s.add_body("carrier", "load", rev("load_joint", Vector3<double>::UnitY(), X()), Ih);
     s.add_body("palm", "geared", rev("geared_joint").with_armature(0.01), SpatialInertia<double>());
     const Model<double> ms = s.build();
@@ -468,8 +525,9 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
     for (int j : ms.singular_joints()) names.push_back(ms.joint_name(j));
     CHECK(names == std::vector<std::string>{"finger_joint", "pin_joint"});
     REQUIRE_THROWS_WITH(ms.require_invertible_mass_matrix("forward dynamics"),
-                        Contains("forward dynamics") && Contains("finger_joint") && Contains("pin_joint") &&
-                            !Contains("carrier_joint") && !Contains("geared_joint"));
+                        Contains("forward dynamics") && Contains("finger_joint") &&
+                            Contains("pin_joint") && !Contains("carrier_joint") &&
+                            !Contains("geared_joint"));
     // A moving base whose whole robot has no inertia: index 0.
     ModelBuilder<double> e;
     e.add_body("base", "a", rev("ja"), SpatialInertia<double>());
@@ -477,7 +535,8 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
   }
 }
 
-TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)", "[model][joint]") {
+TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)",
+          "[model][joint]") {
   // The fast path for ±e_X, ±e_Y, ±e_Z against the general Rodrigues path it replaces, for every
   // joint type; and the builder recognizes both signs (and nothing else) as aligned.
   std::mt19937 rng(liedyn::test::default_seed + 50);
@@ -488,11 +547,15 @@ TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)"
       for (liedyn::JointType type : {liedyn::JointType::Revolute, liedyn::JointType::Prismatic,
                                      liedyn::JointType::Helical}) {
         const Vector3<double> e = sign * Vector3<double>::Unit(k);
-        JointSpec<double> spec = type == liedyn::JointType::Revolute    ? JointSpec<double>::revolute("j", e, placement)
-                                 : type == liedyn::JointType::Prismatic ? JointSpec<double>::prismatic("j", e, placement)
-                                                                        : JointSpec<double>::helical("j", e, 0.05, placement);
+        JointSpec<double> spec = type == liedyn::JointType::Revolute
+                                     ? JointSpec<double>::revolute("j", e, placement)
+                                 : type == liedyn::JointType::Prismatic
+                                     ? JointSpec<double>::prismatic("j", e, placement)
+                                     : JointSpec<double>::helical("j", e, 0.05, placement);
         ModelBuilder<double> b;
-        b.add_body("base", "a", spec, SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>::Zero(), Matrix3<double>::Identity()));
+        b.add_body("base", "a", spec,
+                   SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>::Zero(),
+                                                                 Matrix3<double>::Identity()));
         const Model<double> m = b.build();
         const liedyn::Joint<double>& j = m.joint(1);
         INFO("axis " << e.transpose() << ", " << liedyn::to_string(type));
@@ -507,7 +570,8 @@ TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)"
         }
       }
   ModelBuilder<double> b;
-  const SpatialInertia<double> I = SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>::Zero(), Matrix3<double>::Identity());
+  const SpatialInertia<double> I = SpatialInertia<double>::from_mass_com_inertia(
+      1, Vector3<double>::Zero(), Matrix3<double>::Identity());
   b.add_body("base", "a", JointSpec<double>::revolute("ja", Vector3<double>(0, -2, 0)), I);
   b.add_body("a", "b", JointSpec<double>::revolute("jb", Vector3<double>(1e-30, 1, 0)), I);
   const Model<double> m = b.build();
@@ -528,24 +592,30 @@ TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cas
   std::uniform_real_distribution<double> u(-3.0, 3.0);
   auto random6 = [&] { return Vector6<double>(u(rng), u(rng), u(rng), u(rng), u(rng), u(rng)); };
   const SpatialInertia<double> I = SpatialInertia<double>::from_mass_com_inertia(
-      1.7, Vector3<double>(0.1, -0.3, 0.2), Matrix3<double>(Vector3<double>(0.4, 0.5, 0.6).asDiagonal()));
+      1.7, Vector3<double>(0.1, -0.3, 0.2),
+      Matrix3<double>(Vector3<double>(0.4, 0.5, 0.6).asDiagonal()));
   int fast_cases = 0;
-  for (const SE3<double>& placement : {SE3<double>::exp(Vector6<double>(0.3, -0.2, 0.5, 0.7, -1.1, 0.4)),
-                                       SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0.1, 0.2, -0.3))})
-    for (const Vector3<double>& e : {Vector3<double>(1, 0, 0), Vector3<double>(0, -1, 0), Vector3<double>(0, 0, 1),
-                                     Vector3<double>(1.0 / 3, 2.0 / 3, -2.0 / 3)})
+  for (const SE3<double>& placement :
+       {SE3<double>::exp(Vector6<double>(0.3, -0.2, 0.5, 0.7, -1.1, 0.4)),
+        SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0.1, 0.2, -0.3))})
+    for (const Vector3<double>& e :
+         {Vector3<double>(1, 0, 0), Vector3<double>(0, -1, 0), Vector3<double>(0, 0, 1),
+          Vector3<double>(1.0 / 3, 2.0 / 3, -2.0 / 3)})
       for (liedyn::JointType type : {liedyn::JointType::Revolute, liedyn::JointType::Prismatic,
                                      liedyn::JointType::Helical}) {
-        JointSpec<double> spec = type == liedyn::JointType::Revolute    ? JointSpec<double>::revolute("j", e, placement)
-                                 : type == liedyn::JointType::Prismatic ? JointSpec<double>::prismatic("j", e, placement)
-                                                                        : JointSpec<double>::helical("j", e, 0.05, placement);
+        JointSpec<double> spec = type == liedyn::JointType::Revolute
+                                     ? JointSpec<double>::revolute("j", e, placement)
+                                 : type == liedyn::JointType::Prismatic
+                                     ? JointSpec<double>::prismatic("j", e, placement)
+                                     : JointSpec<double>::helical("j", e, 0.05, placement);
         ModelBuilder<double> b;
         b.add_body("base", "a", spec, I);
         const Model<double> m = b.build();
         const liedyn::Joint<double>& j = m.joint(1);
         const Vector6<double> gamma = j.screw.vector();
         if (j.revolute_coordinate_axis() >= 0) ++fast_cases;
-        INFO("axis " << e.transpose() << ", " << liedyn::to_string(type) << ", unrotated " << j.placement_unrotated);
+        INFO("axis " << e.transpose() << ", " << liedyn::to_string(type) << ", unrotated "
+                     << j.placement_unrotated);
         for (int t = 0; t < 3; ++t) {
           const Vector6<double> f = random6();
           CHECK(std::abs(j.project(f) - gamma.dot(f)) <= 1e-14 * f.norm());
@@ -556,10 +626,12 @@ TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cas
           const Matrix6<double> A = I.matrix() + Matrix6<double>::Identity();
           CHECK(relative_error(j.matrix_times_subspace(A), Vector6<double>(A * gamma)) < 1e-14);
           const SE3<double> H = SE3<double>::exp(random6());
-          CHECK(relative_error(j.subspace_in(H).vector(), Vector6<double>(H.velocity_transform() * gamma)) < 1e-14);
+          CHECK(relative_error(j.subspace_in(H).vector(),
+                               Vector6<double>(H.velocity_transform() * gamma)) < 1e-14);
           // Wrenches across the joint at its own transform: _λX^i f for three columns at once.
           const SE3<double> Hp = j.transform(u(rng));
-          Eigen::Matrix<double, 6, 3> F = Eigen::Matrix<double, 6, 3>::Random(), expected = Hp.wrench_transform() * F;
+          Eigen::Matrix<double, 6, 3> F = Eigen::Matrix<double, 6, 3>::Random(),
+                                      expected = Hp.wrench_transform() * F;
           j.forces_to_parent(Hp, F);
           CHECK(relative_error(F, expected) < 1e-14);
         }
@@ -576,7 +648,8 @@ TEST_CASE("State: neutral and random states", "[model][state]") {
     if (base == BaseType::Welded) b.set_welded_base_pose(Hw);
     b.add_body("base", "a", rev("limited").with_limits(0.1, 0.3), random_inertia<double>(rng));
     b.add_body("a", "b", rev("unlimited"), random_inertia<double>(rng));
-    b.add_body("b", "c", JointSpec<double>::prismatic("wide", Vector3<double>::UnitX()).with_limits(-2, 5),
+    b.add_body("b", "c",
+               JointSpec<double>::prismatic("wide", Vector3<double>::UnitX()).with_limits(-2, 5),
                random_inertia<double>(rng));
     b.add_body("c", "d", rev("pinned").with_limits(0.4, 0.4), random_inertia<double>(rng));
     b.add_body("d", "e", rev("half").with_limits(-kInf, 1), random_inertia<double>(rng));
@@ -674,7 +747,9 @@ TEST_CASE("State: integrate and difference round trip; their Jacobians match fin
       CHECK(relative_error(Dx, Dx_fd) < 1e-8);
       CHECK(relative_error(Dy, Dy_fd) < 1e-8);
       // Not trivially the identity where the base moves.
-      if (moving) CHECK((Jx.topLeftCorner<6, 6>() - Matrix6<double>::Identity()).cwiseAbs().maxCoeff() > 1e-2);
+      if (moving)
+        CHECK((Jx.topLeftCorner<6, 6>() - Matrix6<double>::Identity()).cwiseAbs().maxCoeff() >
+              1e-2);
     }
   }
 }
@@ -686,7 +761,8 @@ TEST_CASE("State: base-twist representations convert exactly, velocities and acc
                                       TwistRepresentation::Mixed};
   for (int trial = 0; trial < 50; ++trial) {
     const SE3<double> H = random_se3<double>(rng);
-    const Vector6<double> nu = random_vector<double, 6>(rng, -2, 2), nu_dot = random_vector<double, 6>(rng, -2, 2);
+    const Vector6<double> nu = random_vector<double, 6>(rng, -2, 2),
+                          nu_dot = random_vector<double, 6>(rng, -2, 2);
     const Matrix3<double>& R = H.rotation();
     const Vector3<double>& o = H.translation();
 
@@ -707,7 +783,8 @@ TEST_CASE("State: base-twist representations convert exactly, velocities and acc
     nu_hat.topRightCorner<3, 1>() = nu.head<3>();
     w_hat.topLeftCorner<3, 3>() = liedyn::hat(w.tail<3>());
     w_hat.topRightCorner<3, 1>() = w.head<3>();
-    CHECK(relative_error(Eigen::Matrix4d(H.matrix() * nu_hat), Eigen::Matrix4d(w_hat * H.matrix())) < 1e-14);
+    CHECK(relative_error(Eigen::Matrix4d(H.matrix() * nu_hat),
+                         Eigen::Matrix4d(w_hat * H.matrix())) < 1e-14);
 
     State<double> x;
     x.H = H;
@@ -715,7 +792,9 @@ TEST_CASE("State: base-twist representations convert exactly, velocities and acc
       INFO("representation " << liedyn::to_string(rep));
       const Vector6<double> t = liedyn::base_twist_from_body(H, nu, rep);
       CHECK(relative_error(liedyn::base_twist_to_body(H, t, rep), nu) < 1e-14);
-      CHECK(relative_error(liedyn::base_twist_from_body(H, liedyn::base_twist_to_body(H, nu, rep), rep), nu) < 1e-14);
+      CHECK(relative_error(
+                liedyn::base_twist_from_body(H, liedyn::base_twist_to_body(H, nu, rep), rep), nu) <
+            1e-14);
       x.set_base_twist(t, rep);
       CHECK(relative_error(x.nu, nu) < 1e-14);
       CHECK(relative_error(x.base_twist(rep), t) < 1e-14);
@@ -729,10 +808,13 @@ TEST_CASE("State: base-twist representations convert exactly, velocities and acc
     // The apparent accelerations against a finite difference in time along the trajectory
     // H(t) = H0 exp((t ν0 + t²/2 ν̇)^), ν(t) = ν0 + t ν̇: its body twist is H⁻¹Ḣ = ν(t) + O(t²)
     // (Magnus), so central differences of the twist in each representation converge at O(δ²).
-    auto H_at = [&](double t) { return SE3<double>(H * SE3<double>::exp(Vector6<double>(t * nu + 0.5 * t * t * nu_dot))); };
+    auto H_at = [&](double t) {
+      return SE3<double>(H * SE3<double>::exp(Vector6<double>(t * nu + 0.5 * t * t * nu_dot)));
+    };
     auto nu_at = [&](double t) { return Vector6<double>(nu + t * nu_dot); };
     const double dt = 1e-5;
-    const Vector6<double> body_fd = (H.inverse_times(H_at(dt)).log() - H.inverse_times(H_at(-dt)).log()) / (2 * dt);
+    const Vector6<double> body_fd =
+        (H.inverse_times(H_at(dt)).log() - H.inverse_times(H_at(-dt)).log()) / (2 * dt);
     CHECK(relative_error(body_fd, nu) < 1e-7);  // the trajectory is the one described
     for (TwistRepresentation rep : reps) {
       INFO("representation " << liedyn::to_string(rep));

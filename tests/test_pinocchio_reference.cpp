@@ -79,7 +79,8 @@ struct Worst {
 
 }  // namespace
 
-TEST_CASE("Pinocchio reference: the joint orders and the state conversion", "[pinocchio][interop]") {
+TEST_CASE("Pinocchio reference: the joint orders and the state conversion",
+          "[pinocchio][interop]") {
   for (const Case& c : kCases) {
     INFO(c.dump);
     const Model<double> model = liedyn::load_urdf_file(kData + "/" + c.robot + ".urdf");
@@ -88,9 +89,11 @@ TEST_CASE("Pinocchio reference: the joint orders and the state conversion", "[pi
     REQUIRE(d.nq == model.nv() + 1);
     CHECK(d.gravity.isApprox(model.gravity(), 0.0));  // same physical g, exactly
     const JointPermutation perm = JointPermutation::from_names(model, d.joint_names);
-    WARN(c.dump << ": Pinocchio's joint order " << (perm.is_identity() ? "equals ours" : "differs from ours"));
+    WARN(c.dump << ": Pinocchio's joint order "
+                << (perm.is_identity() ? "equals ours" : "differs from ours"));
     // Every Pinocchio joint of these robots is an axis-aligned revolute joint.
-    for (const std::string& t : d.joint_types) CHECK((t == "JointModelRX" || t == "JointModelRY" || t == "JointModelRZ"));
+    for (const std::string& t : d.joint_types)
+      CHECK((t == "JointModelRX" || t == "JointModelRY" || t == "JointModelRZ"));
 
     const VectorX<double>& q = d.vec("q");
     const VectorX<double>& v = d.vec("v");
@@ -108,14 +111,16 @@ TEST_CASE("Pinocchio reference: the joint orders and the state conversion", "[pi
     double worst = relative_error(data.H_world[0].matrix(), d.oMi.at(1).matrix());
     for (std::size_t k = 0; k < d.joint_names.size(); ++k) {
       const int body = model.joint_id(d.joint_names[k]);
-      worst = std::max(worst, relative_error(data.H_world[body].matrix(), d.oMi.at(d.joint_index[k]).matrix()));
+      worst = std::max(
+          worst, relative_error(data.H_world[body].matrix(), d.oMi.at(d.joint_index[k]).matrix()));
     }
     CHECK(worst < kTol);
   }
 }
 
-TEST_CASE("Pinocchio reference: inverse dynamics, mass matrix, forward dynamics, inverse mass matrix",
-          "[pinocchio][interop]") {
+TEST_CASE(
+    "Pinocchio reference: inverse dynamics, mass matrix, forward dynamics, inverse mass matrix",
+    "[pinocchio][interop]") {
   Worst worst;
   for (const Case& c : kCases) {
     INFO(c.dump);
@@ -123,9 +128,12 @@ TEST_CASE("Pinocchio reference: inverse dynamics, mass matrix, forward dynamics,
     const Model<double> model = liedyn::load_urdf_file(kData + "/" + c.robot + ".urdf");
     const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(kData + "/" + c.dump);
     const JointPermutation perm = JointPermutation::from_names(model, d.joint_names);
-    const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
-    const VectorX<double> ddq = liedyn::interop::acceleration_from(Library::Pinocchio, model, x, d.vec("a"), perm);
-    const VectorX<double> tau_in = liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec("tau"), perm);
+    const State<double> x =
+        liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
+    const VectorX<double> ddq =
+        liedyn::interop::acceleration_from(Library::Pinocchio, model, x, d.vec("a"), perm);
+    const VectorX<double> tau_in =
+        liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec("tau"), perm);
     Data<double> data(model);
     auto pin_vec = [&](const VectorX<double>& ours) {
       return liedyn::interop::force_to(Library::Pinocchio, model, x.H, ours, perm);
@@ -140,7 +148,8 @@ TEST_CASE("Pinocchio reference: inverse dynamics, mass matrix, forward dynamics,
     const VectorX<double> tau_eidamb = pin_vec(liedyn::eidamb(model, data, x, ddq));
     CHECK(worst.check("tau (eidamb)", relative_error(tau_eidamb, d.vec("rnea"))) < kTol);
     // h and its gravity part.
-    CHECK(worst.check("nle", relative_error(pin_vec(liedyn::bias_force(model, data, x)), d.vec("nle"))) < kTol);
+    CHECK(worst.check("nle", relative_error(pin_vec(liedyn::bias_force(model, data, x)),
+                                            d.vec("nle"))) < kTol);
     CHECK(worst.check("gravity", relative_error(pin_vec(liedyn::gravity_force(model, data, x)),
                                                 d.vec("gravity_torque"))) < kTol);
 
@@ -150,22 +159,25 @@ TEST_CASE("Pinocchio reference: inverse dynamics, mass matrix, forward dynamics,
     CHECK(liedyn::crba_automatic_route(model) == liedyn::CrbaRoute::Walk);
     const MatrixX<double> M = pin_mat(liedyn::crba(model, data, x.s));
     CHECK(worst.check("M (crba)", relative_error(M, d.mat("crba"))) < kTol);
-    const MatrixX<double> M_base = pin_mat(liedyn::crba(model, data, x.s, liedyn::CrbaRoute::BaseFrame));
+    const MatrixX<double> M_base =
+        pin_mat(liedyn::crba(model, data, x.s, liedyn::CrbaRoute::BaseFrame));
     CHECK(worst.check("M (crba, base-frame route)", relative_error(M_base, d.mat("crba"))) < kTol);
 
     // q̈ = aba(q, v, tau).
-    const VectorX<double> qdd = liedyn::interop::acceleration_to(Library::Pinocchio, model, x,
-                                                                 liedyn::aba(model, data, x, tau_in), perm);
+    const VectorX<double> qdd = liedyn::interop::acceleration_to(
+        Library::Pinocchio, model, x, liedyn::aba(model, data, x, tau_in), perm);
     CHECK(worst.check("ddq (aba)", relative_error(qdd, d.vec("aba"))) < kTol);
 
     // M⁻¹.
     const MatrixX<double> Minv = pin_mat(liedyn::immamb(model, data, x.s));
     CHECK(worst.check("Minv (immamb)", relative_error(Minv, d.mat("Minv"))) < kTol);
   }
-  for (const auto& e : worst.err) WARN("Pinocchio reference, worst relative error of " << e.first << ": " << e.second);
+  for (const auto& e : worst.err)
+    WARN("Pinocchio reference, worst relative error of " << e.first << ": " << e.second);
 }
 
-TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics", "[pinocchio][interop]") {
+TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics",
+          "[pinocchio][interop]") {
   Worst worst;
   for (const Case& c : kCases) {
     INFO(c.dump);
@@ -173,38 +185,44 @@ TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics", "[
     const Model<double> model = liedyn::load_urdf_file(kData + "/" + c.robot + ".urdf");
     const liedyn::test::PinocchioDump d = liedyn::test::read_pinocchio_dump(kData + "/" + c.dump);
     const JointPermutation perm = JointPermutation::from_names(model, d.joint_names);
-    const State<double> x = liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
-    const VectorX<double> ddq = liedyn::interop::acceleration_from(Library::Pinocchio, model, x, d.vec("a"), perm);
-    const VectorX<double> tau_in = liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec("tau"), perm);
+    const State<double> x =
+        liedyn::interop::state_from(Library::Pinocchio, model, d.vec("q"), d.vec("v"), perm);
+    const VectorX<double> ddq =
+        liedyn::interop::acceleration_from(Library::Pinocchio, model, x, d.vec("a"), perm);
+    const VectorX<double> tau_in =
+        liedyn::interop::force_from(Library::Pinocchio, model, x.H, d.vec("tau"), perm);
     Data<double> data(model);
 
     // ∂τ/∂q, ∂τ/∂v, ∂τ/∂a at (q, v, a): our D1ν..D4 and M with the body twist held fixed.
     liedyn::eidamb_derivatives(model, data, x, ddq, TwistRepresentation::Body);
-    const auto id = liedyn::interop::inverse_dynamics_jacobians_to(Library::Pinocchio, model, x, ddq, data.tau, data.D1,
-                                                                    data.D2, data.D3, data.D4, data.M, perm);
+    const auto id = liedyn::interop::inverse_dynamics_jacobians_to(Library::Pinocchio, model, x,
+                                                                   ddq, data.tau, data.D1, data.D2,
+                                                                   data.D3, data.D4, data.M, perm);
     CHECK(worst.check("dtau_dq", relative_error(id.dtau_dq, d.mat("dtau_dq"))) < kTol);
     CHECK(worst.check("dtau_dv", relative_error(id.dtau_dv, d.mat("dtau_dv"))) < kTol);
     CHECK(worst.check("dtau_da", relative_error(id.dtau_da, d.mat("dtau_da"))) < kTol);
     // The base columns alone, the part that depends on what is held fixed (docs/conventions.md
     // §3, §7).
-    CHECK(worst.check("dtau_dq[:, 0:6]", relative_error(id.dtau_dq.leftCols(6), d.mat("dtau_dq").leftCols(6))) < kTol);
+    CHECK(worst.check("dtau_dq[:, 0:6]",
+                      relative_error(id.dtau_dq.leftCols(6), d.mat("dtau_dq").leftCols(6))) < kTol);
 
     // ∂q̈/∂q, ∂q̈/∂v, ∂q̈/∂τ at (q, v, tau): the bottom rows of the Body linearization A, and B.
     liedyn::LinearizationOptions<double> opt;
     opt.representation = TwistRepresentation::Body;
     liedyn::linearize(model, data, x, tau_in, opt);
-    const auto fd = liedyn::interop::forward_dynamics_jacobians_to(Library::Pinocchio, model, x, tau_in, data.ddq,
-                                                                    data.A, data.Minv, perm);
+    const auto fd = liedyn::interop::forward_dynamics_jacobians_to(
+        Library::Pinocchio, model, x, tau_in, data.ddq, data.A, data.Minv, perm);
     CHECK(worst.check("ddq_dq", relative_error(fd.dddq_dq, d.mat("dddq_dq"))) < kTol);
     CHECK(worst.check("ddq_dv", relative_error(fd.dddq_dv, d.mat("dddq_dv"))) < kTol);
     CHECK(worst.check("ddq_dtau", relative_error(fd.dddq_dtau, d.mat("dddq_dtau"))) < kTol);
 
     // And the other way: our A, B rebuilt from Pinocchio's matrices equal linearize's.
     MatrixX<double> A, B;
-    liedyn::interop::linearization_from_pinocchio(model, x, d.mat("dddq_dq"), d.mat("dddq_dv"), d.mat("Minv"), A, B,
-                                                  perm);
+    liedyn::interop::linearization_from_pinocchio(model, x, d.mat("dddq_dq"), d.mat("dddq_dv"),
+                                                  d.mat("Minv"), A, B, perm);
     CHECK(worst.check("A from Pinocchio", relative_error(data.A, A)) < kTol);
     CHECK(worst.check("B from Pinocchio", relative_error(data.B, B)) < kTol);
   }
-  for (const auto& e : worst.err) WARN("Pinocchio reference, worst relative error of " << e.first << ": " << e.second);
+  for (const auto& e : worst.err)
+    WARN("Pinocchio reference, worst relative error of " << e.first << ": " << e.second);
 }

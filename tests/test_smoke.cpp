@@ -22,8 +22,8 @@ TEST_CASE("version_string matches the version macros", "[smoke][version]") {
   CHECK(liedyn::version_major == LIEDYN_VERSION_MAJOR);
   CHECK(liedyn::version_minor == LIEDYN_VERSION_MINOR);
   CHECK(liedyn::version_patch == LIEDYN_VERSION_PATCH);
-  STATIC_REQUIRE(LIEDYN_VERSION == LIEDYN_VERSION_MAJOR * 10000 + LIEDYN_VERSION_MINOR * 100 +
-                                       LIEDYN_VERSION_PATCH);
+  STATIC_REQUIRE(LIEDYN_VERSION ==
+                 LIEDYN_VERSION_MAJOR * 10000 + LIEDYN_VERSION_MINOR * 100 + LIEDYN_VERSION_PATCH);
 }
 
 TEST_CASE("test data directory is reachable", "[smoke]") {

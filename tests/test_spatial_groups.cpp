@@ -96,7 +96,9 @@ FdJacobians fd_jacobians(const Vector6<LD>& x, bool inverses) {
 }
 
 template <class S>
-Matrix6<S> identity6() { return Matrix6<S>::Identity(); }
+Matrix6<S> identity6() {
+  return Matrix6<S>::Identity();
+}
 
 // ---------------------------------------------------------------------------
 // Angles at which exp/log/Jacobians switch branches or lose accuracy
@@ -120,20 +122,30 @@ LD q_switch_angle() {
 }
 
 template <class S>
-constexpr bool is_float() { return std::is_same<S, float>::value; }
+constexpr bool is_float() {
+  return std::is_same<S, float>::value;
+}
 
 template <class S>
 std::vector<AngleCase> special_angles() {
   const LD ts = switch_angle<S>(), tl = std::asin(ts);
-  std::vector<AngleCase> a = {
-      {0, false}, {1e-12L, false}, {1e-8L, false}, {1e-6L, false},            // near 0
-      {ts * (1 - 1e-6L), false}, {ts * (1 + 1e-6L), false},                  // exp's switch
-      {tl * (1 - 1e-6L), false}, {tl * (1 + 1e-6L), false},                  // log's switch
-      {q_switch_angle<S>() * (1 - 1e-6L), false},                            // Q block's switch
-      {q_switch_angle<S>() * (1 + 1e-6L), false},                            //
-      {0.7L, false}, {2 * kPi / 3 * (1 - 1e-6L), false},                     // log: cos θ = −1/2
-      {2 * kPi / 3 * (1 + 1e-6L), false}, {2.5L, false},                      //
-      {kPi - 1e-3L, false}, {kPi - 1e-6L, false}, {kPi, true}};               // near π
+  std::vector<AngleCase> a = {{0, false},
+                              {1e-12L, false},
+                              {1e-8L, false},
+                              {1e-6L, false},  // near 0
+                              {ts * (1 - 1e-6L), false},
+                              {ts * (1 + 1e-6L), false},  // exp's switch
+                              {tl * (1 - 1e-6L), false},
+                              {tl * (1 + 1e-6L), false},                   // log's switch
+                              {q_switch_angle<S>() * (1 - 1e-6L), false},  // Q block's switch
+                              {q_switch_angle<S>() * (1 + 1e-6L), false},  //
+                              {0.7L, false},
+                              {2 * kPi / 3 * (1 - 1e-6L), false},  // log: cos θ = −1/2
+                              {2 * kPi / 3 * (1 + 1e-6L), false},
+                              {2.5L, false},  //
+                              {kPi - 1e-3L, false},
+                              {kPi - 1e-6L, false},
+                              {kPi, true}};  // near π
   // Offsets from π below 1e-6 are below float's resolution there (ulp(π) = 2.4e-7): in float
   // π − 1e-8 and π − 1e-12 round to π itself, which is the `exactly_pi` case already.
   if (!is_float<S>()) {
@@ -147,8 +159,8 @@ std::vector<AngleCase> special_angles() {
 template <class S>
 std::vector<Vector3<S>> special_axes(std::mt19937& gen) {
   std::vector<Vector3<S>> axes;
-  const std::vector<Vector3<LD>> fixed = {Vector3<LD>(1, 0, 0), Vector3<LD>(0, 1, 0), Vector3<LD>(0, 0, -1),
-                                          Vector3<LD>(1, -2, 3).normalized(),
+  const std::vector<Vector3<LD>> fixed = {Vector3<LD>(1, 0, 0), Vector3<LD>(0, 1, 0),
+                                          Vector3<LD>(0, 0, -1), Vector3<LD>(1, -2, 3).normalized(),
                                           Vector3<LD>(-1, -1, -1).normalized()};
   for (const auto& u : fixed) axes.push_back(from_long_double<S>(u));
   axes.push_back(liedyn::test::random_unit_vector<S>(gen));
@@ -168,7 +180,8 @@ void check_se3_actions(const SE3<S>& H, std::mt19937& gen) {
 
   // The 6×6 matrices against their definitions.
   LIEDYN_CHECK_CLOSE(X, adjoint_by_definition(to_long_double(H.matrix())), tol);
-  LIEDYN_CHECK_CLOSE(Xf, Matrix6<LD>(adjoint_by_definition(to_long_double(Hi.matrix())).transpose()), tol);
+  LIEDYN_CHECK_CLOSE(
+      Xf, Matrix6<LD>(adjoint_by_definition(to_long_double(Hi.matrix())).transpose()), tol);
   LIEDYN_CHECK_CLOSE(Matrix6<S>(X * Xi), identity6<S>(), tol);
   LIEDYN_CHECK_CLOSE(Matrix6<S>(Xf * Xfi), identity6<S>(), tol);
 
@@ -182,7 +195,10 @@ void check_se3_actions(const SE3<S>& H, std::mt19937& gen) {
   LIEDYN_CHECK_CLOSE(H.act(H.act_inverse(f)).vector(), f.vector(), tol);
   // Power is frame-independent: ⟨X v, X^{-T} f⟩ = ⟨v, f⟩.
   const LD scale = std::max<LD>(1, to_long_double(S(v.vector().norm() * f.vector().norm())));
-  LIEDYN_CHECK_BELOW(double(std::fabs(to_long_double(S(liedyn::dot(H.act(v), H.act(f)) - liedyn::dot(v, f)))) / scale), tol);
+  LIEDYN_CHECK_BELOW(
+      double(std::fabs(to_long_double(S(liedyn::dot(H.act(v), H.act(f)) - liedyn::dot(v, f)))) /
+             scale),
+      tol);
 
   // Column-wise, into another block and in place.
   const Block65<S> in = random_matrix<S, 6, 5>(gen);
@@ -236,10 +252,12 @@ void check_group(std::mt19937& gen) {
   LIEDYN_CHECK_CLOSE(SE3<S>::from_matrix(A.matrix()).matrix(), A.matrix(), tol);
   LIEDYN_CHECK_CLOSE(SE3<S>(SO3<S>(A.rotation()), A.translation()).matrix(), A.matrix(), tol);
   // Ad is a group homomorphism.
-  LIEDYN_CHECK_CLOSE((A * B).velocity_transform(), Matrix6<S>(A.velocity_transform() * B.velocity_transform()), tol);
-  LIEDYN_CHECK_CLOSE((A * B).wrench_transform(), Matrix6<S>(A.wrench_transform() * B.wrench_transform()), tol);
-  LIEDYN_CHECK_CLOSE(A.inverse().velocity_transform(),
-                       Matrix6<S>(A.wrench_transform().transpose()), tol);  // ^B X_A = (_A X^B)ᵀ
+  LIEDYN_CHECK_CLOSE((A * B).velocity_transform(),
+                     Matrix6<S>(A.velocity_transform() * B.velocity_transform()), tol);
+  LIEDYN_CHECK_CLOSE((A * B).wrench_transform(),
+                     Matrix6<S>(A.wrench_transform() * B.wrench_transform()), tol);
+  LIEDYN_CHECK_CLOSE(A.inverse().velocity_transform(), Matrix6<S>(A.wrench_transform().transpose()),
+                     tol);  // ^B X_A = (_A X^B)ᵀ
 
   // SO3.
   const SO3<S> R = liedyn::test::random_so3<S>(gen), Q = liedyn::test::random_so3<S>(gen);
@@ -272,7 +290,8 @@ void check_exp_log(const Vector6<S>& xi, LD angle, bool exactly_pi) {
     LIEDYN_CHECK_BELOW(scaled_error(phi_log, phi, phi_scale), tol);
   } else {
     LIEDYN_CHECK_BELOW(double(std::fabs(to_long_double(S(phi_log.norm())) - kPi) / kPi), tol);
-    LIEDYN_CHECK_BELOW(std::min(relative_error(phi_log, phi), relative_error(phi_log, Vector3<S>(-phi))), tol);
+    LIEDYN_CHECK_BELOW(
+        std::min(relative_error(phi_log, phi), relative_error(phi_log, Vector3<S>(-phi))), tol);
   }
 
   // SE3.
@@ -292,7 +311,9 @@ void check_exp_log(const Vector6<S>& xi, LD angle, bool exactly_pi) {
 // Finite-difference tolerance: the references (fd_jacobians) are accurate to about 1e-12;
 // results computed in S are compared at the larger of 1e-10 and S's tolerance.
 template <class S>
-double fd_tolerance() { return std::max(tolerance<S>(), 1e-10); }
+double fd_tolerance() {
+  return std::max(tolerance<S>(), 1e-10);
+}
 
 // Right/left Jacobians of SE3 and SO3 and their inverses at ξ, against central differences
 // of exp/log in long double; `inverses_by_fd`: also the inverses (needs |φ| < π, where log
@@ -304,7 +325,8 @@ void check_jacobians(const Vector6<S>& xi, bool inverses_by_fd) {
   const FdJacobians fd = fd_jacobians(to_long_double(xi), inverses_by_fd);
 
   const Matrix6<S> Jr = SE3<S>::right_jacobian(xi), Jl = SE3<S>::left_jacobian(xi);
-  const Matrix6<S> Jri = SE3<S>::right_jacobian_inverse(xi), Jli = SE3<S>::left_jacobian_inverse(xi);
+  const Matrix6<S> Jri = SE3<S>::right_jacobian_inverse(xi),
+                   Jli = SE3<S>::left_jacobian_inverse(xi);
   LIEDYN_CHECK_CLOSE(Jr, fd.Jr, fd_tol);
   LIEDYN_CHECK_CLOSE(Jl, fd.Jl, fd_tol);
   if (inverses_by_fd) {
@@ -318,7 +340,8 @@ void check_jacobians(const Vector6<S>& xi, bool inverses_by_fd) {
   LIEDYN_CHECK_CLOSE(Jl, Matrix6<S>(SE3<S>::exp(xi).velocity_transform() * Jr), tol);
 
   const Matrix3<S> jr = SO3<S>::right_jacobian(phi), jl = SO3<S>::left_jacobian(phi);
-  const Matrix3<S> jri = SO3<S>::right_jacobian_inverse(phi), jli = SO3<S>::left_jacobian_inverse(phi);
+  const Matrix3<S> jri = SO3<S>::right_jacobian_inverse(phi),
+                   jli = SO3<S>::left_jacobian_inverse(phi);
   const Matrix3<S> I3 = Matrix3<S>::Identity();
   LIEDYN_CHECK_CLOSE(jr, fd.jr, fd_tol);
   LIEDYN_CHECK_CLOSE(jl, fd.jl, fd_tol);
@@ -343,8 +366,9 @@ void check_quaternions(std::mt19937& gen) {
   LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(S(0), S(0), h, h).matrix(), Rz, tol);
   LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(Vector4<S>(S(0), S(0), h, h)).matrix(), Rz, tol);
   LIEDYN_CHECK_CLOSE(SO3<S>(Rz).to_quaternion(), Vector4<S>(S(0), S(0), h, h), tol);
-  LIEDYN_CHECK_CLOSE(SO3<S>::exp(Vector3<S>(S(0), S(0), from_long_double<S>(kPi / 2))).to_quaternion(),
-                       Vector4<S>(S(0), S(0), h, h), tol);
+  LIEDYN_CHECK_CLOSE(
+      SO3<S>::exp(Vector3<S>(S(0), S(0), from_long_double<S>(kPi / 2))).to_quaternion(),
+      Vector4<S>(S(0), S(0), h, h), tol);
   // q = (sin(θ/2) n, cos(θ/2)) ↔ exp(θ n).
   for (int i = 0; i < 10; ++i) {
     const Vector3<S> n = liedyn::test::random_unit_vector<S>(gen);
@@ -353,13 +377,15 @@ void check_quaternions(std::mt19937& gen) {
     q << n * from_long_double<S>(std::sin(theta / 2)), from_long_double<S>(std::cos(theta / 2));
     const Matrix3<S> R = SO3<S>::exp(Vector3<S>(n * from_long_double<S>(theta))).matrix();
     LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(q).matrix(), R, tol);
-    LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(Vector4<S>(-q)).matrix(), R, tol);          // −q ~ q
-    LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(Vector4<S>(q * S(3.5f))).matrix(), R, tol);  // normalized
+    LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(Vector4<S>(-q)).matrix(), R, tol);  // −q ~ q
+    LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(Vector4<S>(q * S(3.5f))).matrix(), R,
+                       tol);  // normalized
     LIEDYN_CHECK_CLOSE(SO3<S>::from_quaternion(Vector4<S>(q * S(0.01f))).matrix(), R, tol);
     LIEDYN_CHECK_CLOSE(SO3<S>(R).to_quaternion(), q, tol);  // w ≥ 0 already
   }
   // A zero or non-finite quaternion is no rotation: a clear error, not NaNs.
-  CHECK_THROWS_WITH(SO3<S>::from_quaternion(S(0), S(0), S(0), S(0)), Catch::Contains("zero or not finite"));
+  CHECK_THROWS_WITH(SO3<S>::from_quaternion(S(0), S(0), S(0), S(0)),
+                    Catch::Contains("zero or not finite"));
   CHECK_THROWS_WITH(SO3<S>::from_quaternion(std::numeric_limits<S>::quiet_NaN(), S(0), S(0), S(1)),
                     Catch::Contains("zero or not finite"));
   // R → q → R, including rotations by π about axis-aligned and mixed axes, which exercise each
@@ -369,8 +395,10 @@ void check_quaternions(std::mt19937& gen) {
     for (LD theta : {LD(0), LD(0.3), LD(2), kPi - 1e-3L, kPi})
       rotations.push_back(SO3<S>::exp(Vector3<S>(n * from_long_double<S>(theta))).matrix());
   }
-  for (const Vector3<LD>& axis : {Vector3<LD>(1, 1, 0), Vector3<LD>(0, -1, 1), Vector3<LD>(1, 0, -1)}) {
-    rotations.push_back(SO3<S>::exp(from_long_double<S>(Vector3<LD>(axis.normalized() * kPi))).matrix());
+  for (const Vector3<LD>& axis :
+       {Vector3<LD>(1, 1, 0), Vector3<LD>(0, -1, 1), Vector3<LD>(1, 0, -1)}) {
+    rotations.push_back(
+        SO3<S>::exp(from_long_double<S>(Vector3<LD>(axis.normalized() * kPi))).matrix());
   }
   for (int i = 0; i < 20; ++i) rotations.push_back(liedyn::test::random_so3<S>(gen).matrix());
   for (const Matrix3<S>& R : rotations) {
@@ -387,7 +415,8 @@ void check_quaternions(std::mt19937& gen) {
 // Test cases
 // ===========================================================================
 
-TEMPLATE_TEST_CASE("spatial: SE3 actions match the 6x6 transforms", "[spatial][se3]", LIEDYN_SCALARS) {
+TEMPLATE_TEST_CASE("spatial: SE3 actions match the 6x6 transforms", "[spatial][se3]",
+                   LIEDYN_SCALARS) {
   auto gen = liedyn::test::make_rng(2);
   using S = TestType;
   check_se3_actions(SE3<S>::Identity(), gen);
@@ -419,21 +448,29 @@ TEMPLATE_TEST_CASE("spatial: exp and log round trips", "[spatial][exp]", LIEDYN_
   }
 }
 
-TEMPLATE_TEST_CASE("spatial: Jacobians match finite differences", "[spatial][jacobian]", LIEDYN_SCALARS) {
+TEMPLATE_TEST_CASE("spatial: Jacobians match finite differences", "[spatial][jacobian]",
+                   LIEDYN_SCALARS) {
   using S = TestType;
   auto gen = liedyn::test::make_rng(6);
   const LD ts = switch_angle<S>();
   // Near 0, at the series/closed-form switch, generic, near π (inverses: log is smooth for
   // |φ| < π only) and at π (forward Jacobians only).
-  const std::vector<AngleCase> angles = {{0, false},          {1e-8L, false},      {1e-6L, false},
-                                         {ts * (1 - 1e-6L), false}, {ts * (1 + 1e-6L), false},
+  const std::vector<AngleCase> angles = {{0, false},
+                                         {1e-8L, false},
+                                         {1e-6L, false},
+                                         {ts * (1 - 1e-6L), false},
+                                         {ts * (1 + 1e-6L), false},
                                          {q_switch_angle<S>() * (1 - 1e-6L), false},
                                          {q_switch_angle<S>() * (1 + 1e-6L), false},
-                                         {0.7L, false},       {2.5L, false},       {kPi - 1e-3L, false},
-                                         {kPi - 1e-6L, false}, {kPi, true}};
-  std::vector<Vector3<S>> axes = {Vector3<S>(S(0), S(0), S(-1)),
-                                  from_long_double<S>(Vector3<LD>(Vector3<LD>(1, -2, 3).normalized())),
-                                  liedyn::test::random_unit_vector<S>(gen)};
+                                         {0.7L, false},
+                                         {2.5L, false},
+                                         {kPi - 1e-3L, false},
+                                         {kPi - 1e-6L, false},
+                                         {kPi, true}};
+  std::vector<Vector3<S>> axes = {
+      Vector3<S>(S(0), S(0), S(-1)),
+      from_long_double<S>(Vector3<LD>(Vector3<LD>(1, -2, 3).normalized())),
+      liedyn::test::random_unit_vector<S>(gen)};
   for (const AngleCase& c : angles) {
     for (const Vector3<S>& n : axes) {
       Vector6<S> xi;
@@ -442,7 +479,8 @@ TEMPLATE_TEST_CASE("spatial: Jacobians match finite differences", "[spatial][jac
       check_jacobians<S>(xi, !c.exactly_pi);
     }
   }
-  for (int i = 0; i < 10; ++i) check_jacobians<S>(liedyn::test::random_twist<S>(gen, kPi - 1e-3L), true);
+  for (int i = 0; i < 10; ++i)
+    check_jacobians<S>(liedyn::test::random_twist<S>(gen, kPi - 1e-3L), true);
 }
 
 TEMPLATE_TEST_CASE("spatial: quaternions", "[spatial][so3]", LIEDYN_SCALARS) {
@@ -454,7 +492,8 @@ TEMPLATE_TEST_CASE("spatial: quaternions", "[spatial][so3]", LIEDYN_SCALARS) {
 // AutoDiff through exp and log
 // ---------------------------------------------------------------------------
 
-TEST_CASE("spatial: AutoDiff derivatives of exp and log are the Jacobians", "[spatial][jacobian][autodiff]") {
+TEST_CASE("spatial: AutoDiff derivatives of exp and log are the Jacobians",
+          "[spatial][jacobian][autodiff]") {
   const double tol = tolerance<double>();
   auto gen = liedyn::test::make_rng(8);
   std::vector<Vector6<double>> points;
@@ -466,7 +505,8 @@ TEST_CASE("spatial: AutoDiff derivatives of exp and log are the Jacobians", "[sp
     points.push_back(xi);
   }
   points.push_back(Vector6<double>::Zero());
-  for (int i = 0; i < 5; ++i) points.push_back(liedyn::test::random_twist<double>(gen, kPi - 1e-3L));
+  for (int i = 0; i < 5; ++i)
+    points.push_back(liedyn::test::random_twist<double>(gen, kPi - 1e-3L));
 
   for (const Vector6<double>& xi : points) {
     CAPTURE(xi.transpose());
@@ -502,6 +542,7 @@ TEST_CASE("spatial: AutoDiff derivatives of exp and log are the Jacobians", "[sp
     const Vector3<AD6> phi_log = (R0 * SO3<AD6>::exp(Vector3<AD6>(eps.tail<3>()))).log();
     Matrix3<double> dlog3;
     for (int k = 0; k < 3; ++k) dlog3.col(k) = derivative(phi_log, 3 + k);
-    LIEDYN_CHECK_CLOSE(dlog3, SO3<double>::right_jacobian_inverse(Vector3<double>(xi.tail<3>())), tol);
+    LIEDYN_CHECK_CLOSE(dlog3, SO3<double>::right_jacobian_inverse(Vector3<double>(xi.tail<3>())),
+                       tol);
   }
 }

@@ -11,8 +11,8 @@ TEST_CASE("spatial: Cholesky6 solves and inverts spatial inertias", "[spatial][i
   auto gen = liedyn::test::make_rng(21);
   for (int trial = 0; trial < 20; ++trial) {
     // A composite of two rigid bodies: SPD, condition number up to ~1e4.
-    const Matrix6<double> A =
-        liedyn::test::random_inertia<double>(gen).matrix() + liedyn::test::random_inertia<double>(gen).matrix();
+    const Matrix6<double> A = liedyn::test::random_inertia<double>(gen).matrix() +
+                              liedyn::test::random_inertia<double>(gen).matrix();
     const liedyn::detail::Cholesky6<double> chol(A);
     REQUIRE(chol.ok());
     CHECK(chol.min_pivot() > 0);
@@ -26,8 +26,8 @@ TEST_CASE("spatial: Cholesky6 solves and inverts spatial inertias", "[spatial][i
     CHECK((A * Ainv - Matrix6<double>::Identity()).norm() <= 1e-11);
   }
   // Singular (a point mass has no rotational inertia about its centre) and indefinite input.
-  const Matrix6<double> point = SpatialInertia<double>::from_mass_com_inertia(2.0, Vector3<double>(0.1, 0.2, 0.3),
-                                                                              Matrix3<double>::Zero())
+  const Matrix6<double> point = SpatialInertia<double>::from_mass_com_inertia(
+                                    2.0, Vector3<double>(0.1, 0.2, 0.3), Matrix3<double>::Zero())
                                     .matrix();
   const liedyn::detail::Cholesky6<double> singular(point);
   CHECK(singular.min_pivot() <= 1e-12);
@@ -46,7 +46,8 @@ TEST_CASE("spatial: sin_cos is within 1 ulp of sin and cos", "[spatial][sincos]"
   // wrong coefficient or quadrant shows as thousands of ulps.
   const auto ulps = [](double got, long double ref) {
     const double r = static_cast<double>(ref);
-    const double ulp = std::nextafter(std::fabs(r), std::numeric_limits<double>::infinity()) - std::fabs(r);
+    const double ulp =
+        std::nextafter(std::fabs(r), std::numeric_limits<double>::infinity()) - std::fabs(r);
     return static_cast<double>(std::fabs(static_cast<long double>(got) - ref) / ulp);
   };
   std::mt19937_64 rng(7);
@@ -54,7 +55,8 @@ TEST_CASE("spatial: sin_cos is within 1 ulp of sin and cos", "[spatial][sincos]"
   const auto check = [&](double q) {
     double s, c;
     liedyn::sin_cos(q, s, c);
-    worst = std::max({worst, ulps(s, std::sin(static_cast<long double>(q))), ulps(c, std::cos(static_cast<long double>(q)))});
+    worst = std::max({worst, ulps(s, std::sin(static_cast<long double>(q))),
+                      ulps(c, std::cos(static_cast<long double>(q)))});
   };
   for (double range : {0.5, 4.0, 40.0, 1e3, 1.1e5}) {
     std::uniform_real_distribution<double> u(-range, range);
@@ -64,7 +66,8 @@ TEST_CASE("spatial: sin_cos is within 1 ulp of sin and cos", "[spatial][sincos]"
   const long double quarter = std::atan(static_cast<long double>(1));
   for (int k = -4000; k <= 4000; ++k)
     for (double d : {-1e-9, -1e-15, 0.0, 1e-15, 1e-9}) check(static_cast<double>(k * quarter) + d);
-  for (double q : {0.0, 1e-300, -1e-300, 5e-324, 1e-8, 102943.70801, 102943.71, -2e5, 1e22}) check(q);
+  for (double q : {0.0, 1e-300, -1e-300, 5e-324, 1e-8, 102943.70801, 102943.71, -2e5, 1e22})
+    check(q);
   INFO("worst error " << worst << " ulp");
   CHECK(worst <= 1.0);
 
@@ -184,8 +187,9 @@ namespace {
 // Everything the spatial headers offer, on inputs prepared by the caller; returns a checksum
 // so that nothing is optimized away. Must not allocate.
 template <class S>
-S run_all_operations(const Vector6<S>& xi, const Motion<S>& v, const Force<S>& f, const SpatialInertia<S>& I,
-                     const Block65<S>& in, Block65<S>& out, Matrix6X<S>& dyn) {
+S run_all_operations(const Vector6<S>& xi, const Motion<S>& v, const Force<S>& f,
+                     const SpatialInertia<S>& I, const Block65<S>& in, Block65<S>& out,
+                     Matrix6X<S>& dyn) {
   S acc(0);
   auto add = [&acc](const auto& m) { acc += m.sum(); };
   const Vector3<S> phi = xi.template tail<3>();
@@ -304,7 +308,8 @@ TEMPLATE_TEST_CASE("spatial: operations do not allocate", "[spatial][alloc]", do
   std::size_t allocations = 0;
   {
     liedyn::test::NoAllocation guard;
-    for (const Vector6<S>& xi : twists) checksum += run_all_operations<S>(xi, v, f, I, in, out, dyn);
+    for (const Vector6<S>& xi : twists)
+      checksum += run_all_operations<S>(xi, v, f, I, in, out, dyn);
     if constexpr (std::is_same<S, double>::value) valid = I.is_physically_valid() && valid;
     allocations = guard.allocations();
   }

@@ -32,7 +32,8 @@ void check_hat_vee(std::mt19937& gen) {
   LIEDYN_CHECK_CLOSE(liedyn::vee(U), u, tol);
   // vee of a general matrix: the vee of its skew part.
   const Matrix3<S> A = random_matrix<S, 3, 3>(gen);
-  LIEDYN_CHECK_CLOSE(Matrix3<S>(liedyn::hat(liedyn::vee(A))), Matrix3<S>((A - A.transpose()) / S(2)), tol);
+  LIEDYN_CHECK_CLOSE(Matrix3<S>(liedyn::hat(liedyn::vee(A))),
+                     Matrix3<S>((A - A.transpose()) / S(2)), tol);
 }
 
 template <class S>
@@ -49,7 +50,9 @@ void check_cross(std::mt19937& gen) {
   LIEDYN_CHECK_CLOSE(v.cross(f).vector(), Vector6<S>(Vs * f.vector()), tol);
   LIEDYN_CHECK_CLOSE(v.cross(v).vector(), Vector6<S>::Zero(), tol);
   // Duality: ⟨v×m, f⟩ + ⟨m, v×̄*f⟩ = 0.
-  LIEDYN_CHECK_BELOW(double(std::fabs(to_long_double(S(liedyn::dot(v.cross(m), f) + liedyn::dot(m, v.cross(f)))))), 10 * tol);
+  LIEDYN_CHECK_BELOW(
+      double(std::fabs(to_long_double(S(liedyn::dot(v.cross(m), f) + liedyn::dot(m, v.cross(f)))))),
+      10 * tol);
 
   // Column-wise, into another block and in place, on plain and on block expressions.
   const Block65<S> in = random_matrix<S, 6, 5>(gen);
@@ -105,7 +108,8 @@ void check_inertia(std::mt19937& gen) {
   LIEDYN_CHECK_BELOW(double(std::fabs(to_long_double(I.mass()) - to_long_double(m))), tol);
 
   // Random ones: every structured operation against matrix().
-  const SpatialInertia<S> J = liedyn::test::random_inertia<S>(gen), K = liedyn::test::random_inertia<S>(gen);
+  const SpatialInertia<S> J = liedyn::test::random_inertia<S>(gen),
+                          K = liedyn::test::random_inertia<S>(gen);
   const Matrix6<S> MJ = J.matrix(), MK = K.matrix();
   LIEDYN_CHECK_CLOSE(MJ, Matrix6<S>(MJ.transpose()), tol);
   const Motion<S> v(random_vector<S, 6>(gen));
@@ -119,7 +123,9 @@ void check_inertia(std::mt19937& gen) {
   L += K;
   LIEDYN_CHECK_CLOSE(L.matrix(), Matrix6<S>(MJ + MK), tol);
   LIEDYN_CHECK_CLOSE(SpatialInertia<S>::from_matrix(MJ).matrix(), MJ, tol);
-  LIEDYN_CHECK_CLOSE(SpatialInertia<S>::from_moments(J.mass(), J.first_moment(), J.inertia_origin()).matrix(), MJ, tol);
+  LIEDYN_CHECK_CLOSE(
+      SpatialInertia<S>::from_moments(J.mass(), J.first_moment(), J.inertia_origin()).matrix(), MJ,
+      tol);
   LIEDYN_CHECK_CLOSE(SpatialInertia<S>::Zero().matrix(), Matrix6<S>(Matrix6<S>::Zero()), tol);
 
   // Change of frame: with X = ^A H_B, M_A = _A X^B M_B ^B X_A and back.
@@ -127,7 +133,7 @@ void check_inertia(std::mt19937& gen) {
   const Matrix6<S> MA = H.wrench_transform() * MJ * H.inverse().velocity_transform();
   LIEDYN_CHECK_CLOSE(J.transformed(H).matrix(), MA, tol);
   LIEDYN_CHECK_CLOSE(J.transformed_inverse(H).matrix(),
-                       Matrix6<S>(H.inverse().wrench_transform() * MJ * H.velocity_transform()), tol);
+                     Matrix6<S>(H.inverse().wrench_transform() * MJ * H.velocity_transform()), tol);
   LIEDYN_CHECK_CLOSE(J.transformed(H).transformed_inverse(H).matrix(), MJ, tol);
   // A child's inertia added to its parent's in place (crba's composites): K + M_A; added to zero,
   // exactly symmetric.
@@ -156,7 +162,8 @@ TEMPLATE_TEST_CASE("spatial: hat vee and cross products match their matrices", "
   }
 }
 
-TEMPLATE_TEST_CASE("spatial: SpatialInertia matches its 6x6 matrix", "[spatial][inertia]", LIEDYN_SCALARS) {
+TEMPLATE_TEST_CASE("spatial: SpatialInertia matches its 6x6 matrix", "[spatial][inertia]",
+                   LIEDYN_SCALARS) {
   auto gen = liedyn::test::make_rng(4);
   for (int i = 0; i < 20; ++i) check_inertia<TestType>(gen);
 }
@@ -179,14 +186,16 @@ TEST_CASE("spatial: SpatialInertia physical validity", "[spatial][inertia]") {
   }
   CHECK(I::from_mass_com_inertia(1.0, c, Ic).is_physically_valid());
 
-  auto fails_with = [&](const I& inertia, const std::string& expected, bool allow_degenerate = false) {
+  auto fails_with = [&](const I& inertia, const std::string& expected,
+                        bool allow_degenerate = false) {
     std::string msg;
     const bool ok = inertia.is_physically_valid(&msg, allow_degenerate);
     CAPTURE(expected, msg);
     CHECK_FALSE(ok);
     CHECK(msg == expected);
   };
-  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN(),
+               inf = std::numeric_limits<double>::infinity();
   fails_with(I::from_mass_com_inertia(-1.0, c, Ic), "negative mass");
   fails_with(I::from_moments(nan, c, Ic), "non-finite mass or inertia");
   fails_with(I::from_moments(inf, c, Ic), "non-finite mass or inertia");
@@ -205,26 +214,33 @@ TEST_CASE("spatial: SpatialInertia physical validity", "[spatial][inertia]") {
   Iasym(0, 1) = 0.05;
   fails_with(I::from_mass_com_inertia(1.0, c, Iasym), "rotational inertia is not symmetric");
 
-  fails_with(I::from_mass_com_inertia(1.0, c, Matrix3<double>(Vector3<double>(-0.1, 0.3, 0.3).asDiagonal())),
+  fails_with(I::from_mass_com_inertia(
+                 1.0, c, Matrix3<double>(Vector3<double>(-0.1, 0.3, 0.3).asDiagonal())),
              "rotational inertia is not positive definite");
   // A zero principal moment (a thin rod): with the centre of mass at the origin I_c is
   // reproduced exactly, so its smallest eigenvalue is exactly 0, not a rounding error.
   const Matrix3<double> rod = Vector3<double>(0.0, 0.3, 0.3).asDiagonal();
-  fails_with(I::from_mass_com_inertia(1.0, Vector3<double>::Zero(), rod), "rotational inertia is not positive definite");
+  fails_with(I::from_mass_com_inertia(1.0, Vector3<double>::Zero(), rod),
+             "rotational inertia is not positive definite");
   // ... accepted as degenerate, also off the centre of mass; a negative moment is not.
-  CHECK(I::from_mass_com_inertia(1.0, Vector3<double>::Zero(), rod).is_physically_valid(nullptr, true));
+  CHECK(I::from_mass_com_inertia(1.0, Vector3<double>::Zero(), rod)
+            .is_physically_valid(nullptr, true));
   CHECK(I::from_mass_com_inertia(1.0, c, rod).is_physically_valid(nullptr, true));
-  fails_with(I::from_mass_com_inertia(1.0, c, Matrix3<double>(Vector3<double>(-0.1, 0.3, 0.3).asDiagonal())),
+  fails_with(I::from_mass_com_inertia(
+                 1.0, c, Matrix3<double>(Vector3<double>(-0.1, 0.3, 0.3).asDiagonal())),
              "rotational inertia is not positive semi-definite", true);
 
-  fails_with(I::from_mass_com_inertia(1.0, c, Matrix3<double>(Vector3<double>(0.1, 0.1, 0.3).asDiagonal())),
+  fails_with(I::from_mass_com_inertia(1.0, c,
+                                      Matrix3<double>(Vector3<double>(0.1, 0.1, 0.3).asDiagonal())),
              "principal moments violate the triangle inequality");
   // The same violation in rotated principal axes.
   const Matrix3<double> Q = liedyn::test::random_so3<double>(gen).matrix();
   Matrix3<double> Itri = Q * Vector3<double>(0.1, 0.3, 0.1).asDiagonal() * Q.transpose();
   Itri = ((Itri + Itri.transpose()) / 2).eval();
-  fails_with(I::from_mass_com_inertia(2.0, c, Itri), "principal moments violate the triangle inequality");
+  fails_with(I::from_mass_com_inertia(2.0, c, Itri),
+             "principal moments violate the triangle inequality");
   // The limit λ1 + λ2 = λ3 (a flat plate) is valid.
-  CHECK(I::from_mass_com_inertia(1.0, c, Matrix3<double>(Vector3<double>(0.1, 0.2, 0.3).asDiagonal()))
-            .is_physically_valid());
+  CHECK(
+      I::from_mass_com_inertia(1.0, c, Matrix3<double>(Vector3<double>(0.1, 0.2, 0.3).asDiagonal()))
+          .is_physically_valid());
 }

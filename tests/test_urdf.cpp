@@ -18,8 +18,8 @@
 #include <tuple>
 #include <vector>
 
-#include <Eigen/Geometry>
 #include <tinyxml2.h>
+#include <Eigen/Geometry>
 
 #include <liedyn/model/state.hpp>
 #include <liedyn/model/urdf.hpp>
@@ -95,7 +95,8 @@ Eigen::Isometry3d ref_origin(const tinyxml2::XMLElement* parent) {
   const tinyxml2::XMLElement* o = parent->FirstChildElement("origin");
   const Eigen::Vector3d xyz = ref_vec(o, "xyz"), rpy = ref_vec(o, "rpy");
   Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
-  T.linear() = (Eigen::AngleAxisd(rpy(2), Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy(1), Eigen::Vector3d::UnitY()) *
+  T.linear() = (Eigen::AngleAxisd(rpy(2), Eigen::Vector3d::UnitZ()) *
+                Eigen::AngleAxisd(rpy(1), Eigen::Vector3d::UnitY()) *
                 Eigen::AngleAxisd(rpy(0), Eigen::Vector3d::UnitX()))
                    .toRotationMatrix();
   T.translation() = xyz;
@@ -115,7 +116,7 @@ RefRobot read_reference(const std::string& path) {
       const tinyxml2::XMLElement* I = in->FirstChildElement("inertia");
       Eigen::Matrix3d J;
       J << I->DoubleAttribute("ixx"), I->DoubleAttribute("ixy"), I->DoubleAttribute("ixz"),  //
-          I->DoubleAttribute("ixy"), I->DoubleAttribute("iyy"), I->DoubleAttribute("iyz"),    //
+          I->DoubleAttribute("ixy"), I->DoubleAttribute("iyy"), I->DoubleAttribute("iyz"),   //
           I->DoubleAttribute("ixz"), I->DoubleAttribute("iyz"), I->DoubleAttribute("izz");
       link.c = T.translation();
       link.Ic = T.linear() * J * T.linear().transpose();
@@ -130,7 +131,8 @@ RefRobot read_reference(const std::string& path) {
     joint.parent = j->FirstChildElement("parent")->Attribute("link");
     joint.child = j->FirstChildElement("child")->Attribute("link");
     joint.origin = ref_origin(j);
-    if (const tinyxml2::XMLElement* a = j->FirstChildElement("axis")) joint.axis = ref_vec(a, "xyz").normalized();
+    if (const tinyxml2::XMLElement* a = j->FirstChildElement("axis"))
+      joint.axis = ref_vec(a, "xyz").normalized();
     children.insert(joint.child);
     r.joints.push_back(joint);
   }
@@ -161,7 +163,8 @@ Moments reference_moments(const RefRobot& r, Q q_of) {
       }
       if (!pose.count(j.parent)) continue;
       Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
-      if (j.type == "revolute" || j.type == "continuous") motion.linear() = Eigen::AngleAxisd(q_of(j.name), j.axis).toRotationMatrix();
+      if (j.type == "revolute" || j.type == "continuous")
+        motion.linear() = Eigen::AngleAxisd(q_of(j.name), j.axis).toRotationMatrix();
       if (j.type == "prismatic") motion.translation() = j.axis * q_of(j.name);
       pose[j.child] = pose[j.parent] * j.origin * motion;
     }
@@ -256,24 +259,31 @@ PinDump read_pinocchio(const std::string& path) {
 std::string line_of(const std::string& xml, const std::string& needle) {
   const std::size_t pos = xml.rfind(needle);
   REQUIRE(pos != std::string::npos);
-  return "line " + std::to_string(1 + std::count(xml.begin(), xml.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+  return "line " +
+         std::to_string(
+             1 + std::count(xml.begin(), xml.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
 }
 
 // Small URDF pieces for hand-written cases (one element per line).
-std::string urdf(const std::string& body) { return "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n" + body + "</robot>\n"; }
-std::string inertial(const std::string& mass = "1", const std::string& inertia =
+std::string urdf(const std::string& body) {
+  return "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n" + body + "</robot>\n";
+}
+std::string inertial(const std::string& mass = "1",
+                     const std::string& inertia =
                          "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"",
                      const std::string& origin = "") {
-  return "  <inertial>\n" + (origin.empty() ? "" : "    <origin " + origin + "/>\n") + "    <mass value=\"" + mass +
-         "\"/>\n    <inertia " + inertia + "/>\n  </inertial>\n";
+  return "  <inertial>\n" + (origin.empty() ? "" : "    <origin " + origin + "/>\n") +
+         "    <mass value=\"" + mass + "\"/>\n    <inertia " + inertia + "/>\n  </inertial>\n";
 }
 std::string link(const std::string& name, const std::string& inner = inertial()) {
   return "<link name=\"" + name + "\">\n" + inner + "</link>\n";
 }
-std::string joint(const std::string& name, const std::string& type, const std::string& parent, const std::string& child,
-                  const std::string& inner = "  <limit lower=\"-1\" upper=\"1\" effort=\"10\" velocity=\"2\"/>\n") {
-  return "<joint name=\"" + name + "\" type=\"" + type + "\">\n  <parent link=\"" + parent + "\"/>\n  <child link=\"" +
-         child + "\"/>\n" + inner + "</joint>\n";
+std::string joint(const std::string& name, const std::string& type, const std::string& parent,
+                  const std::string& child,
+                  const std::string& inner =
+                      "  <limit lower=\"-1\" upper=\"1\" effort=\"10\" velocity=\"2\"/>\n") {
+  return "<joint name=\"" + name + "\" type=\"" + type + "\">\n  <parent link=\"" + parent +
+         "\"/>\n  <child link=\"" + child + "\"/>\n" + inner + "</joint>\n";
 }
 
 }  // namespace
@@ -311,8 +321,9 @@ TEST_CASE("URDF: the shipped robots load with the expected structure", "[urdf]")
     // Welded, with options.
     liedyn::UrdfOptions opt;
     opt.weld_base = true;
-    opt.welded_base_pose = SE3<double>(liedyn::SO3<double>::exp(Vector3<double>(0.1, 0.2, 0.3)).matrix(),
-                                       Vector3<double>(1, 2, 3));
+    opt.welded_base_pose =
+        SE3<double>(liedyn::SO3<double>::exp(Vector3<double>(0.1, 0.2, 0.3)).matrix(),
+                    Vector3<double>(1, 2, 3));
     opt.gravity = Vector3<double>(0, 0, -1.62);
     const Model<double> w = liedyn::load_urdf_file(f.path, opt);
     CHECK(!w.has_moving_base());
@@ -324,7 +335,8 @@ TEST_CASE("URDF: the shipped robots load with the expected structure", "[urdf]")
 
   // The project's humanoid: continuous, prismatic, tilted axes, mimic fingers, fixed sensors.
   const Model<double> h = liedyn::load_urdf_file(kExamples + "/humanoid.urdf");
-  const int yaw = h.joint_id("head_yaw"), f1 = h.joint_id("r_finger_1"), f2 = h.joint_id("r_finger_2");
+  const int yaw = h.joint_id("head_yaw"), f1 = h.joint_id("r_finger_1"),
+            f2 = h.joint_id("r_finger_2");
   const int l1 = h.joint_id("l_finger_1"), l2 = h.joint_id("l_finger_2");
   REQUIRE(std::min({yaw, f1, f2, l1, l2}) > 0);
   CHECK(h.joint(yaw).lower == -std::numeric_limits<double>::infinity());
@@ -338,20 +350,25 @@ TEST_CASE("URDF: the shipped robots load with the expected structure", "[urdf]")
   CHECK(h.joint(f1).velocity_limit == 0.1);
   CHECK(h.joint(f1).alignment == liedyn::AxisAlignment::Y);
   int tilted = 0;
-  for (int i = 1; i < h.num_bodies(); ++i) tilted += h.joint(i).alignment == liedyn::AxisAlignment::General;
+  for (int i = 1; i < h.num_bodies(); ++i)
+    tilted += h.joint(i).alignment == liedyn::AxisAlignment::General;
   CHECK(tilted == 2);
   std::set<std::tuple<int, int, double, double>> mimics;
-  for (const liedyn::MimicRelation& r : h.mimic_relations()) mimics.insert({r.joint, r.leader, r.multiplier, r.offset});
-  CHECK(mimics == std::set<std::tuple<int, int, double, double>>{{f2, f1, -1.0, 0.0}, {l2, l1, -1.0, 0.0}});
+  for (const liedyn::MimicRelation& r : h.mimic_relations())
+    mimics.insert({r.joint, r.leader, r.multiplier, r.offset});
+  CHECK(mimics ==
+        std::set<std::tuple<int, int, double, double>>{{f2, f1, -1.0, 0.0}, {l2, l1, -1.0, 0.0}});
   const int imu = h.frame_id("imu_link");
   REQUIRE(imu >= 0);
   CHECK(h.frame(imu).body == 0);
-  CHECK(h.frame(imu).placement.isApprox(SE3<double>(liedyn::SO3<double>::exp(Vector3<double>(M_PI, 0, 0)).matrix(),
-                                                    Vector3<double>(-0.03, 0, 0.05)),
-                                        1e-15));
+  CHECK(h.frame(imu).placement.isApprox(
+      SE3<double>(liedyn::SO3<double>::exp(Vector3<double>(M_PI, 0, 0)).matrix(),
+                  Vector3<double>(-0.03, 0, 0.05)),
+      1e-15));
 }
 
-TEST_CASE("URDF: joints, placements, limits and lumped inertias match Pinocchio's reference", "[urdf]") {
+TEST_CASE("URDF: joints, placements, limits and lumped inertias match Pinocchio's reference",
+          "[urdf]") {
   for (const char* robot : {"solo12", "talos"}) {
     INFO(robot);
     const Model<double> m = liedyn::load_urdf_file(kData + "/" + robot + ".urdf");
@@ -375,14 +392,16 @@ TEST_CASE("URDF: joints, placements, limits and lumped inertias match Pinocchio'
       // Lumped inertia (fixed links merged) in the joint = body frame.
       const SpatialInertia<double>& Ii = m.inertia(i);
       Eigen::Matrix<double, 13, 1> a, b;
-      a << Ii.mass(), Ii.com(), Eigen::Map<const Eigen::Matrix<double, 9, 1>>(Ii.inertia_com().data());
+      a << Ii.mass(), Ii.com(),
+          Eigen::Map<const Eigen::Matrix<double, 9, 1>>(Ii.inertia_com().data());
       b << pj.mass, pj.com, Eigen::Map<const Eigen::Matrix<double, 9, 1>>(pj.Ic.data());
       worst_inertia = std::max(worst_inertia, relative_error(a, b));
       CHECK(relative_error(a, b) < 1e-12);
       if (I == 1) continue;
       CHECK(m.parent(i) == body_of(pj.parent));
       const SE3<double>& X = m.joint(i).placement;
-      worst_placement = std::max({worst_placement, relative_error(X.rotation(), pj.R), relative_error(X.translation(), pj.p)});
+      worst_placement = std::max({worst_placement, relative_error(X.rotation(), pj.R),
+                                  relative_error(X.translation(), pj.p)});
       CHECK(relative_error(X.rotation(), pj.R) < 1e-12);
       CHECK(relative_error(X.translation(), pj.p) < 1e-12);
       const char axis = pj.type.back();  // JointModelRX / RY / RZ
@@ -399,13 +418,14 @@ TEST_CASE("URDF: joints, placements, limits and lumped inertias match Pinocchio'
     for (const PinJoint& pj : pin.joints) pin_mass += pj.mass;
     CHECK(std::abs(m.total_mass() - pin_mass) < 1e-12 * pin_mass);
     // Observed: lumped inertias within 4e-17 and placements within 1e-16 of Pinocchio's.
-    INFO(robot << ": worst relative difference to Pinocchio: lumped inertias " << worst_inertia << ", placements "
-               << worst_placement);
+    INFO(robot << ": worst relative difference to Pinocchio: lumped inertias " << worst_inertia
+               << ", placements " << worst_placement);
     CHECK(std::max(worst_inertia, worst_placement) < 1e-12);
   }
 }
 
-TEST_CASE("URDF: mass, centre of mass and composite inertia equal a direct sum over all links", "[urdf]") {
+TEST_CASE("URDF: mass, centre of mass and composite inertia equal a direct sum over all links",
+          "[urdf]") {
   auto rng = liedyn::test::make_rng(21);
   for (const RobotFile& f : robot_files()) {
     INFO(f.label);
@@ -431,7 +451,8 @@ TEST_CASE("URDF: mass, centre of mass and composite inertia equal a direct sum o
         CHECK(relative_error(model.Io, direct.Io) < 1e-12);
         // The centre of mass in the inertial frame.
         const Eigen::Vector3d com_direct = x.H.act_point(Eigen::Vector3d(direct.h / direct.m));
-        CHECK(relative_error(x.H.act_point(Eigen::Vector3d(model.h / model.m)), com_direct) < 1e-12);
+        CHECK(relative_error(x.H.act_point(Eigen::Vector3d(model.h / model.m)), com_direct) <
+              1e-12);
         // Not trivial: the robot's configuration moves its centre of mass.
         if (trial == 0) {
           const Moments neutral = model_moments(m, liedyn::neutral(m));
@@ -447,7 +468,8 @@ TEST_CASE("URDF: mass, centre of mass and composite inertia equal a direct sum o
 }
 
 TEST_CASE("URDF: conventions of origins, axes, inertials, joint types and mimic", "[urdf]") {
-  const std::string I_c = "ixx=\"0.3\" ixy=\"0.01\" ixz=\"-0.02\" iyy=\"0.25\" iyz=\"0.03\" izz=\"0.2\"";
+  const std::string I_c =
+      "ixx=\"0.3\" ixy=\"0.01\" ixz=\"-0.02\" iyy=\"0.25\" iyz=\"0.03\" izz=\"0.2\"";
   const std::string xml = urdf(
       // The joints come before their links and the child chain before its parent's joint.
       joint("j2", "prismatic", "a", "b",
@@ -455,18 +477,25 @@ TEST_CASE("URDF: conventions of origins, axes, inertials, joint types and mimic"
             "  <limit lower=\"-0.1\" upper=\"0.2\" effort=\"5\" velocity=\"0.5\"/>\n"
             "  <dynamics damping=\"1\" friction=\"2\"/>\n") +
       joint("j1", "revolute", "root", "a",
-            "  <origin xyz=\"1 -2 0.5\" rpy=\"0.3 -0.7 1.1\"/>\n  <limit effort=\"1\" velocity=\"1\"/>\n") +
+            "  <origin xyz=\"1 -2 0.5\" rpy=\"0.3 -0.7 1.1\"/>\n  <limit effort=\"1\" "
+            "velocity=\"1\"/>\n") +
       joint("j3", "continuous", "b", "c", "  <axis xyz=\"1 1 0\"/>\n") +
       joint("j4", "revolute", "b", "d",
-            "  <origin rpy=\"0 0 0.5\"/>\n  <axis xyz=\"0 1 0\"/>\n  <limit lower=\"-2\" upper=\"2\" effort=\"3\" velocity=\"4\"/>\n"
+            "  <origin rpy=\"0 0 0.5\"/>\n  <axis xyz=\"0 1 0\"/>\n  <limit lower=\"-2\" "
+            "upper=\"2\" effort=\"3\" velocity=\"4\"/>\n"
             "  <mimic joint=\"j1\"/>\n") +
       joint("j5", "revolute", "b", "e",
-            "  <limit lower=\"-1\" upper=\"1\" effort=\"3\" velocity=\"4\"/>\n  <mimic joint=\"j4\" multiplier=\"-0.5\" offset=\"0.25\"/>\n") +
-      joint("cam_joint", "fixed", "c", "camera", "  <origin xyz=\"0 0 0.1\" rpy=\"1.5707963267948966 0 0\"/>\n  <axis xyz=\"0 0 0\"/>\n") +
+            "  <limit lower=\"-1\" upper=\"1\" effort=\"3\" velocity=\"4\"/>\n  <mimic "
+            "joint=\"j4\" multiplier=\"-0.5\" offset=\"0.25\"/>\n") +
+      joint(
+          "cam_joint", "fixed", "c", "camera",
+          "  <origin xyz=\"0 0 0.1\" rpy=\"1.5707963267948966 0 0\"/>\n  <axis xyz=\"0 0 0\"/>\n") +
       link("root", inertial("2", I_c, "xyz=\"0.01 0.02 0.03\" rpy=\"0.4 0.5 0.6\"") +
-                       "  <visual><origin xyz=\"nan nan\"/><geometry><box size=\"oops\"/></geometry></visual>\n") +
+                       "  <visual><origin xyz=\"nan nan\"/><geometry><box "
+                       "size=\"oops\"/></geometry></visual>\n") +
       link("a", inertial("1", I_c, "xyz=\"0.1 0 0\"")) + link("b", inertial("1", I_c)) +
-      link("c", inertial("0", "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"")) + link("d", "") +
+      link("c", inertial("0", "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"")) +
+      link("d", "") +
       link("e", inertial("0.5", "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"")) +
       link("camera", inertial("0.2", I_c, "xyz=\"0 0.05 0\"")));
   const Model<double> m = liedyn::load_urdf_string(xml);
@@ -474,16 +503,17 @@ TEST_CASE("URDF: conventions of origins, axes, inertials, joint types and mimic"
   // Depth-first, children in the file's order of their joints.
   const std::vector<std::string> bodies{"root", "a", "b", "c", "d", "e"};
   for (int i = 0; i < 6; ++i) CHECK(m.body_name(i) == bodies[i]);
-  const int j1 = m.joint_id("j1"), j2 = m.joint_id("j2"), j3 = m.joint_id("j3"), j4 = m.joint_id("j4"),
-            j5 = m.joint_id("j5");
+  const int j1 = m.joint_id("j1"), j2 = m.joint_id("j2"), j3 = m.joint_id("j3"),
+            j4 = m.joint_id("j4"), j5 = m.joint_id("j5");
   // rpy is fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll).
   const Eigen::Matrix3d R1 = (Eigen::AngleAxisd(1.1, Eigen::Vector3d::UnitZ()) *
-                              Eigen::AngleAxisd(-0.7, Eigen::Vector3d::UnitY()) * Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitX()))
+                              Eigen::AngleAxisd(-0.7, Eigen::Vector3d::UnitY()) *
+                              Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitX()))
                                  .toRotationMatrix();
   CHECK(relative_error(m.joint(j1).placement.rotation(), R1) < 1e-15);
   CHECK(m.joint(j1).placement.translation() == Vector3<double>(1, -2, 0.5));
   CHECK(m.joint(j1).axis == Vector3<double>::UnitX());  // no <axis>: (1, 0, 0)
-  CHECK(m.joint(j1).lower == 0);                         // <limit> without lower/upper: 0
+  CHECK(m.joint(j1).lower == 0);                        // <limit> without lower/upper: 0
   CHECK(m.joint(j1).upper == 0);
   CHECK(m.joint(j2).placement.rotation() == Matrix3<double>::Identity());  // xyz only
   CHECK(m.joint(j2).type == liedyn::JointType::Prismatic);
@@ -491,7 +521,8 @@ TEST_CASE("URDF: conventions of origins, axes, inertials, joint types and mimic"
   CHECK(m.joint(j2).lower == -0.1);
   CHECK(m.joint(j2).upper == 0.2);
   CHECK(m.joint(j3).placement.matrix() == SE3<double>().matrix());  // no <origin>
-  CHECK(relative_error(m.joint(j3).axis, Vector3<double>(Vector3<double>(1, 1, 0).normalized())) < 1e-16);
+  CHECK(relative_error(m.joint(j3).axis, Vector3<double>(Vector3<double>(1, 1, 0).normalized())) <
+        1e-16);
   CHECK(m.joint(j3).lower == -std::numeric_limits<double>::infinity());  // continuous
   CHECK(m.joint(j3).velocity_limit == std::numeric_limits<double>::infinity());
   CHECK(m.joint(j4).effort_limit == 3);
@@ -499,17 +530,21 @@ TEST_CASE("URDF: conventions of origins, axes, inertials, joint types and mimic"
   Eigen::Matrix3d Ic;
   Ic << 0.3, 0.01, -0.02, 0.01, 0.25, 0.03, -0.02, 0.03, 0.2;
   const Eigen::Matrix3d Rr = (Eigen::AngleAxisd(0.6, Eigen::Vector3d::UnitZ()) *
-                              Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitY()) * Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitX()))
+                              Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitY()) *
+                              Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitX()))
                                  .toRotationMatrix();
   CHECK(m.inertia(0).mass() == 2);
   CHECK(relative_error(m.inertia(0).com(), Vector3<double>(0.01, 0.02, 0.03)) < 1e-16);
-  CHECK(relative_error(m.inertia(0).inertia_com(), Eigen::Matrix3d(Rr * Ic * Rr.transpose())) < 1e-15);
+  CHECK(relative_error(m.inertia(0).inertia_com(), Eigen::Matrix3d(Rr * Ic * Rr.transpose())) <
+        1e-15);
   CHECK(m.inertia(m.body_id("d")).matrix() == liedyn::Matrix6<double>::Zero());  // no <inertial>
   // The camera (behind a fixed joint with a zero axis, which is ignored) is merged into c.
   const int c = m.body_id("c");
-  const SE3<double> Xcam(Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix(), Vector3<double>(0, 0, 0.1));
+  const SE3<double> Xcam(Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix(),
+                         Vector3<double>(0, 0, 0.1));
   CHECK(m.inertia(c).mass() == 0.2);
-  CHECK(relative_error(m.inertia(c).com(), Vector3<double>(Xcam.act_point(Vector3<double>(0, 0.05, 0)))) < 1e-15);
+  CHECK(relative_error(m.inertia(c).com(),
+                       Vector3<double>(Xcam.act_point(Vector3<double>(0, 0.05, 0)))) < 1e-15);
   REQUIRE(m.frame_id("camera") >= 0);
   CHECK(m.frame(m.frame_id("camera")).body == c);
   CHECK(m.frame(m.frame_id("camera")).placement.isApprox(Xcam, 1e-15));
@@ -533,92 +568,180 @@ TEST_CASE("URDF: conventions of origins, axes, inertials, joint types and mimic"
   CHECK_THROWS_WITH(m.require_invertible_mass_matrix("aba"), Contains("j4") && Contains("j5"));
 
   // Real robot files have massless finger links: they load, the joints are reported.
-  const std::string fingers = urdf(link("palm") + joint("finger", "revolute", "palm", "tip") +
-                                   link("tip", inertial("0", "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"")));
+  const std::string fingers = urdf(
+      link("palm") + joint("finger", "revolute", "palm", "tip") +
+      link("tip", inertial("0", "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"")));
   const Model<double> fm = liedyn::load_urdf_string(fingers);
   CHECK(fm.singular_joints() == std::vector<int>{1});
 }
 
-TEST_CASE("URDF: what cannot be represented fails with a message that says what and where", "[urdf]") {
+TEST_CASE("URDF: what cannot be represented fails with a message that says what and where",
+          "[urdf]") {
   const std::string lim = "  <limit lower=\"-1\" upper=\"1\" effort=\"10\" velocity=\"2\"/>\n";
   struct Case {
     std::string xml;
     std::string at;  // text whose line the message must name ("" = no line)
     std::vector<std::string> says;
   };
-  const std::string good_inertia = "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"";
+  const std::string good_inertia =
+      "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"";
   const std::vector<Case> cases{
-      {urdf(link("a") + link("b") + joint("j", "planar", "a", "b")), "<joint name=\"j\"", {"joint 'j'", "planar joints are not supported"}},
-      {urdf(link("a") + link("b") + joint("free", "floating", "a", "b")), "<joint name=\"free\"", {"joint 'free'", "floating joints are not supported"}},
-      {urdf(link("a") + link("b") + joint("j", "ball", "a", "b")), "<joint name=\"j\"", {"joint 'j'", "unknown joint type 'ball'"}},
-      {urdf(link("a") + link("b") + link("c") + joint("j", "revolute", "a", "b")), "<robot", {"several root links", "'a'", "'c'"}},
-      {urdf(link("a") + link("b") + joint("j1", "revolute", "a", "b") + joint("j2", "revolute", "b", "a")), "<robot", {"no root link", "loop"}},
-      {urdf(link("r") + link("a") + link("b") + link("c") + joint("j0", "revolute", "r", "a") + joint("j1", "revolute", "b", "c") +
-            joint("j2", "fixed", "c", "b")),
-       "<joint name=\"j2\"", {"loop", "'b'", "'c'", "root link 'r'"}},
-      {urdf(link("a") + joint("j", "revolute", "ghost", "a")), "<joint name=\"j\"", {"joint 'j'", "parent link 'ghost' does not exist"}},
-      {urdf(link("a") + joint("j", "revolute", "a", "ghost")), "<joint name=\"j\"", {"joint 'j'", "child link 'ghost' does not exist"}},
-      {urdf(link("a") + link("b") + link("c") + joint("j1", "revolute", "a", "c") + joint("j2", "revolute", "b", "c")),
-       "<joint name=\"j2\"", {"joint 'j2'", "link 'c' is already the child of joint 'j1'"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "b", "b")), "<joint name=\"j\"", {"joint 'j'", "own parent"}},
+      {urdf(link("a") + link("b") + joint("j", "planar", "a", "b")),
+       "<joint name=\"j\"",
+       {"joint 'j'", "planar joints are not supported"}},
+      {urdf(link("a") + link("b") + joint("free", "floating", "a", "b")),
+       "<joint name=\"free\"",
+       {"joint 'free'", "floating joints are not supported"}},
+      {urdf(link("a") + link("b") + joint("j", "ball", "a", "b")),
+       "<joint name=\"j\"",
+       {"joint 'j'", "unknown joint type 'ball'"}},
+      {urdf(link("a") + link("b") + link("c") + joint("j", "revolute", "a", "b")),
+       "<robot",
+       {"several root links", "'a'", "'c'"}},
+      {urdf(link("a") + link("b") + joint("j1", "revolute", "a", "b") +
+            joint("j2", "revolute", "b", "a")),
+       "<robot",
+       {"no root link", "loop"}},
+      {urdf(link("r") + link("a") + link("b") + link("c") + joint("j0", "revolute", "r", "a") +
+            joint("j1", "revolute", "b", "c") + joint("j2", "fixed", "c", "b")),
+       "<joint name=\"j2\"",
+       {"loop", "'b'", "'c'", "root link 'r'"}},
+      {urdf(link("a") + joint("j", "revolute", "ghost", "a")),
+       "<joint name=\"j\"",
+       {"joint 'j'", "parent link 'ghost' does not exist"}},
+      {urdf(link("a") + joint("j", "revolute", "a", "ghost")),
+       "<joint name=\"j\"",
+       {"joint 'j'", "child link 'ghost' does not exist"}},
+      {urdf(link("a") + link("b") + link("c") + joint("j1", "revolute", "a", "c") +
+            joint("j2", "revolute", "b", "c")),
+       "<joint name=\"j2\"",
+       {"joint 'j2'", "link 'c' is already the child of joint 'j1'"}},
+      {urdf(link("a") + link("b") + joint("j", "revolute", "b", "b")),
+       "<joint name=\"j\"",
+       {"joint 'j'", "own parent"}},
       {urdf(link("a") + link("a")), "<link name=\"a\">", {"duplicate link name 'a'"}},
-      {urdf(link("a") + link("b") + link("c") + joint("j", "revolute", "a", "b") + joint("j", "fixed", "a", "c")),
-       "<joint name=\"j\" type=\"fixed\"", {"duplicate joint name 'j'"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "  <origin xyz=\"0 nan 0\"/>\n" + lim)), "<origin",
+      {urdf(link("a") + link("b") + link("c") + joint("j", "revolute", "a", "b") +
+            joint("j", "fixed", "a", "c")),
+       "<joint name=\"j\" type=\"fixed\"",
+       {"duplicate joint name 'j'"}},
+      {urdf(link("a") + link("b") +
+            joint("j", "revolute", "a", "b", "  <origin xyz=\"0 nan 0\"/>\n" + lim)),
+       "<origin",
        {"joint 'j'", "<origin> attribute 'xyz'", "'nan' is not a finite decimal number"}},
-      {urdf(link("a", inertial("inf"))), "<mass", {"link 'a'", "'value'", "'inf' is not a finite decimal number"}},
+      {urdf(link("a", inertial("inf"))),
+       "<mass",
+       {"link 'a'", "'value'", "'inf' is not a finite decimal number"}},
       {urdf(link("a", inertial("1e400"))), "<mass", {"link 'a'", "'1e400' is out of range"}},
-      {urdf(link("a", inertial("abc"))), "<mass", {"link 'a'", "'abc' is not a finite decimal number"}},
+      {urdf(link("a", inertial("abc"))),
+       "<mass",
+       {"link 'a'", "'abc' is not a finite decimal number"}},
       {urdf(link("a", inertial("1.2.3"))), "<mass", {"link 'a'", "'1.2.3' is not a number"}},
       {urdf(link("a", inertial(""))), "<mass", {"link 'a'", "expected 1 number, got 0"}},
       {urdf(link("a", inertial("1 2"))), "<mass", {"link 'a'", "expected 1 number, got more"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "  <axis xyz=\"1 0\"/>\n" + lim)), "<axis",
+      {urdf(link("a") + link("b") +
+            joint("j", "revolute", "a", "b", "  <axis xyz=\"1 0\"/>\n" + lim)),
+       "<axis",
        {"joint 'j'", "'xyz'", "expected 3 numbers, got 2"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "  <axis xyz=\"0 0 0 1\"/>\n" + lim)), "<axis",
+      {urdf(link("a") + link("b") +
+            joint("j", "revolute", "a", "b", "  <axis xyz=\"0 0 0 1\"/>\n" + lim)),
+       "<axis",
        {"joint 'j'", "expected 3 numbers, got more"}},
-      {urdf(link("a", "  <inertial>\n    <mass/>\n    <inertia " + good_inertia + "/>\n  </inertial>\n")), "<mass",
+      {urdf(link(
+           "a", "  <inertial>\n    <mass/>\n    <inertia " + good_inertia + "/>\n  </inertial>\n")),
+       "<mass",
        {"link 'a'", "<mass> has no attribute 'value'"}},
-      {urdf(link("a", inertial("1", "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\""))), "<inertia ",
+      {urdf(link("a", inertial("1", "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\""))),
+       "<inertia ",
        {"link 'a'", "<inertia> has no attribute 'izz'"}},
-      {urdf(link("a", "  <inertial>\n    <inertia " + good_inertia + "/>\n  </inertial>\n")), "<inertial>", {"link 'a'", "no <mass>"}},
-      {urdf(link("a", "  <inertial>\n    <mass value=\"1\"/>\n  </inertial>\n")), "<inertial>", {"link 'a'", "no <inertia>"}},
+      {urdf(link("a", "  <inertial>\n    <inertia " + good_inertia + "/>\n  </inertial>\n")),
+       "<inertial>",
+       {"link 'a'", "no <mass>"}},
+      {urdf(link("a", "  <inertial>\n    <mass value=\"1\"/>\n  </inertial>\n")),
+       "<inertial>",
+       {"link 'a'", "no <inertia>"}},
       {urdf("<link>\n</link>\n"), "<link>", {"a <link>", "no attribute 'name'"}},
-      {urdf(link("a") + link("b") + "<joint name=\"j\">\n  <parent link=\"a\"/>\n  <child link=\"b\"/>\n</joint>\n"), "<joint",
+      {urdf(link("a") + link("b") +
+            "<joint name=\"j\">\n  <parent link=\"a\"/>\n  <child link=\"b\"/>\n</joint>\n"),
+       "<joint",
        {"joint 'j'", "no attribute 'type'"}},
-      {urdf(link("a") + link("b") + "<joint name=\"j\" type=\"fixed\">\n  <parent/>\n  <child link=\"b\"/>\n</joint>\n"),
-       "<parent", {"joint 'j'", "<parent> has no attribute 'link'"}},
-      {urdf(link("a") + link("b") + "<joint name=\"j\" type=\"fixed\">\n  <child link=\"b\"/>\n</joint>\n"), "<joint",
+      {urdf(link("a") + link("b") +
+            "<joint name=\"j\" type=\"fixed\">\n  <parent/>\n  <child link=\"b\"/>\n</joint>\n"),
+       "<parent",
+       {"joint 'j'", "<parent> has no attribute 'link'"}},
+      {urdf(link("a") + link("b") +
+            "<joint name=\"j\" type=\"fixed\">\n  <child link=\"b\"/>\n</joint>\n"),
+       "<joint",
        {"joint 'j'", "no <parent>"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "  <axis xyz=\"0 0 0\"/>\n" + lim)), "<joint name=\"j\"",
+      {urdf(link("a") + link("b") +
+            joint("j", "revolute", "a", "b", "  <axis xyz=\"0 0 0\"/>\n" + lim)),
+       "<joint name=\"j\"",
        {"joint 'j'", "zero axis"}},
       {urdf(link("a", inertial("-1"))), "<inertial>", {"link 'a'", "negative mass"}},
-      {urdf(link("a", inertial("1", "ixx=\"-0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\""))), "<inertial>",
+      {urdf(link(
+           "a",
+           inertial("1", "ixx=\"-0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\""))),
+       "<inertial>",
        {"link 'a'", "not positive semi-definite"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "")), "<joint name=\"j\"", {"joint 'j'", "needs a <limit>"}},
-      {urdf(link("a") + link("b") + joint("j", "prismatic", "a", "b", "")), "<joint name=\"j\"", {"joint 'j'", "needs a <limit>"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "  <limit lower=\"0\" upper=\"1\" velocity=\"1\"/>\n")), "<limit",
+      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "")),
+       "<joint name=\"j\"",
+       {"joint 'j'", "needs a <limit>"}},
+      {urdf(link("a") + link("b") + joint("j", "prismatic", "a", "b", "")),
+       "<joint name=\"j\"",
+       {"joint 'j'", "needs a <limit>"}},
+      {urdf(
+           link("a") + link("b") +
+           joint("j", "revolute", "a", "b", "  <limit lower=\"0\" upper=\"1\" velocity=\"1\"/>\n")),
+       "<limit",
        {"joint 'j'", "no attribute 'effort'"}},
-      {urdf(link("a") + link("b") + joint("j", "continuous", "a", "b", "  <limit effort=\"1\"/>\n")), "<limit",
+      {urdf(link("a") + link("b") +
+            joint("j", "continuous", "a", "b", "  <limit effort=\"1\"/>\n")),
+       "<limit",
        {"joint 'j'", "no attribute 'velocity'"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "  <limit lower=\"1\" upper=\"-1\" effort=\"1\" velocity=\"1\"/>\n")),
-       "<limit", {"joint 'j'", "lower limit above upper limit"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", "  <limit effort=\"-1\" velocity=\"1\"/>\n")), "<limit",
+      {urdf(link("a") + link("b") +
+            joint("j", "revolute", "a", "b",
+                  "  <limit lower=\"1\" upper=\"-1\" effort=\"1\" velocity=\"1\"/>\n")),
+       "<limit",
+       {"joint 'j'", "lower limit above upper limit"}},
+      {urdf(link("a") + link("b") +
+            joint("j", "revolute", "a", "b", "  <limit effort=\"-1\" velocity=\"1\"/>\n")),
+       "<limit",
        {"joint 'j'", "negative effort limit"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", lim + "  <mimic joint=\"nope\"/>\n")), "<mimic",
+      {urdf(link("a") + link("b") +
+            joint("j", "revolute", "a", "b", lim + "  <mimic joint=\"nope\"/>\n")),
+       "<mimic",
        {"joint 'j'", "mimics an unknown joint 'nope'"}},
-      {urdf(link("a") + link("b") + link("c") + joint("f", "fixed", "a", "c") + joint("j", "revolute", "a", "b", lim + "  <mimic joint=\"f\"/>\n")),
-       "<mimic", {"joint 'j'", "mimics the fixed joint 'f'"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", lim + "  <mimic/>\n")), "<mimic", {"joint 'j'", "no attribute 'joint'"}},
-      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", lim + "  <origin xyz=\"0 0 1\"/>\n  <origin xyz=\"0 0 2\"/>\n")),
-       "<origin xyz=\"0 0 2\"", {"joint 'j'", "more than one <origin>"}},
-      {urdf(link("a", inertial() + inertial())), "<inertial>", {"link 'a'", "more than one <inertial>"}},
-      {urdf(link("a") + link("b") + joint("f", "fixed", "a", "b", "  <origin xyz=\"1e200 0 0\"/>\n")), "",
+      {urdf(link("a") + link("b") + link("c") + joint("f", "fixed", "a", "c") +
+            joint("j", "revolute", "a", "b", lim + "  <mimic joint=\"f\"/>\n")),
+       "<mimic",
+       {"joint 'j'", "mimics the fixed joint 'f'"}},
+      {urdf(link("a") + link("b") + joint("j", "revolute", "a", "b", lim + "  <mimic/>\n")),
+       "<mimic",
+       {"joint 'j'", "no attribute 'joint'"}},
+      {urdf(link("a") + link("b") +
+            joint("j", "revolute", "a", "b",
+                  lim + "  <origin xyz=\"0 0 1\"/>\n  <origin xyz=\"0 0 2\"/>\n")),
+       "<origin xyz=\"0 0 2\"",
+       {"joint 'j'", "more than one <origin>"}},
+      {urdf(link("a", inertial() + inertial())),
+       "<inertial>",
+       {"link 'a'", "more than one <inertial>"}},
+      {urdf(link("a") + link("b") +
+            joint("f", "fixed", "a", "b", "  <origin xyz=\"1e200 0 0\"/>\n")),
+       "",
        {"body 'a'", "merged from its fixed bodies is not finite"}},
-      {urdf(link("a", inertial("1e300", good_inertia, "xyz=\"1e10 0 0\""))), "<inertial>", {"link 'a'", "non-finite"}},
+      {urdf(link("a", inertial("1e300", good_inertia, "xyz=\"1e10 0 0\""))),
+       "<inertial>",
+       {"link 'a'", "non-finite"}},
       {urdf(""), "<robot", {"no <link>"}},
-      {"<?xml version=\"1.0\"?>\n<model name=\"m\"/>\n", "<model", {"the root element is <model>, expected <robot>"}},
-      {urdf(link("a")) + "<robot name=\"again\"/>\n", "<robot name=\"again\"", {"second top-level element <robot>"}},
-      {"<robot name=\"r\">\n<link name=\"a\">\n</robot>\n", "", {"XML parse error", "Line number=2"}},
+      {"<?xml version=\"1.0\"?>\n<model name=\"m\"/>\n",
+       "<model",
+       {"the root element is <model>, expected <robot>"}},
+      {urdf(link("a")) + "<robot name=\"again\"/>\n",
+       "<robot name=\"again\"",
+       {"second top-level element <robot>"}},
+      {"<robot name=\"r\">\n<link name=\"a\">\n</robot>\n",
+       "",
+       {"XML parse error", "Line number=2"}},
       {"", "", {"XML parse error"}},
   };
   for (const Case& c : cases) {
@@ -637,7 +760,8 @@ TEST_CASE("URDF: what cannot be represented fails with a message that says what 
   // A triangle-inequality violation is refused under InertiaPolicy::strict (link and line), and
   // loaded as written, with a diagnostic, under the default lenient policy.
   {
-    const std::string tri = urdf(link("a", inertial("1", "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.5\"")));
+    const std::string tri = urdf(link(
+        "a", inertial("1", "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.5\"")));
     liedyn::UrdfOptions strict;
     strict.inertia = liedyn::InertiaPolicy::strict;
     CHECK_THROWS_WITH(liedyn::load_urdf_string(tri, strict),
@@ -650,43 +774,83 @@ TEST_CASE("URDF: what cannot be represented fails with a message that says what 
   // Options.
   liedyn::UrdfOptions bad;
   bad.gravity = Vector3<double>(0, 0, std::numeric_limits<double>::quiet_NaN());
-  CHECK_THROWS_WITH(liedyn::load_urdf_string(urdf(link("a")), bad), StartsWith("liedyn: URDF: options: ") && Contains("gravity"));
+  CHECK_THROWS_WITH(liedyn::load_urdf_string(urdf(link("a")), bad),
+                    StartsWith("liedyn: URDF: options: ") && Contains("gravity"));
   // Files: the path starts the message.
   const std::string missing = kData + "/no_such_robot.urdf";
-  CHECK_THROWS_WITH(liedyn::load_urdf_file(missing), StartsWith("liedyn: URDF: " + missing + ": ") && Contains("cannot open"));
+  CHECK_THROWS_WITH(liedyn::load_urdf_file(missing),
+                    StartsWith("liedyn: URDF: " + missing + ": ") && Contains("cannot open"));
   const std::filesystem::path tmp =
-      std::filesystem::temp_directory_path() / ("liedyn_test_urdf_" + std::to_string(std::random_device{}()) + ".urdf");
+      std::filesystem::temp_directory_path() /
+      ("liedyn_test_urdf_" + std::to_string(std::random_device{}()) + ".urdf");
   const std::string planar = urdf(link("a") + link("b") + joint("j", "planar", "a", "b"));
   {
     std::ofstream out(tmp);
     out << planar;
   }
   CHECK_THROWS_WITH(liedyn::load_urdf_file(tmp.string()),
-                    StartsWith("liedyn: URDF: " + tmp.string() + ": " + line_of(planar, "<joint") + ": joint 'j': planar"));
+                    StartsWith("liedyn: URDF: " + tmp.string() + ": " + line_of(planar, "<joint") +
+                               ": joint 'j': planar"));
   std::filesystem::remove(tmp);
 }
 
-TEST_CASE("URDF: thousands of corrupted files give a model or a clean exception", "[urdf][robustness]") {
+TEST_CASE("URDF: thousands of corrupted files give a model or a clean exception",
+          "[urdf][robustness]") {
   // Bases: the project's two robots, Solo-12 and a small hand-written file; every 16th case
   // corrupts Talos (larger, slower to parse).
   const std::vector<std::string> bases{
-      read_text(kExamples + "/humanoid.urdf"), read_text(kExamples + "/quadruped.urdf"), read_text(kData + "/solo12.urdf"),
-      urdf(link("r") + link("a") + joint("j", "revolute", "r", "a", "  <origin xyz=\"0 0 1\" rpy=\"0 0 0\"/>\n  <axis xyz=\"0 1 0\"/>\n"
-                                                                     "  <limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>\n") +
+      read_text(kExamples + "/humanoid.urdf"), read_text(kExamples + "/quadruped.urdf"),
+      read_text(kData + "/solo12.urdf"),
+      urdf(link("r") + link("a") +
+           joint("j", "revolute", "r", "a",
+                 "  <origin xyz=\"0 0 1\" rpy=\"0 0 0\"/>\n  <axis xyz=\"0 1 0\"/>\n"
+                 "  <limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>\n") +
            link("b") + joint("k", "fixed", "a", "b", "  <origin xyz=\"0.1 0 0\"/>\n")),
       read_text(kData + "/talos.urdf")};
-  const std::vector<std::string> numbers{"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e308", "-1e308", "1.7976931348623157e308",
-                                         "1e400", "-1e400", "1e-320", "4.9e-324", "-1", "-0", "0", "", " ", "abc", "1e", "0x1p3",
-                                         "1 2", "1,5", "+3", "--1", "1e308 1e308 1e308", "1e-308", "-1e-300", "1e154", "3e200"};
-  const std::vector<std::string> tags{"link", "joint", "inertial", "origin", "mass", "inertia", "parent", "child",
-                                      "axis", "limit", "mimic", "robot", "visual", "dynamics"};
-  const std::vector<std::string> types{"revolute", "continuous", "prismatic", "fixed", "floating", "planar", "ball", ""};
+  const std::vector<std::string> numbers{"nan",
+                                         "NaN",
+                                         "-nan",
+                                         "inf",
+                                         "-inf",
+                                         "infinity",
+                                         "1e308",
+                                         "-1e308",
+                                         "1.7976931348623157e308",
+                                         "1e400",
+                                         "-1e400",
+                                         "1e-320",
+                                         "4.9e-324",
+                                         "-1",
+                                         "-0",
+                                         "0",
+                                         "",
+                                         " ",
+                                         "abc",
+                                         "1e",
+                                         "0x1p3",
+                                         "1 2",
+                                         "1,5",
+                                         "+3",
+                                         "--1",
+                                         "1e308 1e308 1e308",
+                                         "1e-308",
+                                         "-1e-300",
+                                         "1e154",
+                                         "3e200"};
+  const std::vector<std::string> tags{"link",    "joint",  "inertial", "origin",  "mass",
+                                      "inertia", "parent", "child",    "axis",    "limit",
+                                      "mimic",   "robot",  "visual",   "dynamics"};
+  const std::vector<std::string> types{"revolute", "continuous", "prismatic", "fixed",
+                                       "floating", "planar",     "ball",      ""};
   std::mt19937 rng(20240611u);
-  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  auto pick = [&](std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+  };
   // Positions of every occurrence of `what` in s.
   auto find_all = [](const std::string& s, const std::string& what) {
     std::vector<std::size_t> at;
-    for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) at.push_back(p);
+    for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1))
+      at.push_back(p);
     return at;
   };
   auto mutate = [&](std::string& s) -> std::string {
@@ -748,7 +912,8 @@ TEST_CASE("URDF: thousands of corrupted files give a model or a clean exception"
       case 7: {  // a random byte
         if (s.empty()) return "byte (empty)";
         static const char specials[] = "<>\"/&=!?- \n\x01\x7f\xff";
-        s[pick(s.size())] = pick(2) ? specials[pick(sizeof specials - 1)] : static_cast<char>(32 + pick(95));
+        s[pick(s.size())] =
+            pick(2) ? specials[pick(sizeof specials - 1)] : static_cast<char>(32 + pick(95));
         return "byte";
       }
       case 8: {  // swap parent and child of a joint (loops, several roots)
@@ -774,7 +939,9 @@ TEST_CASE("URDF: thousands of corrupted files give a model or a clean exception"
         return "type " + t;
       }
       default: {  // insert junk
-        static const char* const junk[] = {"<", "</link>", "<joint>", "&amp;", "&#0;", "&bogus;", "<![CDATA[", "<!--", "\"", "<link name=\"x\"/>"};
+        static const char* const junk[] = {"<",    "</link>",           "<joint>",   "&amp;",
+                                           "&#0;", "&bogus;",           "<![CDATA[", "<!--",
+                                           "\"",   "<link name=\"x\"/>"};
         const std::string j = junk[pick(10)];
         s.insert(pick(s.size() + 1), j);
         return "junk " + j;
@@ -793,11 +960,13 @@ TEST_CASE("URDF: thousands of corrupted files give a model or a clean exception"
       const Model<double> m = liedyn::load_urdf_string(doc);
       ++loaded;
       // A model that loads is well formed.
-      bool ok = m.num_bodies() >= 1 && m.frames().size() >= static_cast<std::size_t>(m.num_bodies());
+      bool ok =
+          m.num_bodies() >= 1 && m.frames().size() >= static_cast<std::size_t>(m.num_bodies());
       for (int i = 0; i < m.num_bodies(); ++i) {
         ok = ok && m.inertia(i).matrix().allFinite();
         if (i == 0) continue;
-        ok = ok && m.parent(i) >= 0 && m.parent(i) < i && m.joint(i).placement.matrix().allFinite() &&
+        ok = ok && m.parent(i) >= 0 && m.parent(i) < i &&
+             m.joint(i).placement.matrix().allFinite() &&
              std::abs(m.joint(i).axis.norm() - 1) < 1e-12 && !(m.joint(i).lower > m.joint(i).upper);
       }
       if (!ok) {
@@ -820,6 +989,6 @@ TEST_CASE("URDF: thousands of corrupted files give a model or a clean exception"
   }
   INFO("loaded " << loaded << ", rejected " << rejected);  // 430 and 2570 with libstdc++
   CHECK(loaded + rejected == cases);
-  CHECK(loaded > cases / 20);    // the mutations leave some files valid ...
-  CHECK(rejected > cases / 2);   // ... and break most
+  CHECK(loaded > cases / 20);   // the mutations leave some files valid ...
+  CHECK(rejected > cases / 2);  // ... and break most
 }

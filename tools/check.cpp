@@ -25,24 +25,24 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
-#include <nlohmann/json.hpp>
 #include <Eigen/SVD>
+#include <nlohmann/json.hpp>
 
 #include "check_fd.hpp"
 #include "cli.hpp"
+#include "constraints_json.hpp"
 #include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/aza.hpp"
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/impulse_dynamics.hpp"
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/reference_dynamics.hpp"
-#include "liedyn/algorithm/impulse_dynamics.hpp"
-#include "constraints_json.hpp"
-#include "state_json.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 #include "model_io.hpp"
+#include "state_json.hpp"
 
 namespace liedyn_cli {
 
@@ -58,7 +58,8 @@ std::string fmt(const char* f, double v) {
 
 template <class DA, class DB>
 double rel_error(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DB>& ref) {
-  if (a.rows() != ref.rows() || a.cols() != ref.cols()) return std::numeric_limits<double>::infinity();
+  if (a.rows() != ref.rows() || a.cols() != ref.cols())
+    return std::numeric_limits<double>::infinity();
   if (a.size() == 0) return 0.0;
   if (!a.allFinite() || !ref.allFinite()) return std::numeric_limits<double>::infinity();
   const double diff = (a - ref).cwiseAbs().maxCoeff();
@@ -90,7 +91,8 @@ class Report {
  private:
   static void update(Check& c, double err) {
     // NaN counts as the worst possible error.
-    if (!(err <= c.worst)) c.worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
+    if (!(err <= c.worst))
+      c.worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
     ++c.count;
   }
   std::vector<Check> checks_;
@@ -100,14 +102,16 @@ double condition_number(const MatrixX<double>& M) {
   if (M.size() == 0) return 1.0;
   const Eigen::JacobiSVD<MatrixX<double>> svd(M);
   const VectorX<double>& sv = svd.singularValues();
-  return sv(sv.size() - 1) > 0.0 ? sv(0) / sv(sv.size() - 1) : std::numeric_limits<double>::infinity();
+  return sv(sv.size() - 1) > 0.0 ? sv(0) / sv(sv.size() - 1)
+                                 : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace
 
 int run_check(const CheckOptions& opt, std::ostream& out) {
   const auto t_start = std::chrono::steady_clock::now();
-  const Model<double> model = load_model(opt.urdf, opt.fixed_base, SE3<double>(), LoadOptions{opt.inertia, opt.lock});
+  const Model<double> model =
+      load_model(opt.urdf, opt.fixed_base, SE3<double>(), LoadOptions{opt.inertia, opt.lock});
   const Model<long double> model_ld = model.cast<long double>();
   const int n = model.num_joints(), nv = model.nv();
   const bool moving = model.has_moving_base();
@@ -143,7 +147,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   Report report;
   const bool constrained = !opt.constraints.empty();
   ConstraintsInput cons;
-  if (constrained) cons = parse_constraints(read_json_file(opt.constraints), model, opt.constraints);
+  if (constrained)
+    cons = parse_constraints(read_json_file(opt.constraints), model, opt.constraints);
   std::string constraint_note;
   for (const Sample& s : samples) {
     const State<double>& x = s.x;
@@ -181,9 +186,11 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       const std::string r = std::string(" (") + to_string(rep) + ")";
       const std::string how = "eidamb_derivatives vs finite differences";
       if (moving) report.add("D1" + r, how, tol_fd, rel_error(data.D1, fd.D1));
-      if (rep == TwistRepresentation::Body) report.add("D2", how, tol_fd, rel_error(data.D2, fd.D2));
+      if (rep == TwistRepresentation::Body)
+        report.add("D2", how, tol_fd, rel_error(data.D2, fd.D2));
       if (moving) report.add("D3" + r, how, tol_fd, rel_error(data.D3, fd.D3));
-      if (rep == TwistRepresentation::Body) report.add("D4", how, tol_fd, rel_error(data.D4, fd.D4));
+      if (rep == TwistRepresentation::Body)
+        report.add("D4", how, tol_fd, rel_error(data.D4, fd.D4));
     }
 
     // --- A and B against finite differences of the nonlinear dynamics --------------------
@@ -206,8 +213,10 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
           const MatrixX<double> A_dense = data.A, B_dense = data.B;
           lopt.minv = MinvMethod::Sweeps;
           linearize(model, data, x, s.tau, lopt);
-          report.add("A" + r, "dense M^-1 (immamb) vs AZA sweeps", tol_inverse, rel_error(data.A, A_dense));
-          report.add("B" + r, "dense M^-1 (immamb) vs AZA sweeps", tol_inverse, rel_error(data.B, B_dense));
+          report.add("A" + r, "dense M^-1 (immamb) vs AZA sweeps", tol_inverse,
+                     rel_error(data.A, A_dense));
+          report.add("B" + r, "dense M^-1 (immamb) vs AZA sweeps", tol_inverse,
+                     rel_error(data.B, B_dense));
           lopt.minv = MinvMethod::Automatic;
         }
         linearize_discrete(model, data, x, s.tau, opt.dt, lopt);
@@ -229,8 +238,11 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
           c.offset = x.s[model.joint_id(c.joint) - 1] - c.ratio * x.s[model.joint_id(c.master) - 1];
           continue;
         }
-        const SE3<double> H2 = frame_pose(model, data, model.frame_id(is_contact(c.type) ? c.frame : c.frame2));
-        c.placement = is_contact(c.type) ? H2 : frame_pose(model, data, model.frame_id(c.frame)).inverse_times(H2);
+        const SE3<double> H2 =
+            frame_pose(model, data, model.frame_id(is_contact(c.type) ? c.frame : c.frame2));
+        c.placement = is_contact(c.type)
+                          ? H2
+                          : frame_pose(model, data, model.frame_id(c.frame)).inverse_times(H2);
       }
       const ConstraintSet<double> set(model, specs);
       ConstraintData<double> cd(model, set);
@@ -249,10 +261,12 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
         dx(k) = d;
         constraint_jacobian(model_ld, data_ld, set_ld, cd_ld, integrate(model_ld, x_ld, dx));
         const VectorX<long double> ep = cd_ld.position_error;
-        constraint_jacobian(model_ld, data_ld, set_ld, cd_ld, integrate(model_ld, x_ld, VectorX<long double>(-dx)));
+        constraint_jacobian(model_ld, data_ld, set_ld, cd_ld,
+                            integrate(model_ld, x_ld, VectorX<long double>(-dx)));
         J_fd.col(k) = ((ep - cd_ld.position_error) / (2 * d)).cast<double>();
       }
-      report.add("constraint J", "vs finite differences of the position error", tol_fd, rel_error(J, J_fd));
+      report.add("constraint J", "vs finite differences of the position error", tol_fd,
+                 rel_error(J, J_fd));
       if (!invertible) continue;
       // Dense KKT: [M −Jᵀ; J 0] [q̈; λ] = [τ̄ − h; −γ], and the impulse system likewise.
       const MatrixX<double> M = crba(model, data, x.s);
@@ -263,7 +277,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       K.bottomLeftCorner(m, nv) = J;
       const Eigen::FullPivLU<MatrixX<double>> lu(K);
       if (lu.rank() < nv + m) {
-        constraint_note = "constrained and impulse dynamics skipped at some states: J is rank deficient there";
+        constraint_note =
+            "constrained and impulse dynamics skipped at some states: J is rank deficient there";
         continue;
       }
       const double tol_kkt = std::max(1e-10, 100.0 * condition_number(K) * eps);
@@ -273,7 +288,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       constrained_forward_dynamics(model, data, set, cd, x, s.tau);
       report.add("constrained ddq", "exact KKT route vs dense LU of the KKT matrix", tol_kkt,
                  rel_error(cd.ddq, sol.head(nv)));
-      report.add("lambda", "exact KKT route vs dense LU of the KKT matrix", tol_kkt, rel_error(cd.lambda, sol.tail(m)));
+      report.add("lambda", "exact KKT route vs dense LU of the KKT matrix", tol_kkt,
+                 rel_error(cd.lambda, sol.tail(m)));
       const VectorX<double> v = x.velocity(model);
       VectorX<double> target = J * v;
       for (const auto& c : set.constraints())
@@ -287,7 +303,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                  rel_error(cd.impulse, jump.tail(m)));
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
 
   // --- report ------------------------------------------------------------------------------
   std::ostringstream o;
@@ -296,7 +313,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   o << opt.states << (opt.states == 1 ? " random state" : " random states") << " (seed " << opt.seed
     << "): joint positions within their limits, velocities and accelerations in [-1, 1]"
     << (moving ? ", base attitude uniform" : "") << ";\n"
-    << "input tau = inverse dynamics at other random accelerations; discrete step dt = " << fmt("%g", opt.dt) << ".\n";
+    << "input tau = inverse dynamics at other random accelerations; discrete step dt = "
+    << fmt("%g", opt.dt) << ".\n";
   o << "Finite differences: central, geometric (H exp(+-d e_k)), long double, d = "
     << fmt("%.2g", double(fd_step())) << ".\n";
   if (invertible) o << "Condition number of M: up to " << fmt("%.2g", kappa) << ".\n";
@@ -309,21 +327,27 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     wq = std::max(wq, c.quantity.size());
     wh = std::max(wh, c.how.size());
   }
-  auto padr = [](const std::string& s, std::size_t w) { return s + std::string(w > s.size() ? w - s.size() : 0, ' '); };
-  o << "  " << padr("quantity", wq) << "  " << padr("compared", wh) << "  worst error  tolerance  result\n";
+  auto padr = [](const std::string& s, std::size_t w) {
+    return s + std::string(w > s.size() ? w - s.size() : 0, ' ');
+  };
+  o << "  " << padr("quantity", wq) << "  " << padr("compared", wh)
+    << "  worst error  tolerance  result\n";
   int failed = 0;
   for (const Check& c : report.checks()) {
     const bool pass = c.worst <= c.tol;
     failed += !pass;
-    o << "  " << padr(c.quantity, wq) << "  " << padr(c.how, wh) << "  " << padr(fmt("%.2e", c.worst), 11) << "  "
-      << padr(fmt("%.1e", c.tol), 9) << "  " << (pass ? "PASS" : "FAIL") << "\n";
+    o << "  " << padr(c.quantity, wq) << "  " << padr(c.how, wh) << "  "
+      << padr(fmt("%.2e", c.worst), 11) << "  " << padr(fmt("%.1e", c.tol), 9) << "  "
+      << (pass ? "PASS" : "FAIL") << "\n";
   }
   if (!invertible) {
     std::string names;
     for (int j : model.singular_joints())
-      names += (names.empty() ? "" : ", ") + (j == 0 ? std::string("the floating base") : model.joint_name(j));
-    o << "\nSKIPPED: M^-1, forward dynamics, A and B — the mass matrix is singular (no inertia along: " << names
-      << ").\nThe result below covers only the checks that ran.\n";
+      names += (names.empty() ? "" : ", ") +
+               (j == 0 ? std::string("the floating base") : model.joint_name(j));
+    o << "\nSKIPPED: M^-1, forward dynamics, A and B — the mass matrix is singular (no inertia "
+         "along: "
+      << names << ").\nThe result below covers only the checks that ran.\n";
   }
   if (!constraint_note.empty()) o << "\nNOTE: " << constraint_note << ".\n";
   if (constrained) o << "\nConstraints: " << opt.constraints << " (" << cons.specs.size() << ").\n";

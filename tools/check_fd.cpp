@@ -12,8 +12,8 @@ using LD = long double;
 
 long double fd_step() { return numdiff::default_step<LD>(numdiff::DifferenceScheme::Central); }
 
-FdDerivatives fd_derivatives(const Model<LD>& model, const State<double>& x, const VectorX<double>& ddq,
-                             TwistRepresentation rep) {
+FdDerivatives fd_derivatives(const Model<LD>& model, const State<double>& x,
+                             const VectorX<double>& ddq, TwistRepresentation rep) {
   const State<LD> xl = x.cast<LD>();
   const VectorX<LD> al = ddq.cast<LD>();
   Data<LD> data(model);
@@ -34,7 +34,8 @@ namespace {
 
 // The state x0 ⊕ δx with δx = (η, δs, δt, δr), t the base twist in `rep`:
 // H = H0 exp(η^), t = t0 + δt (then ν = the body twist of t at the new H), s, r shifted.
-State<LD> perturbed(const Model<LD>& model, const State<LD>& x0, const VectorX<LD>& dx, TwistRepresentation rep) {
+State<LD> perturbed(const Model<LD>& model, const State<LD>& x0, const VectorX<LD>& dx,
+                    TwistRepresentation rep) {
   const int n = model.num_joints();
   State<LD> y = x0;
   if (!model.has_moving_base()) {
@@ -74,7 +75,8 @@ void fd_linearization(const Model<LD>& model, const State<double>& x, const Vect
       out.head<6>() = SE3<LD>::right_jacobian_inverse(eta) *
                       (y.nu - SE3<LD>::exp(eta).inverse().velocity_transform() * x0.nu);
       out.segment(6, n) = y.r;
-      out.segment<6>(6 + n) = base_acceleration_from_body(y.H, y.nu, Vector6<LD>(acc.head<6>()), rep);
+      out.segment<6>(6 + n) =
+          base_acceleration_from_body(y.H, y.nu, Vector6<LD>(acc.head<6>()), rep);
       out.tail(n) = acc.tail(n);
     } else {
       out.head(n) = y.r;
@@ -91,7 +93,8 @@ void fd_linearization(const Model<LD>& model, const State<double>& x, const Vect
     if (moving) {
       out.head<6>() = xp0.H.inverse_times(y.H).log();
       out.segment(6, n) = y.s - xp0.s;
-      out.segment<6>(6 + n) = base_twist_from_body(y.H, y.nu, rep) - base_twist_from_body(xp0.H, xp0.nu, rep);
+      out.segment<6>(6 + n) =
+          base_twist_from_body(y.H, y.nu, rep) - base_twist_from_body(xp0.H, xp0.nu, rep);
       out.tail(n) = y.r - xp0.r;
     } else {
       out.head(n) = y.s - xp0.s;
@@ -103,11 +106,15 @@ void fd_linearization(const Model<LD>& model, const State<double>& x, const Vect
   const VectorX<LD> zero = VectorX<LD>::Zero(N);
   numdiff::NumDiffOptions<LD> opt;
   if (dt > 0.0) {
-    A = numdiff::vector_jacobian([&](const VectorX<LD>& dx) { return step(dx, tau0); }, zero, opt).cast<double>();
-    B = numdiff::vector_jacobian([&](const VectorX<LD>& u) { return step(zero, u); }, tau0, opt).cast<double>();
+    A = numdiff::vector_jacobian([&](const VectorX<LD>& dx) { return step(dx, tau0); }, zero, opt)
+            .cast<double>();
+    B = numdiff::vector_jacobian([&](const VectorX<LD>& u) { return step(zero, u); }, tau0, opt)
+            .cast<double>();
   } else {
-    A = numdiff::vector_jacobian([&](const VectorX<LD>& dx) { return field(dx, tau0); }, zero, opt).cast<double>();
-    B = numdiff::vector_jacobian([&](const VectorX<LD>& u) { return field(zero, u); }, tau0, opt).cast<double>();
+    A = numdiff::vector_jacobian([&](const VectorX<LD>& dx) { return field(dx, tau0); }, zero, opt)
+            .cast<double>();
+    B = numdiff::vector_jacobian([&](const VectorX<LD>& u) { return field(zero, u); }, tau0, opt)
+            .cast<double>();
   }
 }
 

@@ -17,15 +17,16 @@ long double fd_step();
 struct FdDerivatives {
   liedyn::MatrixX<double> D1, D2, D3, D4;
 };
-FdDerivatives fd_derivatives(const liedyn::Model<long double>& model, const liedyn::State<double>& x,
-                             const liedyn::VectorX<double>& ddq, liedyn::TwistRepresentation rep);
+FdDerivatives fd_derivatives(const liedyn::Model<long double>& model,
+                             const liedyn::State<double>& x, const liedyn::VectorX<double>& ddq,
+                             liedyn::TwistRepresentation rep);
 
 /// A and B of the forward dynamics at (x, τ̄) with δx = (η, δs, δt, δr), t the base twist in
 /// `rep`: for dt == 0 the Jacobians of the tangent vector field d/dt δx (continuous time), for
 /// dt > 0 those of one semi-implicit Euler step (liedyn::semi_implicit_euler_step), both from
 /// the nonlinear dynamics (ABA) alone.
 void fd_linearization(const liedyn::Model<long double>& model, const liedyn::State<double>& x,
-                      const liedyn::VectorX<double>& tau, liedyn::TwistRepresentation rep, double dt,
-                      liedyn::MatrixX<double>& A, liedyn::MatrixX<double>& B);
+                      const liedyn::VectorX<double>& tau, liedyn::TwistRepresentation rep,
+                      double dt, liedyn::MatrixX<double>& A, liedyn::MatrixX<double>& B);
 
 }  // namespace liedyn_cli

@@ -38,12 +38,12 @@ struct EvalOptions {
   std::string state;
   bool fixed_base = false;
   std::string representation = "body";  ///< body | inertial | mixed (D1, D3, A, B)
-  double discrete_dt = 0.0;              ///< > 0: A and B of the discrete step (linearize_discrete)
-  std::vector<std::string> only;         ///< keys to print (empty: every available key)
-  std::string inertia = "lenient";       ///< --inertia (model_io.hpp, LoadOptions)
-  std::vector<std::string> lock;         ///< --lock NAME=POS,...
-  std::string constraints;               ///< CONSTRAINTS.json (empty: none)
-  std::string mimic = "ignore";          ///< ignore | enforce: the URDF's <mimic> tags as couplings
+  double discrete_dt = 0.0;             ///< > 0: A and B of the discrete step (linearize_discrete)
+  std::vector<std::string> only;        ///< keys to print (empty: every available key)
+  std::string inertia = "lenient";      ///< --inertia (model_io.hpp, LoadOptions)
+  std::vector<std::string> lock;        ///< --lock NAME=POS,...
+  std::string constraints;              ///< CONSTRAINTS.json (empty: none)
+  std::string mimic = "ignore";         ///< ignore | enforce: the URDF's <mimic> tags as couplings
 };
 
 struct CheckOptions {
@@ -51,7 +51,7 @@ struct CheckOptions {
   bool fixed_base = false;
   int states = 3;
   unsigned seed = 1;
-  double dt = 0.01;  ///< time step of the discrete-linearization check
+  double dt = 0.01;                 ///< time step of the discrete-linearization check
   std::string inertia = "lenient";  ///< --inertia (model_io.hpp, LoadOptions)
   std::vector<std::string> lock;    ///< --lock NAME=POS,...
   std::string constraints;  ///< CONSTRAINTS.json: also check the constraint kernels (empty: none)

@@ -34,10 +34,12 @@ struct Reader {
   }
 
   void object(const json& v, const std::string& where) const {
-    if (!v.is_object()) fail(where.empty() ? "the document" : where, "expected an object, got " + kind(v));
+    if (!v.is_object())
+      fail(where.empty() ? "the document" : where, "expected an object, got " + kind(v));
   }
 
-  void keys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) const {
+  void keys(const json& obj, const std::string& where,
+            std::initializer_list<const char*> allowed) const {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
       bool ok = false;
       std::string list;
@@ -73,7 +75,8 @@ struct Reader {
   }
 
   /// One of `names` (the index of the match).
-  int choice(const json& v, const std::string& where, std::initializer_list<const char*> names) const {
+  int choice(const json& v, const std::string& where,
+             std::initializer_list<const char*> names) const {
     const std::string s = string(v, where);
     int k = 0;
     std::string list;
@@ -96,14 +99,16 @@ struct Reader {
   std::string frame(const json& entry, const char* key, const std::string& where,
                     const liedyn::Model<double>& model) const {
     const std::string name = string(required(entry, key, where), where + "." + key);
-    if (model.frame_id(name) < 0) fail(where + "." + key, "the model has no frame named '" + name + "'");
+    if (model.frame_id(name) < 0)
+      fail(where + "." + key, "the model has no frame named '" + name + "'");
     return name;
   }
 
   std::string joint(const json& entry, const char* key, const std::string& where,
                     const liedyn::Model<double>& model) const {
     const std::string name = string(required(entry, key, where), where + "." + key);
-    if (model.joint_id(name) < 1) fail(where + "." + key, "the model has no movable joint named '" + name + "'");
+    if (model.joint_id(name) < 1)
+      fail(where + "." + key, "the model has no movable joint named '" + name + "'");
     return name;
   }
 
@@ -116,7 +121,8 @@ struct Reader {
 
 }  // namespace
 
-ConstraintsInput parse_constraints(const json& doc, const liedyn::Model<double>& model, const std::string& path) {
+ConstraintsInput parse_constraints(const json& doc, const liedyn::Model<double>& model,
+                                   const std::string& path) {
   const Reader r{path};
   r.object(doc, "");
   r.keys(doc, "", {"contacts", "loops", "couplings", "restitution"});
@@ -142,25 +148,31 @@ ConstraintsInput parse_constraints(const json& doc, const liedyn::Model<double>&
       const json& e = list[k];
       r.object(e, where);
       r.keys(e, where, {"frame1", "frame2", "type", "axis", "sense"});
-      const std::string f1 = r.frame(e, "frame1", where, model), f2 = r.frame(e, "frame2", where, model);
+      const std::string f1 = r.frame(e, "frame1", where, model),
+                        f2 = r.frame(e, "frame2", where, model);
       if (f1 == f2) r.fail(where, "frame1 and frame2 are the same frame '" + f1 + "'");
-      const ConstraintType types[] = {ConstraintType::RigidLoop, ConstraintType::BallLoop, ConstraintType::RevoluteLoop,
-                                      ConstraintType::PrismaticLoop};
+      const ConstraintType types[] = {ConstraintType::RigidLoop, ConstraintType::BallLoop,
+                                      ConstraintType::RevoluteLoop, ConstraintType::PrismaticLoop};
       const ConstraintType type = types[r.choice(r.required(e, "type", where), where + ".type",
                                                  {"rigid", "ball", "revolute", "prismatic"})];
-      const bool jointed = type == ConstraintType::RevoluteLoop || type == ConstraintType::PrismaticLoop;
+      const bool jointed =
+          type == ConstraintType::RevoluteLoop || type == ConstraintType::PrismaticLoop;
       const TwistRepresentation sense = r.sense(e, where);
       Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();
       const json* a = r.optional(e, "axis");
-      if (jointed && !a) r.fail(where + ".axis", "missing: a revolute or prismatic loop needs its axis (in frame2)");
+      if (jointed && !a)
+        r.fail(where + ".axis", "missing: a revolute or prismatic loop needs its axis (in frame2)");
       if (!jointed && a) r.fail(where + ".axis", "only revolute and prismatic loops have an axis");
       if (a) {
-        if (!a->is_array() || a->size() != 3) r.fail(where + ".axis", "expected 3 numbers, got " + Reader::kind(*a));
-        for (int i = 0; i < 3; ++i) axis(i) = r.number((*a)[i], where + ".axis[" + std::to_string(i) + "]");
+        if (!a->is_array() || a->size() != 3)
+          r.fail(where + ".axis", "expected 3 numbers, got " + Reader::kind(*a));
+        for (int i = 0; i < 3; ++i)
+          axis(i) = r.number((*a)[i], where + ".axis[" + std::to_string(i) + "]");
         if (!(axis.norm() > 1e-12)) r.fail(where + ".axis", "the axis must not be zero");
       }
       if (jointed && sense == TwistRepresentation::Inertial)
-        r.fail(where + ".sense", "a revolute or prismatic loop has no inertial sense: use body or mixed");
+        r.fail(where + ".sense",
+               "a revolute or prismatic loop has no inertial sense: use body or mixed");
       in.specs.push_back(ConstraintSpec<double>::loop(type, f1, f2, sense, axis));
     }
   }
@@ -171,11 +183,13 @@ ConstraintsInput parse_constraints(const json& doc, const liedyn::Model<double>&
       const json& e = list[k];
       r.object(e, where);
       r.keys(e, where, {"joint", "master", "ratio", "offset"});
-      const std::string j = r.joint(e, "joint", where, model), i = r.joint(e, "master", where, model);
+      const std::string j = r.joint(e, "joint", where, model),
+                        i = r.joint(e, "master", where, model);
       if (i == j) r.fail(where, "joint '" + j + "' is coupled to itself");
       const double ratio = r.number(r.required(e, "ratio", where), where + ".ratio");
       const json* off = r.optional(e, "offset");
-      in.specs.push_back(ConstraintSpec<double>::coupling(j, i, ratio, off ? r.number(*off, where + ".offset") : 0.0));
+      in.specs.push_back(ConstraintSpec<double>::coupling(
+          j, i, ratio, off ? r.number(*off, where + ".offset") : 0.0));
     }
   }
   if (const json* e = r.optional(doc, "restitution")) {

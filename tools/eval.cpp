@@ -3,11 +3,11 @@
 // Quantities (README.md, "Command-line tool"): every one in liedyn's native coordinates (base
 // first; body twist ν; base wrench in the base frame) except D1, D3, A, B, constrained_A,
 // constrained_B and dlambda_dx, whose base-twist variable is --representation.
-//   tau               ĪD(x, ddq) (EIDAmb) at the file's accelerations          [needs accelerations]
-//   M, h              crba, bias_force (RNEA with zero accelerations)
-//   Minv              immamb                                                   [M invertible]
-//   ddq               aba(x, τ̄) at the file's input                            [needs input; M invertible]
-//   derivatives_ddq   the accelerations D1..D4 are evaluated at: the file's accelerations if
+//   tau               ĪD(x, ddq) (EIDAmb) at the file's accelerations          [needs
+//   accelerations] M, h              crba, bias_force (RNEA with zero accelerations) Minv immamb [M
+//   invertible] ddq               aba(x, τ̄) at the file's input                            [needs
+//   input; M invertible] derivatives_ddq   the accelerations D1..D4 are evaluated at: the file's
+//   accelerations if
 //                     given, else FD(x, τ̄) of the input if given, else zero
 //   D1..D4            eidamb_derivatives at (x, derivatives_ddq)              [D1, D3: moving base]
 //   linearization_tau the τ̄ of A and B: the input if given, else ĪD(x, accelerations) if given,
@@ -24,14 +24,16 @@
 // couplings, after the file's rows) (rows stacked contacts, loops, couplings, in file order;
 // each in its "sense"; λ acts on the robot: M q̈ + h − τ̄ = Jᵀ λ, docs/constraints.md):
 //   constraint_jacobian, constraint_drift   J and γ (J q̈ + γ = 0), constraint_kinematics
-//   constrained_ddq, lambda   constrained_forward_dynamics at the input  [needs input; M invertible]
-//   constrained_A, constrained_B   the constrained linearize / linearize_discrete at the input, in
+//   constrained_ddq, lambda   constrained_forward_dynamics at the input  [needs input; M
+//   invertible] constrained_A, constrained_B   the constrained linearize / linearize_discrete at
+//   the input, in
 //                     A and B's layout (δx = (η, δs, δt, δr), t in --representation): the same
 //                     kinematic rows, the acceleration rows those of the constrained dynamics
 //                     [needs input; M invertible]
 //   dlambda_dx, dlambda_dtau   ∂λ/∂x (m × 2nv, A's columns) and ∂λ/∂τ̄ (m × nv), what the same
 //                     call leaves in cd; with --discrete still the continuous derivatives, since
-//                     the Euler step has no λ of its own (it uses λ at x)  [needs input; M invertible]
+//                     the Euler step has no λ of its own (it uses λ at x)  [needs input; M
+//                     invertible]
 //   impulse_v_after, impulse  impulse_dynamics, restitution from the file [M invertible]
 #include <algorithm>
 #include <cmath>
@@ -43,19 +45,19 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "constraints_json.hpp"
 #include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/centroidal.hpp"
 #include "liedyn/algorithm/constrained_linearization.hpp"
 #include "liedyn/algorithm/coriolis.hpp"
-#include "liedyn/algorithm/energy.hpp"
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
+#include "liedyn/algorithm/energy.hpp"
 #include "liedyn/algorithm/immamb.hpp"
+#include "liedyn/algorithm/impulse_dynamics.hpp"
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/rnea.hpp"
-#include "liedyn/algorithm/impulse_dynamics.hpp"
-#include "constraints_json.hpp"
 #include "model_io.hpp"
 #include "state_json.hpp"
 
@@ -64,13 +66,42 @@ namespace liedyn_cli {
 using json = nlohmann::ordered_json;
 
 const std::vector<std::string>& eval_keys() {
-  static const std::vector<std::string> keys = {
-      "joint_names", "nv", "base_type", "representation", "discrete_dt", "tau", "M", "Minv", "h", "ddq",
-      "derivatives_ddq", "D1", "D2", "D3", "D4", "linearization_tau", "A", "B",
-      "com", "com_jacobian", "centroidal_momentum", "centroidal_matrix", "centroidal_drift", "kinetic_energy",
-      "potential_energy", "coriolis_matrix",
-      "constrained_ddq", "lambda", "constrained_A", "constrained_B", "dlambda_dx", "dlambda_dtau",
-      "constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"};
+  static const std::vector<std::string> keys = {"joint_names",
+                                                "nv",
+                                                "base_type",
+                                                "representation",
+                                                "discrete_dt",
+                                                "tau",
+                                                "M",
+                                                "Minv",
+                                                "h",
+                                                "ddq",
+                                                "derivatives_ddq",
+                                                "D1",
+                                                "D2",
+                                                "D3",
+                                                "D4",
+                                                "linearization_tau",
+                                                "A",
+                                                "B",
+                                                "com",
+                                                "com_jacobian",
+                                                "centroidal_momentum",
+                                                "centroidal_matrix",
+                                                "centroidal_drift",
+                                                "kinetic_energy",
+                                                "potential_energy",
+                                                "coriolis_matrix",
+                                                "constrained_ddq",
+                                                "lambda",
+                                                "constrained_A",
+                                                "constrained_B",
+                                                "dlambda_dx",
+                                                "dlambda_dtau",
+                                                "constraint_jacobian",
+                                                "constraint_drift",
+                                                "impulse_v_after",
+                                                "impulse"};
   return keys;
 }
 
@@ -103,7 +134,8 @@ liedyn::TwistRepresentation to_representation(const std::string& s) {
 std::string singular_reason(const liedyn::Model<double>& model) {
   std::string names;
   for (int j : model.singular_joints())
-    names += (names.empty() ? "" : ", ") + (j == 0 ? std::string("the floating base") : model.joint_name(j));
+    names += (names.empty() ? "" : ", ") +
+             (j == 0 ? std::string("the floating base") : model.joint_name(j));
   return "the mass matrix is singular (no inertia along: " + names + ")";
 }
 
@@ -115,7 +147,8 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
   const nlohmann::json doc = read_json_file(opt.state);
   // With --fixed-base the file's base pose (if any) is where the base is welded.
   const SE3<double> pose = opt.fixed_base ? state_base_pose(doc, opt.state) : SE3<double>();
-  const Model<double> model = load_model(opt.urdf, opt.fixed_base, pose, LoadOptions{opt.inertia, opt.lock});
+  const Model<double> model =
+      load_model(opt.urdf, opt.fixed_base, pose, LoadOptions{opt.inertia, opt.lock});
   // stdout is the JSON document: the load diagnostics go to stderr, one note each.
   for (const ModelDiagnostic& d : model.diagnostics())
     err << "liedyn: note: " << to_string(d.kind) << ": " << d.message << "\n";
@@ -151,7 +184,8 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
   // Huge inputs can overflow, and JSON has no inf/NaN (nlohmann would print null): refuse.
   auto put = [&](const char* key, const auto& m) {
     if (!m.allFinite())
-      throw Error("eval: '" + std::string(key) + "' is not finite (overflow?): check the magnitudes in " + opt.state);
+      throw Error("eval: '" + std::string(key) +
+                  "' is not finite (overflow?): check the magnitudes in " + opt.state);
     value[key] = to_json(m);
   };
 
@@ -194,7 +228,9 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
 
   // A and B at the input, else at ĪD(x, accelerations), else at h (zero accelerations).
   if (need_any({"linearization_tau", "A", "B"})) {
-    const VectorX<double> tau_lin = in.has_input ? in.tau : in.has_accelerations ? tau_id : bias_force(model, data, x);
+    const VectorX<double> tau_lin = in.has_input           ? in.tau
+                                    : in.has_accelerations ? tau_id
+                                                           : bias_force(model, data, x);
     put("linearization_tau", tau_lin);
     if (invertible) {
       LinearizationOptions<double> lopt;
@@ -210,22 +246,30 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
 
   // Centre of mass, centroidal quantities, energy and the Coriolis matrix.
   auto put_number = [&](const char* key, double v) {
-    if (!std::isfinite(v)) throw Error("eval: '" + std::string(key) + "' is not finite (overflow?): check the magnitudes in " + opt.state);
+    if (!std::isfinite(v))
+      throw Error("eval: '" + std::string(key) +
+                  "' is not finite (overflow?): check the magnitudes in " + opt.state);
     value[key] = v;
   };
   if (need_any({"com"})) put("com", center_of_mass(model, data, x));
   if (need_any({"com_jacobian"})) put("com_jacobian", center_of_mass_jacobian(model, data, x));
-  if (need_any({"centroidal_momentum"})) put("centroidal_momentum", centroidal_momentum(model, data, x));
-  if (need_any({"centroidal_matrix"})) put("centroidal_matrix", centroidal_momentum_matrix(model, data, x));
-  if (need_any({"centroidal_drift"})) put("centroidal_drift", centroidal_momentum_drift(model, data, x));
+  if (need_any({"centroidal_momentum"}))
+    put("centroidal_momentum", centroidal_momentum(model, data, x));
+  if (need_any({"centroidal_matrix"}))
+    put("centroidal_matrix", centroidal_momentum_matrix(model, data, x));
+  if (need_any({"centroidal_drift"}))
+    put("centroidal_drift", centroidal_momentum_drift(model, data, x));
   if (need_any({"kinetic_energy"})) put_number("kinetic_energy", kinetic_energy(model, data, x));
-  if (need_any({"potential_energy"})) put_number("potential_energy", potential_energy(model, data, x));
+  if (need_any({"potential_energy"}))
+    put_number("potential_energy", potential_energy(model, data, x));
   if (need_any({"coriolis_matrix"})) put("coriolis_matrix", coriolis_matrix(model, data, x));
   const std::vector<std::string> constraint_keys = {
-      "constrained_ddq", "lambda", "constrained_A", "constrained_B", "dlambda_dx", "dlambda_dtau",
-      "constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"};
+      "constrained_ddq", "lambda",       "constrained_A",       "constrained_B",
+      "dlambda_dx",      "dlambda_dtau", "constraint_jacobian", "constraint_drift",
+      "impulse_v_after", "impulse"};
   ConstraintsInput cons;
-  if (!opt.constraints.empty()) cons = parse_constraints(read_json_file(opt.constraints), model, opt.constraints);
+  if (!opt.constraints.empty())
+    cons = parse_constraints(read_json_file(opt.constraints), model, opt.constraints);
   if (opt.mimic == "enforce") {
     const auto couplings = mimic_couplings(model);
     if (couplings.empty()) throw Error("--mimic enforce: " + opt.urdf + " has no <mimic> joints");

@@ -29,7 +29,9 @@ std::size_t width(const std::string& s) {
   return w;
 }
 
-std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
+std::string pad(const std::string& s, std::size_t w) {
+  return s + std::string(w > width(s) ? w - width(s) : 0, ' ');
+}
 
 std::string vec3(const liedyn::Vector3<double>& v, const char* f = "%.4g") {
   return "(" + fmt(f, v.x()) + ", " + fmt(f, v.y()) + ", " + fmt(f, v.z()) + ")";
@@ -56,7 +58,9 @@ std::string type_text(const liedyn::Joint<double>& j) {
 std::string limits_text(const liedyn::Joint<double>& j) {
   if (is_continuous(j)) return "unlimited";
   const char* unit = j.type == liedyn::JointType::Prismatic ? " m" : " rad";
-  auto one = [](double v) { return std::isinf(v) ? std::string(v < 0 ? "-inf" : "inf") : fmt("%.3g", v); };
+  auto one = [](double v) {
+    return std::isinf(v) ? std::string(v < 0 ? "-inf" : "inf") : fmt("%.3g", v);
+  };
   return "[" + one(j.lower) + ", " + one(j.upper) + "]" + unit;
 }
 
@@ -64,7 +68,8 @@ std::string limits_text(const liedyn::Joint<double>& j) {
 
 int run_info(const InfoOptions& opt, std::ostream& out) {
   using namespace liedyn;
-  const Model<double> model = load_model(opt.urdf, opt.fixed_base, SE3<double>(), LoadOptions{opt.inertia, opt.lock});
+  const Model<double> model =
+      load_model(opt.urdf, opt.fixed_base, SE3<double>(), LoadOptions{opt.inertia, opt.lock});
   const int n = model.num_joints(), nb = model.num_bodies();
   const bool moving = model.has_moving_base();
   std::ostringstream o;
@@ -96,8 +101,9 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
     << (moving ? " — moving base (6 DoF: pose and twist are part of the state)"
                : " — welded to the world (--fixed-base)")
     << "\n";
-  o << "size     " << n << (n == 1 ? " joint" : " joints") << (kinds.empty() ? "" : " (" + kinds + ")") << ", " << nb
-    << " bodies, nv = " << model.nv() << ", tree depth " << model.max_depth() << "\n";
+  o << "size     " << n << (n == 1 ? " joint" : " joints")
+    << (kinds.empty() ? "" : " (" + kinds + ")") << ", " << nb << " bodies, nv = " << model.nv()
+    << ", tree depth " << model.max_depth() << "\n";
   o << "mass     " << fmt("%.6g", total.mass()) << " kg; centre of mass " << vec3(total.com())
     << " m in the base frame, at zero joint positions\n";
   o << "gravity  " << vec3(model.gravity()) << " m/s^2\n\n";
@@ -109,7 +115,8 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
   };
   std::vector<Row> rows;
   rows.push_back({"v", "joint", "type", "axis", "body", "mass [kg]", "limits"});
-  rows.push_back({moving ? "0-5" : "", model.body_name(0) + " (base)", moving ? "floating" : "welded", "", model.body_name(0),
+  rows.push_back({moving ? "0-5" : "", model.body_name(0) + " (base)",
+                  moving ? "floating" : "welded", "", model.body_name(0),
                   fmt("%.4g", model.inertia(0).mass()), ""});
   // Tree glyphs: for each ancestor depth, whether a vertical bar continues.
   auto last_child = [&](int i) {
@@ -120,11 +127,13 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
     std::string prefix;
     std::vector<int> chain;
     for (int k = model.parent(i); k > 0; k = model.parent(k)) chain.push_back(k);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) prefix += last_child(*it) ? "   " : "│  ";
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+      prefix += last_child(*it) ? "   " : "│  ";
     prefix += last_child(i) ? "└─ " : "├─ ";
     const Joint<double>& j = model.joint(i);
-    rows.push_back({std::to_string(model.v_index(i)), prefix + j.name, type_text(j), axis_text(j.axis),
-                    model.body_name(i), fmt("%.4g", model.inertia(i).mass()), limits_text(j)});
+    rows.push_back({std::to_string(model.v_index(i)), prefix + j.name, type_text(j),
+                    axis_text(j.axis), model.body_name(i), fmt("%.4g", model.inertia(i).mass()),
+                    limits_text(j)});
   }
   std::size_t w[6] = {0, 0, 0, 0, 0, 0};
   for (const Row& r : rows) {
@@ -132,9 +141,10 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
     for (int k = 0; k < 6; ++k) w[k] = std::max(w[k], width(*f[k]));
   }
   for (const Row& r : rows) {
-    std::string line = "  " + std::string(w[0] - width(r.v), ' ') + r.v + "  " + pad(r.tree, w[1]) + "  " +
-                       pad(r.type, w[2]) + "  " + pad(r.axis, w[3]) + "  " + pad(r.body, w[4]) + "  " +
-                       std::string(w[5] - width(r.mass), ' ') + r.mass + "  " + r.limits;
+    std::string line = "  " + std::string(w[0] - width(r.v), ' ') + r.v + "  " + pad(r.tree, w[1]) +
+                       "  " + pad(r.type, w[2]) + "  " + pad(r.axis, w[3]) + "  " +
+                       pad(r.body, w[4]) + "  " + std::string(w[5] - width(r.mass), ' ') + r.mass +
+                       "  " + r.limits;
     line.erase(line.find_last_not_of(' ') + 1);
     o << line << "\n";
   }
@@ -143,9 +153,11 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
   // Fixed links, kept as frames of the body they were merged into.
   std::vector<std::string> merged;
   for (const Frame<double>& f : model.frames())
-    if (f.name != model.body_name(f.body)) merged.push_back(f.name + " -> " + model.body_name(f.body));
+    if (f.name != model.body_name(f.body))
+      merged.push_back(f.name + " -> " + model.body_name(f.body));
   if (!merged.empty()) {
-    o << "\nfixed links (merged into their moving parent, kept as frames): " << merged.size() << "\n  ";
+    o << "\nfixed links (merged into their moving parent, kept as frames): " << merged.size()
+      << "\n  ";
     std::size_t col = 2;
     for (std::size_t k = 0; k < merged.size(); ++k) {
       const std::string item = merged[k] + (k + 1 < merged.size() ? "," : "");
@@ -168,10 +180,13 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
   if (model.singular_joints().empty()) {
     o << "invertible (every joint's subtree has inertia along its axis)\n";
   } else {
-    o << "SINGULAR — forward dynamics, M^-1 and the linearization are unavailable. No inertia along:\n";
+    o << "SINGULAR — forward dynamics, M^-1 and the linearization are unavailable. No inertia "
+         "along:\n";
     for (int j : model.singular_joints()) {
       if (j == 0) o << "  the floating base (the whole robot's articulated inertia is singular)\n";
-      else o << "  joint " << model.joint_name(j) << " (its subtree: " << model.body_name(j) << " and below)\n";
+      else
+        o << "  joint " << model.joint_name(j) << " (its subtree: " << model.body_name(j)
+          << " and below)\n";
     }
   }
 
@@ -181,7 +196,8 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
   } else {
     o << " (recorded from the URDF, not enforced: each joint stays a degree of freedom):\n";
     for (const MimicRelation& m : model.mimic_relations()) {
-      o << "  " << model.joint_name(m.joint) << " = " << fmt("%.6g", m.multiplier) << " * " << model.joint_name(m.leader);
+      o << "  " << model.joint_name(m.joint) << " = " << fmt("%.6g", m.multiplier) << " * "
+        << model.joint_name(m.leader);
       if (m.offset != 0.0) o << (m.offset < 0 ? " - " : " + ") << fmt("%.6g", std::abs(m.offset));
       o << "\n";
     }

@@ -1,7 +1,8 @@
 // liedyn — the command-line tool: argument parsing (CLI11) and error reporting.
 //
 //   liedyn info  ROBOT.urdf [--fixed-base]
-//   liedyn eval  ROBOT.urdf --state STATE.json [--fixed-base] [--representation body|inertial|mixed]
+//   liedyn eval  ROBOT.urdf --state STATE.json [--fixed-base] [--representation
+//   body|inertial|mixed]
 //                [--discrete DT] [--constraints FILE] [--mimic ignore|enforce] [--only KEY,...]
 //   liedyn check ROBOT.urdf [--states N] [--seed S] [--dt DT] [--fixed-base]
 // each with [--inertia strict|lenient|balance] [--lock NAME=POS,...] (docs/loading.md).
@@ -40,7 +41,8 @@ CLI::Validator positive_finite() {
 // --inertia and --lock, shared by info, eval and check (docs/loading.md).
 void add_load_options(CLI::App* app, std::string& inertia, std::vector<std::string>& lock) {
   app->add_option("--inertia", inertia,
-                  "Link inertias a rigid body cannot have: strict refuses, lenient (default) loads as written "
+                  "Link inertias a rigid body cannot have: strict refuses, lenient (default) loads "
+                  "as written "
                   "and reports, balance adds the least isotropic inertia")
       ->check(CLI::IsMember({"strict", "lenient", "balance"}));
   app->add_option("--lock", lock, "Weld these joints at these positions (rad or m)")
@@ -62,37 +64,47 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("liedyn ") + liedyn::version_string);
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 success, 1 a `check` comparison failed, 2 an error (bad input, unreadable file, ...), "
-      "100+ usage errors.\nSee README.md (\"Command-line tool\", \"STATE.json\") for the state file format.");
+      "Exit codes: 0 success, 1 a `check` comparison failed, 2 an error (bad input, unreadable "
+      "file, ...), "
+      "100+ usage errors.\nSee README.md (\"Command-line tool\", \"STATE.json\") for the state "
+      "file format.");
 
   InfoOptions info_opt;
-  CLI::App* info = app.add_subcommand("info", "Describe a robot: tree, joints, masses, centre of mass, "
-                                              "singular joints, mimic relations");
+  CLI::App* info = app.add_subcommand("info",
+                                      "Describe a robot: tree, joints, masses, centre of mass, "
+                                      "singular joints, mimic relations");
   info->add_option("urdf", info_opt.urdf, "URDF file")->required();
   info->add_flag("--fixed-base", info_opt.fixed_base, "Weld the root link to the world");
   add_load_options(info, info_opt.inertia, info_opt.lock);
 
   EvalOptions eval_opt;
-  CLI::App* eval = app.add_subcommand("eval", "Evaluate the dynamics and the linearization at a state (JSON on stdout)");
+  CLI::App* eval = app.add_subcommand(
+      "eval", "Evaluate the dynamics and the linearization at a state (JSON on stdout)");
   eval->add_option("urdf", eval_opt.urdf, "URDF file")->required();
   eval->add_option("--state", eval_opt.state, "STATE.json (see README.md)")->required();
-  eval->add_flag("--fixed-base", eval_opt.fixed_base, "Weld the root link (at the state's base pose, if given)");
-  eval->add_option("--representation", eval_opt.representation,
-                   "Base-twist variable of D1, D3, A, B, constrained_A, constrained_B and dlambda_dx "
-                   "(default: body)")
+  eval->add_flag("--fixed-base", eval_opt.fixed_base,
+                 "Weld the root link (at the state's base pose, if given)");
+  eval->add_option(
+          "--representation", eval_opt.representation,
+          "Base-twist variable of D1, D3, A, B, constrained_A, constrained_B and dlambda_dx "
+          "(default: body)")
       ->check(CLI::IsMember({"body", "inertial", "mixed"}));
-  eval->add_option("--discrete", eval_opt.discrete_dt,
-                   "A and B (and constrained_A, constrained_B) of one semi-implicit Euler step of length DT "
-                   "instead of the continuous ones; dlambda_dx, dlambda_dtau stay continuous")
+  eval->add_option(
+          "--discrete", eval_opt.discrete_dt,
+          "A and B (and constrained_A, constrained_B) of one semi-implicit Euler step of length DT "
+          "instead of the continuous ones; dlambda_dx, dlambda_dtau stay continuous")
       ->check(positive_finite())
       ->type_name("DT");
-  eval->add_option("--constraints", eval_opt.constraints,
-                   "CONSTRAINTS.json: contacts, loops, couplings (adds constrained_ddq, lambda, constrained_A, "
-                   "constrained_B, dlambda_dx, dlambda_dtau, constraint_jacobian, constraint_drift, "
-                   "impulse_v_after, impulse)")
+  eval->add_option(
+          "--constraints", eval_opt.constraints,
+          "CONSTRAINTS.json: contacts, loops, couplings (adds constrained_ddq, lambda, "
+          "constrained_A, "
+          "constrained_B, dlambda_dx, dlambda_dtau, constraint_jacobian, constraint_drift, "
+          "impulse_v_after, impulse)")
       ->type_name("FILE");
   eval->add_option("--mimic", eval_opt.mimic,
-                   "ignore (default: mimic joints stay independent) or enforce (the URDF's <mimic> tags become "
+                   "ignore (default: mimic joints stay independent) or enforce (the URDF's <mimic> "
+                   "tags become "
                    "couplings, appended after --constraints' rows)")
       ->check(CLI::IsMember({"ignore", "enforce"}));
   eval->add_option("--only", eval_opt.only, "Print only these keys (comma-separated)")
@@ -102,18 +114,24 @@ int main(int argc, char** argv) {
   add_load_options(eval, eval_opt.inertia, eval_opt.lock);
 
   CheckOptions check_opt;
-  CLI::App* check = app.add_subcommand(
-      "check", "Check the analytic derivatives against finite differences, and the kernels against each other, "
-               "at random states");
+  CLI::App* check = app.add_subcommand("check",
+                                       "Check the analytic derivatives against finite differences, "
+                                       "and the kernels against each other, "
+                                       "at random states");
   check->add_option("urdf", check_opt.urdf, "URDF file")->required();
-  check->add_option("--states", check_opt.states, "Number of random states (default 3)")->check(CLI::Range(1, 100000));
+  check->add_option("--states", check_opt.states, "Number of random states (default 3)")
+      ->check(CLI::Range(1, 100000));
   check->add_option("--seed", check_opt.seed, "Seed of the random states (default 1)");
-  check->add_option("--dt", check_opt.dt, "Time step of the discrete-linearization check (default 0.01)")
+  check
+      ->add_option("--dt", check_opt.dt,
+                   "Time step of the discrete-linearization check (default 0.01)")
       ->check(positive_finite());
   check->add_flag("--fixed-base", check_opt.fixed_base, "Weld the root link to the world");
   add_load_options(check, check_opt.inertia, check_opt.lock);
-  check->add_option("--constraints", check_opt.constraints,
-                    "CONSTRAINTS.json: also check J, constrained and impulse dynamics for these constraints")
+  check
+      ->add_option(
+          "--constraints", check_opt.constraints,
+          "CONSTRAINTS.json: also check J, constrained and impulse dynamics for these constraints")
       ->type_name("FILE");
 
   try {

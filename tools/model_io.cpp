@@ -10,8 +10,8 @@
 
 namespace liedyn_cli {
 
-liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base, const liedyn::SE3<double>& welded_pose,
-                                 const LoadOptions& load) {
+liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
+                                 const liedyn::SE3<double>& welded_pose, const LoadOptions& load) {
   liedyn::UrdfOptions opt;
   opt.weld_base = fixed_base;
   opt.welded_base_pose = welded_pose;
@@ -25,7 +25,8 @@ liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base, const
   std::vector<double> positions;
   for (const std::string& item : load.lock) {
     const std::size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error("--lock: '" + item + "' is not NAME=POSITION");
+    if (eq == std::string::npos || eq == 0)
+      throw Error("--lock: '" + item + "' is not NAME=POSITION");
     const std::string text = item.substr(eq + 1);
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
@@ -44,7 +45,8 @@ void print_diagnostics(const liedyn::Model<double>& model, std::ostream& out) {
     return;
   }
   out << "diagnostics: " << d.size() << " (accepted or changed at load; see docs/loading.md)\n";
-  for (const liedyn::ModelDiagnostic& e : d) out << "  " << liedyn::to_string(e.kind) << ": " << e.message << "\n";
+  for (const liedyn::ModelDiagnostic& e : d)
+    out << "  " << liedyn::to_string(e.kind) << ": " << e.message << "\n";
 }
 
 }  // namespace liedyn_cli

@@ -28,7 +28,9 @@ struct Ctx {
   }
 };
 
-std::string join(const std::string& where, const std::string& key) { return where.empty() ? key : where + "." + key; }
+std::string join(const std::string& where, const std::string& key) {
+  return where.empty() ? key : where + "." + key;
+}
 
 /// "a string (\"NaN\")", "null", "an array", ...: what was found instead.
 std::string describe(const json& v) {
@@ -50,18 +52,21 @@ std::string describe(const json& v) {
 }
 
 void require_object(const Ctx& c, const json& v, const std::string& where) {
-  if (!v.is_object()) c.fail(where.empty() ? "the document" : where, "expected an object, got " + describe(v));
+  if (!v.is_object())
+    c.fail(where.empty() ? "the document" : where, "expected an object, got " + describe(v));
 }
 
 /// Rejects keys outside `allowed` (catches typos such as "quaternon").
-void check_keys(const Ctx& c, const json& obj, const std::string& where, std::initializer_list<const char*> allowed) {
+void check_keys(const Ctx& c, const json& obj, const std::string& where,
+                std::initializer_list<const char*> allowed) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool ok = false;
     for (const char* a : allowed) ok = ok || it.key() == a;
     if (ok) continue;
     std::string list;
     for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    c.fail(where.empty() ? std::string() : where, "unknown field '" + it.key() + "' (expected: " + list + ")");
+    c.fail(where.empty() ? std::string() : where,
+           "unknown field '" + it.key() + "' (expected: " + list + ")");
   }
 }
 
@@ -85,16 +90,19 @@ double number(const Ctx& c, const json& v, const std::string& where) {
 
 template <int N>
 Eigen::Matrix<double, N, 1> numbers(const Ctx& c, const json& v, const std::string& where) {
-  if (!v.is_array()) c.fail(where, "expected an array of " + std::to_string(N) + " numbers, got " + describe(v));
+  if (!v.is_array())
+    c.fail(where, "expected an array of " + std::to_string(N) + " numbers, got " + describe(v));
   if (v.size() != static_cast<std::size_t>(N))
     c.fail(where, "expected " + std::to_string(N) + " numbers, got " + std::to_string(v.size()));
   Eigen::Matrix<double, N, 1> out;
-  for (int k = 0; k < N; ++k) out(k) = number(c, v[static_cast<std::size_t>(k)], where + "[" + std::to_string(k) + "]");
+  for (int k = 0; k < N; ++k)
+    out(k) = number(c, v[static_cast<std::size_t>(k)], where + "[" + std::to_string(k) + "]");
   return out;
 }
 
 TwistRepresentation representation(const Ctx& c, const json& v, const std::string& where) {
-  if (!v.is_string()) c.fail(where, "expected \"body\", \"inertial\" or \"mixed\", got " + describe(v));
+  if (!v.is_string())
+    c.fail(where, "expected \"body\", \"inertial\" or \"mixed\", got " + describe(v));
   const std::string s = v.get<std::string>();
   if (s == "body") return TwistRepresentation::Body;
   if (s == "inertial") return TwistRepresentation::Inertial;
@@ -116,7 +124,8 @@ liedyn::SE3<double> base_pose(const Ctx& c, const json& base, bool optional) {
       std::ostringstream msg;
       msg.precision(17);
       msg << "not a unit quaternion: its norm is " << norm
-          << " (it must be 1 within 1e-6; liedyn does not normalize it silently). Order: [x, y, z, w]";
+          << " (it must be 1 within 1e-6; liedyn does not normalize it silently). Order: [x, y, z, "
+             "w]";
       c.fail("base.quaternion", msg.str());
     }
   } else if (!optional) {
@@ -143,7 +152,8 @@ std::vector<const json*> joint_entries(const Ctx& c, const json& obj, const std:
   require_object(c, obj, where);
   for (auto it = obj.begin(); it != obj.end(); ++it)
     if (model.joint_id(it.key()) < 0)
-      c.fail(where, "unknown joint '" + it.key() + "': the model has no movable joint of that name (its joints: " +
+      c.fail(where, "unknown joint '" + it.key() +
+                        "': the model has no movable joint of that name (its joints: " +
                         joint_list(model) + ")");
   std::vector<const json*> entries(static_cast<std::size_t>(model.num_bodies()), nullptr);
   std::string missing;
@@ -170,11 +180,14 @@ json read_json_file(const std::string& path) {
   const Ctx c{path};
   errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) c.fail("", std::string("cannot open the file") + (errno ? std::string(" (") + std::strerror(errno) + ")" : ""));
+  if (!in)
+    c.fail("", std::string("cannot open the file") +
+                   (errno ? std::string(" (") + std::strerror(errno) + ")" : ""));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) c.fail("", "cannot read the file");
-  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos) c.fail("", "the file is empty (expected a JSON object)");
+  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos)
+    c.fail("", "the file is empty (expected a JSON object)");
   // Duplicate keys: JSON allows them, nlohmann keeps the last one silently; we refuse them.
   std::vector<std::set<std::string>> keys;
   auto callback = [&](int, json::parse_event_t event, json& parsed) {
@@ -194,7 +207,8 @@ json read_json_file(const std::string& path) {
     // "[json.exception.parse_error.101] parse error at line 1, ...": drop the bracketed id.
     std::string what = e.what();
     const std::size_t close = what.find("] ");
-    if (!what.empty() && what[0] == '[' && close != std::string::npos) what = what.substr(close + 2);
+    if (!what.empty() && what[0] == '[' && close != std::string::npos)
+      what = what.substr(close + 2);
     if (e.id == 406) what += " (not a finite double)";
     c.fail("", "invalid JSON: " + what);
   }
@@ -209,7 +223,8 @@ liedyn::SE3<double> state_base_pose(const json& doc, const std::string& path) {
   return base_pose(c, *base, /*optional=*/true);
 }
 
-StateInput parse_state(const json& doc, const liedyn::Model<double>& model, const std::string& path) {
+StateInput parse_state(const json& doc, const liedyn::Model<double>& model,
+                       const std::string& path) {
   const Ctx c{path};
   const bool moving = model.has_moving_base();
   const int n = model.num_joints(), nv = model.nv(), off = model.offset();
@@ -224,39 +239,48 @@ StateInput parse_state(const json& doc, const liedyn::Model<double>& model, cons
 
   // --- base --------------------------------------------------------------------------------
   const json* base = find(doc, "base");
-  if (!base && moving) c.fail("base", "missing (a moving base needs its position, quaternion, twist and "
-                                      "twist_representation; use --fixed-base to weld it)");
+  if (!base && moving)
+    c.fail("base",
+           "missing (a moving base needs its position, quaternion, twist and "
+           "twist_representation; use --fixed-base to weld it)");
   if (base) {
     require_object(c, *base, "base");
-    check_keys(c, *base, "base", {"position", "quaternion", "twist", "twist_representation", "acceleration"});
+    check_keys(c, *base, "base",
+               {"position", "quaternion", "twist", "twist_representation", "acceleration"});
     const liedyn::SE3<double> H = base_pose(c, *base, /*optional=*/!moving);
     if (moving) {
       in.x.H = H;
       in.twist_representation = representation(c, need(c, *base, "twist_representation", "base"),
-                                                "base.twist_representation");
-      const liedyn::Vector6<double> twist = numbers<6>(c, need(c, *base, "twist", "base"), "base.twist");
+                                               "base.twist_representation");
+      const liedyn::Vector6<double> twist =
+          numbers<6>(c, need(c, *base, "twist", "base"), "base.twist");
       in.x.nu = liedyn::base_twist_to_body(H, twist, in.twist_representation);
       if (const json* a = find(*base, "acceleration")) {
         const liedyn::Vector6<double> acc = numbers<6>(c, *a, "base.acceleration");
-        in.ddq.head<6>() = liedyn::base_acceleration_to_body(H, in.x.nu, acc, in.twist_representation);
+        in.ddq.head<6>() =
+            liedyn::base_acceleration_to_body(H, in.x.nu, acc, in.twist_representation);
         base_acc = true;
       }
     } else {
       // A welded base sits at the model's welded pose (taken from this file when loading) and
       // does not move: twist and acceleration may be given only as zeros.
       in.x.H = model.welded_base_pose();
-      if (const json* r = find(*base, "twist_representation")) representation(c, *r, "base.twist_representation");
+      if (const json* r = find(*base, "twist_representation"))
+        representation(c, *r, "base.twist_representation");
       if (const json* t = find(*base, "twist"))
         if (!all_zero(numbers<6>(c, *t, "base.twist")))
-          c.fail("base.twist", "must be zero with --fixed-base (a welded base does not move); leave it out");
+          c.fail("base.twist",
+                 "must be zero with --fixed-base (a welded base does not move); leave it out");
       if (const json* a = find(*base, "acceleration"))
         if (!all_zero(numbers<6>(c, *a, "base.acceleration")))
-          c.fail("base.acceleration", "must be zero with --fixed-base (a welded base does not move); leave it out");
+          c.fail("base.acceleration",
+                 "must be zero with --fixed-base (a welded base does not move); leave it out");
     }
   }
 
   // --- joints ------------------------------------------------------------------------------
-  const std::vector<const json*> joints = joint_entries(c, need(c, doc, "joints", ""), "joints", model);
+  const std::vector<const json*> joints =
+      joint_entries(c, need(c, doc, "joints", ""), "joints", model);
   int with_acc = 0;
   std::string first_without_acc;
   for (int i = 1; i <= n; ++i) {
@@ -278,8 +302,9 @@ StateInput parse_state(const json& doc, const liedyn::Model<double>& model, cons
   const bool any_acc = base_acc || with_acc > 0;
   if (any_acc) {
     if (moving && !base_acc)
-      c.fail("base.acceleration", "missing: the joints have accelerations, so the base needs one too "
-                                  "(give the base and every joint an acceleration, or none)");
+      c.fail("base.acceleration",
+             "missing: the joints have accelerations, so the base needs one too "
+             "(give the base and every joint an acceleration, or none)");
     if (with_acc < n)
       c.fail(first_without_acc, "missing: give the base and every joint an acceleration, or none");
     in.has_accelerations = true;
@@ -293,12 +318,14 @@ StateInput parse_state(const json& doc, const liedyn::Model<double>& model, cons
       const liedyn::Vector6<double> f = numbers<6>(c, *w, "input.base_wrench");
       if (moving) in.tau.head<6>() = f;
       else if (!all_zero(f))
-        c.fail("input.base_wrench", "must be zero with --fixed-base (a welded base has no base wrench input)");
+        c.fail("input.base_wrench",
+               "must be zero with --fixed-base (a welded base has no base wrench input)");
     }
     const std::vector<const json*> torques =
         joint_entries(c, need(c, *input, "joint_torques", "input"), "input.joint_torques", model);
     for (int i = 1; i <= n; ++i)
-      in.tau(off + i - 1) = number(c, *torques[static_cast<std::size_t>(i)], "input.joint_torques." + model.joint_name(i));
+      in.tau(off + i - 1) = number(c, *torques[static_cast<std::size_t>(i)],
+                                   "input.joint_torques." + model.joint_name(i));
     in.has_input = true;
   }
   return in;

@@ -19,7 +19,8 @@ namespace liedyn_cli {
 /// with τ̄_b in the base frame; joint i (body index) at velocity index model.v_index(i).
 struct StateInput {
   liedyn::State<double> x;
-  liedyn::TwistRepresentation twist_representation = liedyn::TwistRepresentation::Body;  ///< as in the file
+  liedyn::TwistRepresentation twist_representation =
+      liedyn::TwistRepresentation::Body;  ///< as in the file
   bool has_accelerations = false;
   liedyn::VectorX<double> ddq;  ///< size nv when has_accelerations
   bool has_input = false;
@@ -34,6 +35,7 @@ nlohmann::json read_json_file(const std::string& path);
 liedyn::SE3<double> state_base_pose(const nlohmann::json& doc, const std::string& path);
 
 /// Validates the whole document against the model and converts it. Throws Error.
-StateInput parse_state(const nlohmann::json& doc, const liedyn::Model<double>& model, const std::string& path);
+StateInput parse_state(const nlohmann::json& doc, const liedyn::Model<double>& model,
+                       const std::string& path);
 
 }  // namespace liedyn_cli

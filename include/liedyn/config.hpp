@@ -40,21 +40,21 @@ namespace detail {
 
 /// Argument check, every build: throws liedyn::InvalidArgument("liedyn: " + msg) when cond is
 /// false. msg is evaluated only then.
-#define LIEDYN_CHECK(cond, msg)                                                       \
-  do {                                                                                \
-    if (LIEDYN_UNLIKELY(!(cond))) ::liedyn::detail::throw_invalid_argument(msg);      \
+#define LIEDYN_CHECK(cond, msg)                                                  \
+  do {                                                                           \
+    if (LIEDYN_UNLIKELY(!(cond))) ::liedyn::detail::throw_invalid_argument(msg); \
   } while (0)
 
 /// Checks that an input vector or output block has the expected size (every build).
-#define LIEDYN_CHECK_SIZE(who, what, vec, expected)                                              \
-  LIEDYN_CHECK((vec).size() == (expected), std::string(who) + ": " + (what) + " has size " +     \
-                                               std::to_string((vec).size()) + ", expected " +    \
+#define LIEDYN_CHECK_SIZE(who, what, vec, expected)                                           \
+  LIEDYN_CHECK((vec).size() == (expected), std::string(who) + ": " + (what) + " has size " +  \
+                                               std::to_string((vec).size()) + ", expected " + \
                                                std::to_string(expected))
 
 /// Checks that a matrix argument has rows × cols (every build).
-#define LIEDYN_CHECK_DIMS(who, what, mat, rows_, cols_)                                            \
-  LIEDYN_CHECK((mat).rows() == (rows_) && (mat).cols() == (cols_),                                 \
-               std::string(who) + ": " + (what) + " has size " + std::to_string((mat).rows()) +     \
+#define LIEDYN_CHECK_DIMS(who, what, mat, rows_, cols_)                                           \
+  LIEDYN_CHECK((mat).rows() == (rows_) && (mat).cols() == (cols_),                                \
+               std::string(who) + ": " + (what) + " has size " + std::to_string((mat).rows()) +   \
                    " x " + std::to_string((mat).cols()) + ", expected " + std::to_string(rows_) + \
                    " x " + std::to_string(cols_))
 
@@ -70,7 +70,8 @@ namespace detail {
 // Run-time dispatch to AVX2/FMA code paths (x86-64 with GCC or Clang): the default build targets
 // plain x86-64 so that users can ship its binaries, yet most of their machines have AVX2. Off with
 // -DLIEDYN_NO_SIMD_DISPATCH.
-#if !defined(LIEDYN_NO_SIMD_DISPATCH) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if !defined(LIEDYN_NO_SIMD_DISPATCH) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__x86_64__)
 #define LIEDYN_HAVE_X86_AVX2_DISPATCH 1
 #else
 #define LIEDYN_HAVE_X86_AVX2_DISPATCH 0

@@ -23,8 +23,11 @@ int main(int argc, char** argv) {
   for (int run = 0; run < runs; ++run) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int k = 0; k < calls; ++k) sink += liedyn::rnea(model, data, x, ddq)[0];
-    const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / calls;
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+        calls;
     best = ns < best ? ns : best;
   }
-  std::printf("C++ rnea solo12: %.1f ns per call (best of %d x %d; checksum %g)\n", best, runs, calls, sink);
+  std::printf("C++ rnea solo12: %.1f ns per call (best of %d x %d; checksum %g)\n", best, runs,
+              calls, sink);
 }

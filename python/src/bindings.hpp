@@ -42,12 +42,13 @@ py::array view(const Eigen::PlainObjectBase<Derived>& m, py::handle owner) {
   using S = typename Derived::Scalar;
   py::array a;
   if (Derived::ColsAtCompileTime == 1)
-    a = py::array_t<S>({static_cast<py::ssize_t>(m.size())}, {static_cast<py::ssize_t>(sizeof(S))}, m.data(),
-                       owner);
-  else
-    a = py::array_t<S>({static_cast<py::ssize_t>(m.rows()), static_cast<py::ssize_t>(m.cols())},
-                       {static_cast<py::ssize_t>(sizeof(S)), static_cast<py::ssize_t>(sizeof(S) * m.rows())},
+    a = py::array_t<S>({static_cast<py::ssize_t>(m.size())}, {static_cast<py::ssize_t>(sizeof(S))},
                        m.data(), owner);
+  else
+    a = py::array_t<S>(
+        {static_cast<py::ssize_t>(m.rows()), static_cast<py::ssize_t>(m.cols())},
+        {static_cast<py::ssize_t>(sizeof(S)), static_cast<py::ssize_t>(sizeof(S) * m.rows())},
+        m.data(), owner);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
 }
@@ -60,11 +61,11 @@ inline py::handle owner_of(Data& data) {
 /// A Data built for another model would be indexed out of bounds by the kernels: refused.
 inline void check_data(const char* who, const Model& model, const Data& data) {
   if (data.num_bodies != model.num_bodies() || data.tau.size() != model.nv())
-    throw std::invalid_argument(std::string("liedyn: ") + who + ": data was made for a model with " +
-                                std::to_string(data.num_bodies) + " bodies and nv = " +
-                                std::to_string(data.tau.size()) + ", this model has " +
-                                std::to_string(model.num_bodies()) + " bodies and nv = " +
-                                std::to_string(model.nv()));
+    throw std::invalid_argument(
+        std::string("liedyn: ") + who + ": data was made for a model with " +
+        std::to_string(data.num_bodies) + " bodies and nv = " + std::to_string(data.tau.size()) +
+        ", this model has " + std::to_string(model.num_bodies()) +
+        " bodies and nv = " + std::to_string(model.nv()));
 }
 
 /// The state's sizes, by the library's own check (the module builds with LIEDYN_ENABLE_CHECKS).
@@ -94,8 +95,8 @@ inline void check_index(const char* who, const char* what, int i, int size) {
 /// Joint index check: joints are numbered 1..n (body i's joint), IndexError otherwise.
 inline void check_joint(const char* who, int i, int num_joints) {
   if (i < 1 || i > num_joints)
-    throw py::index_error(std::string("liedyn: ") + who + ": joint " + std::to_string(i) + " out of range [1, " +
-                          std::to_string(num_joints) + "]");
+    throw py::index_error(std::string("liedyn: ") + who + ": joint " + std::to_string(i) +
+                          " out of range [1, " + std::to_string(num_joints) + "]");
 }
 
 /// (num_bodies × 6) array → ExternalWrenches (the count is checked by the kernels).
@@ -105,7 +106,8 @@ inline std::optional<ExternalWrenches<double>> to_wrenches(const char* who, cons
     throw std::invalid_argument(std::string("liedyn: ") + who +
                                 ": external wrenches must be an array of shape (num_bodies, 6)");
   ExternalWrenches<double> w(static_cast<std::size_t>(fext->rows()));
-  for (Eigen::Index i = 0; i < fext->rows(); ++i) w[i] = Force<double>(Vector6<double>(fext->row(i).transpose()));
+  for (Eigen::Index i = 0; i < fext->rows(); ++i)
+    w[i] = Force<double>(Vector6<double>(fext->row(i).transpose()));
   return w;
 }
 
@@ -118,7 +120,8 @@ inline const ExternalWrenches<double>* ptr(const std::optional<ExternalWrenches<
 template <class V>
 MatrixXd stack_rows(const std::vector<V>& v) {
   MatrixXd out(static_cast<Eigen::Index>(v.size()), 6);
-  for (std::size_t i = 0; i < v.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = v[i].vector().transpose();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.row(static_cast<Eigen::Index>(i)) = v[i].vector().transpose();
   return out;
 }
 

@@ -14,164 +14,202 @@ namespace {
 constexpr auto kBody = TwistRepresentation::Body;
 
 void bind_dynamics(py::module_& m) {
-  m.def("rnea",
-        [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext) {
-          check_call("rnea", mo, d, x);
-          const auto w = to_wrenches("rnea", fext);
-          return view(rnea(mo, d, x, ddq, ptr(w)), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("fext") = py::none(),
-        "Inverse dynamics tau = M(s) ddq + h(x) - (external wrenches) by recursive Newton-Euler. ddq = [nu'; r'] "
-        "(body acceleration of the base, base frame); tau = [base wrench in the base frame; joint torques]. fext: "
-        "None or (num_bodies x 6), row i the wrench on body i in its frame. Returns a view of data.tau.");
-  m.def("eidamb",
-        [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext) {
-          check_call("eidamb", mo, d, x);
-          const auto w = to_wrenches("eidamb", fext);
-          return view(eidamb(mo, d, x, ddq, ptr(w)), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("fext") = py::none(),
-        "Extended inverse dynamics tau = M(s) ddq + h(x) by EIDAmb (the paper's Table 4): the same quantity as "
-        "rnea by another route. Returns a view of data.tau.");
-  m.def("bias_force",
-        [](const Model& mo, Data& d, const State& x, const WrenchArg& fext) {
-          check_call("bias_force", mo, d, x);
-          const auto w = to_wrenches("bias_force", fext);
-          return view(bias_force(mo, d, x, ptr(w)), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("fext") = py::none(),
-        "The bias h(x) = ID(x, 0): velocity products, gravity, external wrenches. Returns a view of data.h.");
-  m.def("gravity_force",
-        [](const Model& mo, Data& d, const State& x) {
-          check_call("gravity_force", mo, d, x);
-          return view(gravity_force(mo, d, x), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"),
-        "The gravity term G(H, s) alone (zero velocities and accelerations). Returns a view of data.tau.");
-  m.def("coriolis_force",
-        [](const Model& mo, Data& d, const State& x) {
-          check_call("coriolis_force", mo, d, x);
-          return view(coriolis_force(mo, d, x), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"),
-        "The Coriolis/centrifugal term V(x) = h - G (no gravity, no accelerations). Returns a view of data.tau.");
-  m.def("crba",
-        [](const Model& mo, Data& d, const State& x) {
-          check_call("crba", mo, d, x);
-          return view(crba(mo, d, x), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"),
-        "The mass matrix M(s) (nv x nv, both triangles, base first; the base block in the base frame) at the "
-        "joint positions of x. Returns a view of data.M.");
-  m.def("crba",
-        [](const Model& mo, Data& d, const VectorRef& s) {
-          check_data("crba", mo, d);
-          return view(crba(mo, d, s), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("s"), "M(s) from the joint positions s alone (view of data.M).");
-  m.def("aba",
-        [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const WrenchArg& fext) {
-          check_call("aba", mo, d, x);
-          const auto w = to_wrenches("aba", fext);
-          return view(aba(mo, d, x, tau, ptr(w)), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("fext") = py::none(),
-        "Forward dynamics ddq = M(s)^-1 (tau + sum J_i^T f_ext,i - h(x)) by the articulated-body algorithm; "
-        "ddq = [nu' (body acceleration, base frame); r']. Raises ModelError for a singular model. Returns a view "
-        "of data.ddq.");
-  m.def("immamb",
-        [](const Model& mo, Data& d, const State& x) {
-          check_call("immamb", mo, d, x);
-          return view(immamb(mo, d, x), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"),
-        "The inverse mass matrix M(s)^-1 (both triangles) by IMMAmb (Table 9, around the base frame). Returns a "
-        "view of data.Minv.");
-  m.def("immamb",
-        [](const Model& mo, Data& d, const VectorRef& s) {
-          check_data("immamb", mo, d);
-          return view(immamb(mo, d, s), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"), py::arg("s"), "M(s)^-1 from the joint positions s (view of data.Minv).");
-  m.def("eidamb_derivatives",
-        [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, TwistRepresentation rep,
-           const WrenchArg& fext) {
-          check_call("eidamb_derivatives", mo, d, x);
-          const auto w = to_wrenches("eidamb_derivatives", fext);
-          eidamb_derivatives(mo, d, x, ddq, rep, ptr(w));
-          const py::handle o = owner_of(d);
-          return py::make_tuple(view(d.D1, o), view(d.D2, o), view(d.D3, o), view(d.D4, o));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("representation") = kBody,
-        py::arg("fext") = py::none(),
-        "The derivatives of tau = ID(x, ddq): (D1, D2, D3, D4) = (dID/d eta (nv x 6, H <- H exp(eta^), the base "
-        "twist in `representation` held fixed), dID/ds (nv x n), dID/d(base twist in `representation`) (nv x 6), "
-        "dID/dr (nv x n)); welded base: D1, D3 are nv x 0. Also leaves data.tau and data.M. Views of data.D1..D4.");
-  m.def("ltdl_factorize",
-        [](const Model& mo, Data& d) {
-          check_data("ltdl_factorize", mo, d);
-          ltdl_factorize(mo, d);
-          return view(d.ltdl, owner_of(d));
-        },
-        py::arg("model"), py::arg("data"),
-        "M = L^T D L of data.M (run crba first): D on the diagonal, L strictly below. Returns a view of data.ltdl.");
-  m.def("ltdl_solve",
-        [](const Model& mo, Data& d, const VectorRef& y) {
-          check_data("ltdl_solve", mo, d);
-          check_size("ltdl_solve", "y", y, mo.nv());
-          VectorXd x = y;
-          ltdl_solve(mo, d, x);
-          return x;
-        },
-        py::arg("model"), py::arg("data"), py::arg("y"),
-        "M^-1 y from the factors of ltdl_factorize (a new array).");
-  m.def("ltdl_inverse",
-        [](const Model& mo, Data& d) {
-          check_data("ltdl_inverse", mo, d);
-          return view(ltdl_inverse(mo, d), owner_of(d));
-        },
-        py::arg("model"), py::arg("data"),
-        "M^-1 (both triangles) from the factors of ltdl_factorize. View of data.Minv.");
-  m.def("aza_factorize",
-        [](const Model& mo, Data& d, const VectorRef& s) {
-          check_data("aza_factorize", mo, d);
-          aza_factorize(mo, d, s);
-        },
-        py::arg("model"), py::arg("data"), py::arg("s"),
-        "Factors M(s) by articulated-body inertias (around the base frame) for aza_solve. Raises ModelError for "
-        "a singular model.");
-  m.def("aza_solve",
-        [](const Model& mo, Data& d, const MatrixRef& Y) {
-          check_data("aza_solve", mo, d);
-          MatrixXd X = Y;
-          aza_solve(mo, d, X, X);
-          return X;
-        },
-        py::arg("model"), py::arg("data"), py::arg("Y"),
-        "X = M^-1 Y column by column after aza_factorize (Y: nv x k; a new array).");
-  m.def("forward_dynamics_llt",
-        [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const WrenchArg& fext) {
-          check_call("forward_dynamics_llt", mo, d, x);
-          const auto w = to_wrenches("forward_dynamics_llt", fext);
-          return forward_dynamics_llt(mo, d, x, tau, ptr(w));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("fext") = py::none(),
-        "Reference forward dynamics: M from inverse dynamics, h from bias_force, dense LLT (a new array).");
-  m.def("mass_matrix_from_inverse_dynamics",
-        [](const Model& mo, Data& d, const State& x) {
-          check_call("mass_matrix_from_inverse_dynamics", mo, d, x);
-          MatrixXd M;
-          mass_matrix_from_inverse_dynamics(mo, d, x, M);
-          return M;
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"),
-        "Reference M(s) column by column from inverse dynamics (a new array).");
+  m.def(
+      "rnea",
+      [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext) {
+        check_call("rnea", mo, d, x);
+        const auto w = to_wrenches("rnea", fext);
+        return view(rnea(mo, d, x, ddq, ptr(w)), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("fext") = py::none(),
+      "Inverse dynamics tau = M(s) ddq + h(x) - (external wrenches) by recursive Newton-Euler. ddq "
+      "= [nu'; r'] "
+      "(body acceleration of the base, base frame); tau = [base wrench in the base frame; joint "
+      "torques]. fext: "
+      "None or (num_bodies x 6), row i the wrench on body i in its frame. Returns a view of "
+      "data.tau.");
+  m.def(
+      "eidamb",
+      [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext) {
+        check_call("eidamb", mo, d, x);
+        const auto w = to_wrenches("eidamb", fext);
+        return view(eidamb(mo, d, x, ddq, ptr(w)), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("fext") = py::none(),
+      "Extended inverse dynamics tau = M(s) ddq + h(x) by EIDAmb (the paper's Table 4): the same "
+      "quantity as "
+      "rnea by another route. Returns a view of data.tau.");
+  m.def(
+      "bias_force",
+      [](const Model& mo, Data& d, const State& x, const WrenchArg& fext) {
+        check_call("bias_force", mo, d, x);
+        const auto w = to_wrenches("bias_force", fext);
+        return view(bias_force(mo, d, x, ptr(w)), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("fext") = py::none(),
+      "The bias h(x) = ID(x, 0): velocity products, gravity, external wrenches. Returns a view of "
+      "data.h.");
+  m.def(
+      "gravity_force",
+      [](const Model& mo, Data& d, const State& x) {
+        check_call("gravity_force", mo, d, x);
+        return view(gravity_force(mo, d, x), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"),
+      "The gravity term G(H, s) alone (zero velocities and accelerations). Returns a view of "
+      "data.tau.");
+  m.def(
+      "coriolis_force",
+      [](const Model& mo, Data& d, const State& x) {
+        check_call("coriolis_force", mo, d, x);
+        return view(coriolis_force(mo, d, x), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"),
+      "The Coriolis/centrifugal term V(x) = h - G (no gravity, no accelerations). Returns a view "
+      "of data.tau.");
+  m.def(
+      "crba",
+      [](const Model& mo, Data& d, const State& x) {
+        check_call("crba", mo, d, x);
+        return view(crba(mo, d, x), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"),
+      "The mass matrix M(s) (nv x nv, both triangles, base first; the base block in the base "
+      "frame) at the "
+      "joint positions of x. Returns a view of data.M.");
+  m.def(
+      "crba",
+      [](const Model& mo, Data& d, const VectorRef& s) {
+        check_data("crba", mo, d);
+        return view(crba(mo, d, s), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("s"),
+      "M(s) from the joint positions s alone (view of data.M).");
+  m.def(
+      "aba",
+      [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const WrenchArg& fext) {
+        check_call("aba", mo, d, x);
+        const auto w = to_wrenches("aba", fext);
+        return view(aba(mo, d, x, tau, ptr(w)), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("fext") = py::none(),
+      "Forward dynamics ddq = M(s)^-1 (tau + sum J_i^T f_ext,i - h(x)) by the articulated-body "
+      "algorithm; "
+      "ddq = [nu' (body acceleration, base frame); r']. Raises ModelError for a singular model. "
+      "Returns a view "
+      "of data.ddq.");
+  m.def(
+      "immamb",
+      [](const Model& mo, Data& d, const State& x) {
+        check_call("immamb", mo, d, x);
+        return view(immamb(mo, d, x), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"),
+      "The inverse mass matrix M(s)^-1 (both triangles) by IMMAmb (Table 9, around the base "
+      "frame). Returns a "
+      "view of data.Minv.");
+  m.def(
+      "immamb",
+      [](const Model& mo, Data& d, const VectorRef& s) {
+        check_data("immamb", mo, d);
+        return view(immamb(mo, d, s), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"), py::arg("s"),
+      "M(s)^-1 from the joint positions s (view of data.Minv).");
+  m.def(
+      "eidamb_derivatives",
+      [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, TwistRepresentation rep,
+         const WrenchArg& fext) {
+        check_call("eidamb_derivatives", mo, d, x);
+        const auto w = to_wrenches("eidamb_derivatives", fext);
+        eidamb_derivatives(mo, d, x, ddq, rep, ptr(w));
+        const py::handle o = owner_of(d);
+        return py::make_tuple(view(d.D1, o), view(d.D2, o), view(d.D3, o), view(d.D4, o));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
+      py::arg("representation") = kBody, py::arg("fext") = py::none(),
+      "The derivatives of tau = ID(x, ddq): (D1, D2, D3, D4) = (dID/d eta (nv x 6, H <- H "
+      "exp(eta^), the base "
+      "twist in `representation` held fixed), dID/ds (nv x n), dID/d(base twist in "
+      "`representation`) (nv x 6), "
+      "dID/dr (nv x n)); welded base: D1, D3 are nv x 0. Also leaves data.tau and data.M. Views of "
+      "data.D1..D4.");
+  m.def(
+      "ltdl_factorize",
+      [](const Model& mo, Data& d) {
+        check_data("ltdl_factorize", mo, d);
+        ltdl_factorize(mo, d);
+        return view(d.ltdl, owner_of(d));
+      },
+      py::arg("model"), py::arg("data"),
+      "M = L^T D L of data.M (run crba first): D on the diagonal, L strictly below. Returns a view "
+      "of data.ltdl.");
+  m.def(
+      "ltdl_solve",
+      [](const Model& mo, Data& d, const VectorRef& y) {
+        check_data("ltdl_solve", mo, d);
+        check_size("ltdl_solve", "y", y, mo.nv());
+        VectorXd x = y;
+        ltdl_solve(mo, d, x);
+        return x;
+      },
+      py::arg("model"), py::arg("data"), py::arg("y"),
+      "M^-1 y from the factors of ltdl_factorize (a new array).");
+  m.def(
+      "ltdl_inverse",
+      [](const Model& mo, Data& d) {
+        check_data("ltdl_inverse", mo, d);
+        return view(ltdl_inverse(mo, d), owner_of(d));
+      },
+      py::arg("model"), py::arg("data"),
+      "M^-1 (both triangles) from the factors of ltdl_factorize. View of data.Minv.");
+  m.def(
+      "aza_factorize",
+      [](const Model& mo, Data& d, const VectorRef& s) {
+        check_data("aza_factorize", mo, d);
+        aza_factorize(mo, d, s);
+      },
+      py::arg("model"), py::arg("data"), py::arg("s"),
+      "Factors M(s) by articulated-body inertias (around the base frame) for aza_solve. Raises "
+      "ModelError for "
+      "a singular model.");
+  m.def(
+      "aza_solve",
+      [](const Model& mo, Data& d, const MatrixRef& Y) {
+        check_data("aza_solve", mo, d);
+        MatrixXd X = Y;
+        aza_solve(mo, d, X, X);
+        return X;
+      },
+      py::arg("model"), py::arg("data"), py::arg("Y"),
+      "X = M^-1 Y column by column after aza_factorize (Y: nv x k; a new array).");
+  m.def(
+      "forward_dynamics_llt",
+      [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const WrenchArg& fext) {
+        check_call("forward_dynamics_llt", mo, d, x);
+        const auto w = to_wrenches("forward_dynamics_llt", fext);
+        return forward_dynamics_llt(mo, d, x, tau, ptr(w));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("fext") = py::none(),
+      "Reference forward dynamics: M from inverse dynamics, h from bias_force, dense LLT (a new "
+      "array).");
+  m.def(
+      "mass_matrix_from_inverse_dynamics",
+      [](const Model& mo, Data& d, const State& x) {
+        check_call("mass_matrix_from_inverse_dynamics", mo, d, x);
+        MatrixXd M;
+        mass_matrix_from_inverse_dynamics(mo, d, x, M);
+        return M;
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"),
+      "Reference M(s) column by column from inverse dynamics (a new array).");
 }
 
 void bind_linearization(py::module_& m) {
   using O = LinearizationOptions<double>;
   py::class_<O>(m, "LinearizationOptions",
-                "Options of linearize, linearize_actuated and linearize_discrete: the base-twist representation of "
+                "Options of linearize, linearize_actuated and linearize_discrete: the base-twist "
+                "representation of "
                 "delta x (and of D1..D4), and how M^-1 is applied.")
       .def(py::init([](TwistRepresentation rep, MinvMethod minv, int dense_up_to_nv) {
              O o;
@@ -184,157 +222,195 @@ void bind_linearization(py::module_& m) {
            py::arg("dense_up_to_nv") = O().dense_up_to_nv)
       .def_readwrite("representation", &O::representation)
       .def_readwrite("minv", &O::minv)
-      .def_readwrite("dense_up_to_nv", &O::dense_up_to_nv, "Automatic uses Dense up to this nv, Sweeps above.");
+      .def_readwrite("dense_up_to_nv", &O::dense_up_to_nv,
+                     "Automatic uses Dense up to this nv, Sweeps above.");
 
-  m.def("linearize",
-        [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const O& opt, const WrenchArg& fext) {
-          check_call("linearize", mo, d, x);
-          const auto w = to_wrenches("linearize", fext);
-          linearize(mo, d, x, tau, opt, ptr(w));
-          const py::handle o = owner_of(d);
-          return py::make_tuple(view(d.A, o), view(d.B, o));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("options") = O(),
-        py::arg("fext") = py::none(),
-        "Continuous-time delta x' = A delta x + B delta tau at (x, tau), delta x = (eta, ds, dt, dr) with "
-        "H = H0 exp(eta^) and t the base twist in options.representation; A is 2nv x 2nv, B 2nv x nv. Also "
-        "leaves data.ddq, data.M, data.Minv and D1..D4. Returns views (data.A, data.B).");
-  m.def("linearize_actuated",
-        [](const Model& mo, Data& d, const State& x, const MatrixRef& S, const VectorRef& u, const O& opt,
-           const WrenchArg& fext) {
-          check_call("linearize_actuated", mo, d, x);
-          const auto w = to_wrenches("linearize_actuated", fext);
-          MatrixXd Bu;
-          linearize_actuated(mo, d, x, S, u, Bu, opt, ptr(w));
-          return py::make_tuple(view(d.A, owner_of(d)), Bu);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"),
-        py::arg("options") = O(), py::arg("fext") = py::none(),
-        "linearize for tau = S u with actuation matrix S (nv x m): returns (A (view of data.A), B S (a new "
-        "2nv x m array)).");
-  m.def("linearize_discrete",
-        [](const Model& mo, Data& d, const State& x, const VectorRef& tau, double dt, const O& opt,
-           const WrenchArg& fext) {
-          check_call("linearize_discrete", mo, d, x);
-          const auto w = to_wrenches("linearize_discrete", fext);
-          linearize_discrete(mo, d, x, tau, dt, opt, ptr(w));
-          const py::handle o = owner_of(d);
-          return py::make_tuple(view(d.A, o), view(d.B, o));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("dt"), py::arg("options") = O(),
-        py::arg("fext") = py::none(),
-        "Exact Jacobians of one semi_implicit_euler_step: delta x+ = A delta x + B delta tau, delta x in "
-        "options.representation at both ends. Returns views (data.A, data.B).");
-  m.def("semi_implicit_euler_step",
-        [](const Model& mo, Data& d, const State& x, const VectorRef& tau, double dt, const WrenchArg& fext) {
-          check_call("semi_implicit_euler_step", mo, d, x);
-          const auto w = to_wrenches("semi_implicit_euler_step", fext);
-          return semi_implicit_euler_step(mo, d, x, tau, dt, ptr(w));
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("dt"), py::arg("fext") = py::none(),
-        "One Lie-group semi-implicit Euler step: nu+ = nu + dt nu', r+ = r + dt r', s+ = s + dt r+, "
-        "H+ = H exp(dt nu+^), with (nu', r') = FD(x, tau). Returns a new State.");
+  m.def(
+      "linearize",
+      [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const O& opt,
+         const WrenchArg& fext) {
+        check_call("linearize", mo, d, x);
+        const auto w = to_wrenches("linearize", fext);
+        linearize(mo, d, x, tau, opt, ptr(w));
+        const py::handle o = owner_of(d);
+        return py::make_tuple(view(d.A, o), view(d.B, o));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("options") = O(),
+      py::arg("fext") = py::none(),
+      "Continuous-time delta x' = A delta x + B delta tau at (x, tau), delta x = (eta, ds, dt, dr) "
+      "with "
+      "H = H0 exp(eta^) and t the base twist in options.representation; A is 2nv x 2nv, B 2nv x "
+      "nv. Also "
+      "leaves data.ddq, data.M, data.Minv and D1..D4. Returns views (data.A, data.B).");
+  m.def(
+      "linearize_actuated",
+      [](const Model& mo, Data& d, const State& x, const MatrixRef& S, const VectorRef& u,
+         const O& opt, const WrenchArg& fext) {
+        check_call("linearize_actuated", mo, d, x);
+        const auto w = to_wrenches("linearize_actuated", fext);
+        MatrixXd Bu;
+        linearize_actuated(mo, d, x, S, u, Bu, opt, ptr(w));
+        return py::make_tuple(view(d.A, owner_of(d)), Bu);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"),
+      py::arg("options") = O(), py::arg("fext") = py::none(),
+      "linearize for tau = S u with actuation matrix S (nv x m): returns (A (view of data.A), B S "
+      "(a new "
+      "2nv x m array)).");
+  m.def(
+      "linearize_discrete",
+      [](const Model& mo, Data& d, const State& x, const VectorRef& tau, double dt, const O& opt,
+         const WrenchArg& fext) {
+        check_call("linearize_discrete", mo, d, x);
+        const auto w = to_wrenches("linearize_discrete", fext);
+        linearize_discrete(mo, d, x, tau, dt, opt, ptr(w));
+        const py::handle o = owner_of(d);
+        return py::make_tuple(view(d.A, o), view(d.B, o));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("dt"),
+      py::arg("options") = O(), py::arg("fext") = py::none(),
+      "Exact Jacobians of one semi_implicit_euler_step: delta x+ = A delta x + B delta tau, delta "
+      "x in "
+      "options.representation at both ends. Returns views (data.A, data.B).");
+  m.def(
+      "semi_implicit_euler_step",
+      [](const Model& mo, Data& d, const State& x, const VectorRef& tau, double dt,
+         const WrenchArg& fext) {
+        check_call("semi_implicit_euler_step", mo, d, x);
+        const auto w = to_wrenches("semi_implicit_euler_step", fext);
+        return semi_implicit_euler_step(mo, d, x, tau, dt, ptr(w));
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("dt"),
+      py::arg("fext") = py::none(),
+      "One Lie-group semi-implicit Euler step: nu+ = nu + dt nu', r+ = r + dt r', s+ = s + dt r+, "
+      "H+ = H exp(dt nu+^), with (nu', r') = FD(x, tau). Returns a new State.");
 }
 
 void bind_kinematics(py::module_& m) {
-  m.def("base_pose",
-        [](const Model& mo, const State& x) { return base_pose(mo, x); }, py::arg("model"), py::arg("x"),
-        "^A H_0 as the kinematics use it: x.H (moving base) or model.welded_base_pose.");
-  m.def("forward_poses",
-        [](const Model& mo, Data& d, const State& x) {
-          check_call("forward_poses", mo, d, x);
-          forward_poses(mo, d, x);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"),
-        "Poses only: data.H_parent (^{lambda(i)}H_i) and data.H_world (^A H_i).");
-  m.def("forward_velocity",
-        [](const Model& mo, Data& d, const State& x) {
-          check_call("forward_velocity", mo, d, x);
-          forward_velocity(mo, d, x);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"),
-        "Body twists data.v[i] = ^i v_{A,i} (body frame), given data.H_parent from forward_poses at the same x.");
-  m.def("forward_kinematics",
-        [](const Model& mo, Data& d, const State& x) {
-          check_call("forward_kinematics", mo, d, x);
-          forward_kinematics(mo, d, x);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"),
-        "forward_poses then forward_velocity: data.H_parent, data.H_world, data.v for every body.");
-  m.def("frame_pose",
-        [](const Model& mo, Data& d, int frame_id) {
-          check_data("frame_pose", mo, d);
-          return frame_pose(mo, d, frame_id);
-        },
-        py::arg("model"), py::arg("data"), py::arg("frame_id"),
-        "^A H_F of model frame frame_id, from data.H_world (run forward_poses first). A new SE3.");
-  m.def("frame_pose",
-        [](const Model& mo, Data& d, int body, const SE3& placement) {
-          check_data("frame_pose", mo, d);
-          return frame_pose(mo, d, body, placement);
-        },
-        py::arg("model"), py::arg("data"), py::arg("body"), py::arg("placement"),
-        "^A H_F of the frame at ^{body}H_F = placement, from data.H_world (run forward_poses first).");
+  m.def(
+      "base_pose", [](const Model& mo, const State& x) { return base_pose(mo, x); },
+      py::arg("model"), py::arg("x"),
+      "^A H_0 as the kinematics use it: x.H (moving base) or model.welded_base_pose.");
+  m.def(
+      "forward_poses",
+      [](const Model& mo, Data& d, const State& x) {
+        check_call("forward_poses", mo, d, x);
+        forward_poses(mo, d, x);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"),
+      "Poses only: data.H_parent (^{lambda(i)}H_i) and data.H_world (^A H_i).");
+  m.def(
+      "forward_velocity",
+      [](const Model& mo, Data& d, const State& x) {
+        check_call("forward_velocity", mo, d, x);
+        forward_velocity(mo, d, x);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"),
+      "Body twists data.v[i] = ^i v_{A,i} (body frame), given data.H_parent from forward_poses at "
+      "the same x.");
+  m.def(
+      "forward_kinematics",
+      [](const Model& mo, Data& d, const State& x) {
+        check_call("forward_kinematics", mo, d, x);
+        forward_kinematics(mo, d, x);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"),
+      "forward_poses then forward_velocity: data.H_parent, data.H_world, data.v for every body.");
+  m.def(
+      "frame_pose",
+      [](const Model& mo, Data& d, int frame_id) {
+        check_data("frame_pose", mo, d);
+        return frame_pose(mo, d, frame_id);
+      },
+      py::arg("model"), py::arg("data"), py::arg("frame_id"),
+      "^A H_F of model frame frame_id, from data.H_world (run forward_poses first). A new SE3.");
+  m.def(
+      "frame_pose",
+      [](const Model& mo, Data& d, int body, const SE3& placement) {
+        check_data("frame_pose", mo, d);
+        return frame_pose(mo, d, body, placement);
+      },
+      py::arg("model"), py::arg("data"), py::arg("body"), py::arg("placement"),
+      "^A H_F of the frame at ^{body}H_F = placement, from data.H_world (run forward_poses "
+      "first).");
   const char* jac_doc =
-      "Jacobian J (6 x nv, a new array) with v_F = J [nu; r] in `representation`: Inertial ^A v_{A,F} (columns "
-      "^A X_0 for the base, ^A X_j Gamma_j for joints on the path), Body ^F v_{A,F} (^F X_A times those), Mixed "
+      "Jacobian J (6 x nv, a new array) with v_F = J [nu; r] in `representation`: Inertial ^A "
+      "v_{A,F} (columns "
+      "^A X_0 for the base, ^A X_j Gamma_j for joints on the path), Body ^F v_{A,F} (^F X_A times "
+      "those), Mixed "
       "[^A o_F'; ^A omega_F] ([I, -o_F^; 0, I] times those). Columns off the path are zero.";
-  m.def("frame_jacobian",
-        [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
-          check_call("frame_jacobian", mo, d, x);
-          Matrix6X<double> J(6, mo.nv());
-          frame_jacobian(mo, d, x, frame_id, rep, J);
-          return MatrixXd(J);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"), py::arg("representation") = kBody,
-        jac_doc);
-  m.def("frame_jacobian",
-        [](const Model& mo, Data& d, const State& x, int body, const SE3& placement, TwistRepresentation rep) {
-          check_call("frame_jacobian", mo, d, x);
-          Matrix6X<double> J(6, mo.nv());
-          frame_jacobian(mo, d, x, body, placement, rep, J);
-          return MatrixXd(J);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
-        py::arg("representation") = kBody, jac_doc);
-  m.def("body_jacobian",
-        [](const Model& mo, Data& d, const State& x, int body, TwistRepresentation rep) {
-          check_call("body_jacobian", mo, d, x);
-          Matrix6X<double> J(6, mo.nv());
-          body_jacobian(mo, d, x, body, rep, J);
-          return MatrixXd(J);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("representation") = kBody,
-        "frame_jacobian of body `body`'s own frame (placement identity).");
-  m.def("frame_velocity",
-        [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
-          check_call("frame_velocity", mo, d, x);
-          return frame_velocity(mo, d, x, frame_id, rep);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"), py::arg("representation") = kBody,
-        "The twist of model frame frame_id in `representation` (= J q', O(depth)).");
-  m.def("frame_velocity",
-        [](const Model& mo, Data& d, const State& x, int body, const SE3& placement, TwistRepresentation rep) {
-          check_call("frame_velocity", mo, d, x);
-          return frame_velocity(mo, d, x, body, placement, rep);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
-        py::arg("representation") = kBody, "The twist of the frame at ^{body}H_F = placement in `representation`.");
-  m.def("frame_acceleration_bias",
-        [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
-          check_call("frame_acceleration_bias", mo, d, x);
-          return frame_acceleration_bias(mo, d, x, frame_id, rep);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"), py::arg("representation") = kBody,
-        "J' q' of model frame frame_id in `representation`: d/dt v_F = J q'' + J' q' (mixed includes the "
-        "[R (omega x v); 0] term).");
-  m.def("frame_acceleration_bias",
-        [](const Model& mo, Data& d, const State& x, int body, const SE3& placement, TwistRepresentation rep) {
-          check_call("frame_acceleration_bias", mo, d, x);
-          return frame_acceleration_bias(mo, d, x, body, placement, rep);
-        },
-        py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
-        py::arg("representation") = kBody, "J' q' of the frame at ^{body}H_F = placement in `representation`.");
+  m.def(
+      "frame_jacobian",
+      [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
+        check_call("frame_jacobian", mo, d, x);
+        Matrix6X<double> J(6, mo.nv());
+        frame_jacobian(mo, d, x, frame_id, rep, J);
+        return MatrixXd(J);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"),
+      py::arg("representation") = kBody, jac_doc);
+  m.def(
+      "frame_jacobian",
+      [](const Model& mo, Data& d, const State& x, int body, const SE3& placement,
+         TwistRepresentation rep) {
+        check_call("frame_jacobian", mo, d, x);
+        Matrix6X<double> J(6, mo.nv());
+        frame_jacobian(mo, d, x, body, placement, rep, J);
+        return MatrixXd(J);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
+      py::arg("representation") = kBody, jac_doc);
+  m.def(
+      "body_jacobian",
+      [](const Model& mo, Data& d, const State& x, int body, TwistRepresentation rep) {
+        check_call("body_jacobian", mo, d, x);
+        Matrix6X<double> J(6, mo.nv());
+        body_jacobian(mo, d, x, body, rep, J);
+        return MatrixXd(J);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"),
+      py::arg("representation") = kBody,
+      "frame_jacobian of body `body`'s own frame (placement identity).");
+  m.def(
+      "frame_velocity",
+      [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
+        check_call("frame_velocity", mo, d, x);
+        return frame_velocity(mo, d, x, frame_id, rep);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"),
+      py::arg("representation") = kBody,
+      "The twist of model frame frame_id in `representation` (= J q', O(depth)).");
+  m.def(
+      "frame_velocity",
+      [](const Model& mo, Data& d, const State& x, int body, const SE3& placement,
+         TwistRepresentation rep) {
+        check_call("frame_velocity", mo, d, x);
+        return frame_velocity(mo, d, x, body, placement, rep);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
+      py::arg("representation") = kBody,
+      "The twist of the frame at ^{body}H_F = placement in `representation`.");
+  m.def(
+      "frame_acceleration_bias",
+      [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
+        check_call("frame_acceleration_bias", mo, d, x);
+        return frame_acceleration_bias(mo, d, x, frame_id, rep);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"),
+      py::arg("representation") = kBody,
+      "J' q' of model frame frame_id in `representation`: d/dt v_F = J q'' + J' q' (mixed includes "
+      "the "
+      "[R (omega x v); 0] term).");
+  m.def(
+      "frame_acceleration_bias",
+      [](const Model& mo, Data& d, const State& x, int body, const SE3& placement,
+         TwistRepresentation rep) {
+        check_call("frame_acceleration_bias", mo, d, x);
+        return frame_acceleration_bias(mo, d, x, body, placement, rep);
+      },
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
+      py::arg("representation") = kBody,
+      "J' q' of the frame at ^{body}H_F = placement in `representation`.");
 }
 
 }  // namespace

@@ -22,120 +22,150 @@ std::string repr_se3(const SE3& H) {
   std::ostringstream os;
   os.precision(6);
   const Eigen::IOFormat f(6, Eigen::DontAlignCols, ", ", ", ", "", "", "[", "]");
-  os << "SE3(R=" << H.rotation().format(f) << ", p=" << H.translation().transpose().format(f) << ")";
+  os << "SE3(R=" << H.rotation().format(f) << ", p=" << H.translation().transpose().format(f)
+     << ")";
   return os.str();
 }
 
 }  // namespace
 
 void bind_types(py::module_& m) {
-  py::enum_<BaseType>(m, "BaseType", "Moving: a free 6-DoF base (pose and body twist in the state). Welded: fixed "
-                                     "to the inertial frame at Model.welded_base_pose.")
+  py::enum_<BaseType>(m, "BaseType",
+                      "Moving: a free 6-DoF base (pose and body twist in the state). Welded: fixed "
+                      "to the inertial frame at Model.welded_base_pose.")
       .value("Moving", BaseType::Moving)
       .value("Welded", BaseType::Welded);
-  py::enum_<TwistRepresentation>(m, "TwistRepresentation",
-                                 "How the base twist is given: Body nu = ^0 v_{A,0} (native), Inertial "
-                                 "w = ^A X_0 nu, Mixed m = [^A o_0'; ^A omega_{A,0}] = blockdiag(R, R) nu.")
+  py::enum_<TwistRepresentation>(
+      m, "TwistRepresentation",
+      "How the base twist is given: Body nu = ^0 v_{A,0} (native), Inertial "
+      "w = ^A X_0 nu, Mixed m = [^A o_0'; ^A omega_{A,0}] = blockdiag(R, R) nu.")
       .value("Body", TwistRepresentation::Body)
       .value("Inertial", TwistRepresentation::Inertial)
       .value("Mixed", TwistRepresentation::Mixed);
-  py::enum_<JointType>(m, "JointType", "1-DoF screw joints, unit axis e, pitch p: revolute Gamma = [0; e], "
-                                       "prismatic [e; 0], helical [p e; e] (linear first).")
+  py::enum_<JointType>(m, "JointType",
+                       "1-DoF screw joints, unit axis e, pitch p: revolute Gamma = [0; e], "
+                       "prismatic [e; 0], helical [p e; e] (linear first).")
       .value("Revolute", JointType::Revolute)
       .value("Prismatic", JointType::Prismatic)
       .value("Helical", JointType::Helical);
-  py::enum_<InertiaCheck>(m, "InertiaCheck", "How strictly ModelBuilder checks inertias: Physical (triangle "
-                                             "inequalities) or PositiveDefinite (only well-posed dynamics).")
+  py::enum_<InertiaCheck>(m, "InertiaCheck",
+                          "How strictly ModelBuilder checks inertias: Physical (triangle "
+                          "inequalities) or PositiveDefinite (only well-posed dynamics).")
       .value("Physical", InertiaCheck::Physical)
       .value("PositiveDefinite", InertiaCheck::PositiveDefinite);
-  py::enum_<MinvMethod>(m, "MinvMethod", "How the linearization applies M^-1: Dense (LTDL), Sweeps (AZA solves) or "
-                                         "Automatic (Dense up to LinearizationOptions.dense_up_to_nv).")
+  py::enum_<MinvMethod>(m, "MinvMethod",
+                        "How the linearization applies M^-1: Dense (LTDL), Sweeps (AZA solves) or "
+                        "Automatic (Dense up to LinearizationOptions.dense_up_to_nv).")
       .value("Automatic", MinvMethod::Automatic)
       .value("Dense", MinvMethod::Dense)
       .value("Sweeps", MinvMethod::Sweeps);
 
-  py::class_<SE3>(m, "SE3",
-                  "A rigid transform ^A H_B = (R, p), R = ^A R_B, p = ^A o_B: x_A = R x_B + p. Acts on motions "
-                  "by ^A X_B = [R, p^ R; 0, R], on forces by [R, 0; p^ R, R]; tangent vectors [rho; phi], linear "
-                  "first. Values are copied in and out (never views).")
+  py::class_<SE3>(
+      m, "SE3",
+      "A rigid transform ^A H_B = (R, p), R = ^A R_B, p = ^A o_B: x_A = R x_B + p. Acts on motions "
+      "by ^A X_B = [R, p^ R; 0, R], on forces by [R, 0; p^ R, R]; tangent vectors [rho; phi], "
+      "linear "
+      "first. Values are copied in and out (never views).")
       .def(py::init<>(), "The identity.")
-      .def(py::init([](const Eigen::Matrix3d& R, const Eigen::Vector3d& p) { return SE3(R, p); }), py::arg("R"),
-           py::arg("p"), "From R = ^A R_B (assumed orthonormal, not checked) and p = ^A o_B.")
-      .def_static("from_matrix", [](const Eigen::Matrix4d& H) { return SE3::from_matrix(H); }, py::arg("H"),
-                  "From a 4x4 homogeneous matrix.")
-      .def_static("exp", [](const Vector6<double>& xi) { return SE3::exp(xi); }, py::arg("xi"),
-                  "exp(xi^) with xi = [rho; phi]: R = exp(phi^), p = Jl(phi) rho.")
-      .def_static("right_jacobian", [](const Vector6<double>& xi) { return SE3::right_jacobian(xi); },
-                  py::arg("xi"), "Right Jacobian Jr: exp(xi + d) ~ exp(xi) exp(Jr(xi) d).")
+      .def(py::init([](const Eigen::Matrix3d& R, const Eigen::Vector3d& p) { return SE3(R, p); }),
+           py::arg("R"), py::arg("p"),
+           "From R = ^A R_B (assumed orthonormal, not checked) and p = ^A o_B.")
+      .def_static(
+          "from_matrix", [](const Eigen::Matrix4d& H) { return SE3::from_matrix(H); }, py::arg("H"),
+          "From a 4x4 homogeneous matrix.")
+      .def_static(
+          "exp", [](const Vector6<double>& xi) { return SE3::exp(xi); }, py::arg("xi"),
+          "exp(xi^) with xi = [rho; phi]: R = exp(phi^), p = Jl(phi) rho.")
+      .def_static(
+          "right_jacobian", [](const Vector6<double>& xi) { return SE3::right_jacobian(xi); },
+          py::arg("xi"), "Right Jacobian Jr: exp(xi + d) ~ exp(xi) exp(Jr(xi) d).")
       .def("log", &SE3::log, "The xi = [rho; phi] with exp(xi^) = H and |phi| <= pi.")
       .def_property(
           "rotation", [](const SE3& H) -> Eigen::Matrix3d { return H.rotation(); },
-          [](SE3& H, const Eigen::Matrix3d& R) { H.rotation() = R; }, "R = ^A R_B (a copy; assign to change it).")
+          [](SE3& H, const Eigen::Matrix3d& R) { H.rotation() = R; },
+          "R = ^A R_B (a copy; assign to change it).")
       .def_property(
           "translation", [](const SE3& H) -> Eigen::Vector3d { return H.translation(); },
           [](SE3& H, const Eigen::Vector3d& p) { H.translation() = p; },
           "p = ^A o_B, the origin of B in A (a copy; assign to change it).")
       .def("matrix", &SE3::matrix, "The 4x4 homogeneous matrix [R, p; 0, 1].")
       .def("inverse", &SE3::inverse, "^B H_A = (R^T, -R^T p).")
-      .def("__mul__", [](const SE3& a, const SE3& b) { return a * b; }, "^A H_B * ^B H_C = ^A H_C.")
-      .def("act_point", [](const SE3& H, const Eigen::Vector3d& x) { return H.act_point(x); }, py::arg("x"),
-           "A point of frame B in frame A: R x + p.")
-      .def("act_motion", [](const SE3& H, const Vector6<double>& v) { return H.act(Motion<double>(v)).vector(); },
-           py::arg("v"), "^A v = ^A X_B ^B v (twist, linear first).")
-      .def("act_force", [](const SE3& H, const Vector6<double>& f) { return H.act(Force<double>(f)).vector(); },
-           py::arg("f"), "_A f = _A X^B _B f (wrench, linear first).")
+      .def(
+          "__mul__", [](const SE3& a, const SE3& b) { return a * b; }, "^A H_B * ^B H_C = ^A H_C.")
+      .def(
+          "act_point", [](const SE3& H, const Eigen::Vector3d& x) { return H.act_point(x); },
+          py::arg("x"), "A point of frame B in frame A: R x + p.")
+      .def(
+          "act_motion",
+          [](const SE3& H, const Vector6<double>& v) { return H.act(Motion<double>(v)).vector(); },
+          py::arg("v"), "^A v = ^A X_B ^B v (twist, linear first).")
+      .def(
+          "act_force",
+          [](const SE3& H, const Vector6<double>& f) { return H.act(Force<double>(f)).vector(); },
+          py::arg("f"), "_A f = _A X^B _B f (wrench, linear first).")
       .def("velocity_transform", &SE3::velocity_transform, "^A X_B = [R, p^ R; 0, R] (Ad_H).")
       .def("wrench_transform", &SE3::wrench_transform, "_A X^B = [R, 0; p^ R, R].")
       .def("copy", [](const SE3& H) { return H; })
       .def("__repr__", &repr_se3);
 
-  py::class_<Inertia>(m, "SpatialInertia",
-                      "A rigid body's spatial inertia about a frame's origin, (m, h = m c, I_o); 6x6 form "
-                      "[m 1, -h^; h^, I_o], linear first.")
+  py::class_<Inertia>(
+      m, "SpatialInertia",
+      "A rigid body's spatial inertia about a frame's origin, (m, h = m c, I_o); 6x6 form "
+      "[m 1, -h^; h^, I_o], linear first.")
       .def(py::init<>(), "The zero inertia (a massless body).")
-      .def_static("from_mass_com_inertia",
-                  [](double mass, const Eigen::Vector3d& c, const Eigen::Matrix3d& I_c) {
-                    return Inertia::from_mass_com_inertia(mass, c, I_c);
-                  },
-                  py::arg("mass"), py::arg("com"), py::arg("inertia_about_com"),
-                  "From mass, centre of mass c and rotational inertia I_c about it, all in the body frame.")
-      .def_static("from_moments",
-                  [](double mass, const Eigen::Vector3d& h, const Eigen::Matrix3d& I_o) {
-                    return Inertia::from_moments(mass, h, I_o);
-                  },
-                  py::arg("mass"), py::arg("h"), py::arg("inertia_about_origin"),
-                  "The raw (m, h = m c, I_o) form; no validity check.")
-      .def_static("from_matrix", [](const Matrix6<double>& M) { return Inertia::from_matrix(M); }, py::arg("M"),
-                  "From the 6x6 matrix form (its rigid-body structure is assumed).")
+      .def_static(
+          "from_mass_com_inertia",
+          [](double mass, const Eigen::Vector3d& c, const Eigen::Matrix3d& I_c) {
+            return Inertia::from_mass_com_inertia(mass, c, I_c);
+          },
+          py::arg("mass"), py::arg("com"), py::arg("inertia_about_com"),
+          "From mass, centre of mass c and rotational inertia I_c about it, all in the body frame.")
+      .def_static(
+          "from_moments",
+          [](double mass, const Eigen::Vector3d& h, const Eigen::Matrix3d& I_o) {
+            return Inertia::from_moments(mass, h, I_o);
+          },
+          py::arg("mass"), py::arg("h"), py::arg("inertia_about_origin"),
+          "The raw (m, h = m c, I_o) form; no validity check.")
+      .def_static(
+          "from_matrix", [](const Matrix6<double>& M) { return Inertia::from_matrix(M); },
+          py::arg("M"), "From the 6x6 matrix form (its rigid-body structure is assumed).")
       .def_property_readonly("mass", &Inertia::mass, "The mass m.")
-      .def_property_readonly("com", &Inertia::com, "Centre of mass in the body frame (zero when massless).")
-      .def("matrix", &Inertia::matrix, "The 6x6 matrix [m 1, -h^; h^, I_o], twist -> momentum in this frame.");
+      .def_property_readonly("com", &Inertia::com,
+                             "Centre of mass in the body frame (zero when massless).")
+      .def("matrix", &Inertia::matrix,
+           "The 6x6 matrix [m 1, -h^; h^, I_o], twist -> momentum in this frame.");
 
   py::class_<Spec>(m, "JointSpec",
-                   "A movable joint as ModelBuilder takes it: axis (any non-zero vector, normalized by add_body) "
+                   "A movable joint as ModelBuilder takes it: axis (any non-zero vector, "
+                   "normalized by add_body) "
                    "in the joint frame; placement ^{parent}H_{joint frame} at s = 0.")
-      .def_static("revolute",
-                  [](const std::string& name, const Eigen::Vector3d& axis, const SE3& X) {
-                    return Spec::revolute(name, axis, X);
-                  },
-                  py::arg("name"), py::arg("axis"), py::arg("placement") = SE3(),
-                  "A revolute joint about axis (Gamma = [0; e]).")
-      .def_static("prismatic",
-                  [](const std::string& name, const Eigen::Vector3d& axis, const SE3& X) {
-                    return Spec::prismatic(name, axis, X);
-                  },
-                  py::arg("name"), py::arg("axis"), py::arg("placement") = SE3(),
-                  "A prismatic joint along axis (Gamma = [e; 0]).")
-      .def_static("helical",
-                  [](const std::string& name, const Eigen::Vector3d& axis, double pitch, const SE3& X) {
-                    return Spec::helical(name, axis, pitch, X);
-                  },
-                  py::arg("name"), py::arg("axis"), py::arg("pitch"), py::arg("placement") = SE3(),
-                  "A helical joint, pitch in m/rad (Gamma = [p e; e]).")
-      .def("with_limits", &Spec::with_limits, py::arg("lower"), py::arg("upper"), "Position limits [lower, upper].",
-           py::return_value_policy::reference_internal)
+      .def_static(
+          "revolute",
+          [](const std::string& name, const Eigen::Vector3d& axis, const SE3& X) {
+            return Spec::revolute(name, axis, X);
+          },
+          py::arg("name"), py::arg("axis"), py::arg("placement") = SE3(),
+          "A revolute joint about axis (Gamma = [0; e]).")
+      .def_static(
+          "prismatic",
+          [](const std::string& name, const Eigen::Vector3d& axis, const SE3& X) {
+            return Spec::prismatic(name, axis, X);
+          },
+          py::arg("name"), py::arg("axis"), py::arg("placement") = SE3(),
+          "A prismatic joint along axis (Gamma = [e; 0]).")
+      .def_static(
+          "helical",
+          [](const std::string& name, const Eigen::Vector3d& axis, double pitch, const SE3& X) {
+            return Spec::helical(name, axis, pitch, X);
+          },
+          py::arg("name"), py::arg("axis"), py::arg("pitch"), py::arg("placement") = SE3(),
+          "A helical joint, pitch in m/rad (Gamma = [p e; e]).")
+      .def("with_limits", &Spec::with_limits, py::arg("lower"), py::arg("upper"),
+           "Position limits [lower, upper].", py::return_value_policy::reference_internal)
       .def("with_armature", &Spec::with_armature, py::arg("armature"),
-           "Armature a >= 0 (reflected rotor inertia, added to M_ii).", py::return_value_policy::reference_internal)
+           "Armature a >= 0 (reflected rotor inertia, added to M_ii).",
+           py::return_value_policy::reference_internal)
       .def_readwrite("name", &Spec::name)
       .def_readwrite("type", &Spec::type)
       .def_readwrite("axis", &Spec::axis)
@@ -148,34 +178,43 @@ void bind_types(py::module_& m) {
       .def_readwrite("effort_limit", &Spec::effort_limit);
 
   using J = Joint<double>;
-  py::class_<J>(m, "Joint",
-                "Joint i of a model (read-only copy): a 1-DoF screw, unit axis in the child frame, placed at "
-                "^{lambda(i)}H_{lambda(i)|i}; ^{lambda(i)}H_i(s) = placement exp((Gamma s)^).")
+  py::class_<J>(
+      m, "Joint",
+      "Joint i of a model (read-only copy): a 1-DoF screw, unit axis in the child frame, placed at "
+      "^{lambda(i)}H_{lambda(i)|i}; ^{lambda(i)}H_i(s) = placement exp((Gamma s)^).")
       .def_readonly("name", &J::name)
       .def_readonly("type", &J::type)
-      .def_property_readonly("axis", [](const J& j) -> Eigen::Vector3d { return j.axis; }, "Unit axis e (child frame).")
+      .def_property_readonly(
+          "axis", [](const J& j) -> Eigen::Vector3d { return j.axis; },
+          "Unit axis e (child frame).")
       .def_readonly("pitch", &J::pitch)
-      .def_property_readonly("screw", [](const J& j) -> Vector6<double> { return j.screw.vector(); },
-                             "Gamma, linear first.")
+      .def_property_readonly(
+          "screw", [](const J& j) -> Vector6<double> { return j.screw.vector(); },
+          "Gamma, linear first.")
       .def_readonly("placement", &J::placement, "^{lambda(i)}H_{lambda(i)|i} (copy).")
       .def_readonly("armature", &J::armature)
       .def_readonly("lower", &J::lower)
       .def_readonly("upper", &J::upper)
       .def_readonly("velocity_limit", &J::velocity_limit)
       .def_readonly("effort_limit", &J::effort_limit)
-      .def("transform", [](const J& j, double q) { return j.transform(q); }, py::arg("q"),
-           "^{lambda(i)}H_i(q) = placement exp((Gamma q)^).");
+      .def(
+          "transform", [](const J& j, double q) { return j.transform(q); }, py::arg("q"),
+          "^{lambda(i)}H_i(q) = placement exp((Gamma q)^).");
 
   using F = Frame<double>;
-  py::class_<F>(m, "Frame", "A named frame rigidly attached to a body: ^{body}H_{frame} = placement.")
+  py::class_<F>(m, "Frame",
+                "A named frame rigidly attached to a body: ^{body}H_{frame} = placement.")
       .def_readonly("name", &F::name)
       .def_readonly("body", &F::body)
       .def_readonly("placement", &F::placement)
-      .def("__repr__", [](const F& f) { return "Frame('" + f.name + "', body=" + std::to_string(f.body) + ")"; });
+      .def("__repr__", [](const F& f) {
+        return "Frame('" + f.name + "', body=" + std::to_string(f.body) + ")";
+      });
 
-  py::class_<MimicRelation>(m, "MimicRelation",
-                            "q_joint = multiplier q_leader + offset (URDF <mimic>); recorded, not enforced. "
-                            "joint and leader are body indices.")
+  py::class_<MimicRelation>(
+      m, "MimicRelation",
+      "q_joint = multiplier q_leader + offset (URDF <mimic>); recorded, not enforced. "
+      "joint and leader are body indices.")
       .def_readonly("joint", &MimicRelation::joint)
       .def_readonly("leader", &MimicRelation::leader)
       .def_readonly("multiplier", &MimicRelation::multiplier)
@@ -183,148 +222,185 @@ void bind_types(py::module_& m) {
 }
 
 void bind_model(py::module_& m) {
-  py::class_<Model>(m, "Model",
-                    "The kinematic tree of a moving-base (or welded-base) robot: bodies 0..n, body 0 the base, "
-                    "parents lambda(i) < i, base-first generalized order (6 base coordinates, then joint i at "
-                    "offset + i - 1). Immutable; share one Model between any number of Data.")
+  py::class_<Model>(
+      m, "Model",
+      "The kinematic tree of a moving-base (or welded-base) robot: bodies 0..n, body 0 the base, "
+      "parents lambda(i) < i, base-first generalized order (6 base coordinates, then joint i at "
+      "offset + i - 1). Immutable; share one Model between any number of Data.")
       .def_property_readonly("num_joints", &Model::num_joints, "n (bodies are 0..n).")
       .def_property_readonly("num_bodies", &Model::num_bodies, "n + 1, the base included.")
       .def_property_readonly("base_type", &Model::base_type)
       .def_property_readonly("has_moving_base", &Model::has_moving_base)
-      .def_property_readonly("offset", &Model::offset, "Index of joint 1 in velocity-sized vectors: 6 or 0.")
-      .def_property_readonly("nv", &Model::nv, "Size of velocity-like vectors: 6 + n (moving) or n (welded).")
-      .def_property_readonly("tangent_size", [](const Model& mo) { return tangent_size(mo); },
-                             "2 nv: the size of delta x = (eta, ds, dnu, dr).")
-      .def("v_index",
-           [](const Model& mo, int i) {
-             check_joint("Model.v_index", i, mo.num_joints());
-             return mo.v_index(i);
-           },
-           py::arg("joint"), "Index of joint i (body index >= 1) in velocity-sized vectors.")
-      .def_property_readonly("parents", &Model::parents, "lambda(i) for every body (-1 for the base).")
-      .def("subtree_end",
-           [](const Model& mo, int i) {
-             check_index("Model.subtree_end", "body", i, mo.num_bodies());
-             return mo.subtree_end(i);
-           },
-           py::arg("body"), "One past the last body of i's subtree: subtree(i) = [i, subtree_end(i)).")
-      .def("depth",
-           [](const Model& mo, int i) {
-             check_index("Model.depth", "body", i, mo.num_bodies());
-             return mo.depth(i);
-           },
-           py::arg("body"), "Number of joints between body i and the base.")
+      .def_property_readonly("offset", &Model::offset,
+                             "Index of joint 1 in velocity-sized vectors: 6 or 0.")
+      .def_property_readonly("nv", &Model::nv,
+                             "Size of velocity-like vectors: 6 + n (moving) or n (welded).")
+      .def_property_readonly(
+          "tangent_size", [](const Model& mo) { return tangent_size(mo); },
+          "2 nv: the size of delta x = (eta, ds, dnu, dr).")
+      .def(
+          "v_index",
+          [](const Model& mo, int i) {
+            check_joint("Model.v_index", i, mo.num_joints());
+            return mo.v_index(i);
+          },
+          py::arg("joint"), "Index of joint i (body index >= 1) in velocity-sized vectors.")
+      .def_property_readonly("parents", &Model::parents,
+                             "lambda(i) for every body (-1 for the base).")
+      .def(
+          "subtree_end",
+          [](const Model& mo, int i) {
+            check_index("Model.subtree_end", "body", i, mo.num_bodies());
+            return mo.subtree_end(i);
+          },
+          py::arg("body"),
+          "One past the last body of i's subtree: subtree(i) = [i, subtree_end(i)).")
+      .def(
+          "depth",
+          [](const Model& mo, int i) {
+            check_index("Model.depth", "body", i, mo.num_bodies());
+            return mo.depth(i);
+          },
+          py::arg("body"), "Number of joints between body i and the base.")
       .def_property_readonly("max_depth", &Model::max_depth)
       .def_property_readonly("total_depth", &Model::total_depth)
-      .def("dof_parent",
-           [](const Model& mo, int d) {
-             check_index("Model.dof_parent", "coordinate", d, mo.nv());
-             return mo.dof_parent(d);
-           },
-           py::arg("coordinate"), "Parent of velocity coordinate d in the coordinate tree (-1 at the root).")
-      .def("dof_subtree_end",
-           [](const Model& mo, int d) {
-             check_index("Model.dof_subtree_end", "coordinate", d, mo.nv());
-             return mo.dof_subtree_end(d);
-           },
-           py::arg("coordinate"))
-      .def("children",
-           [](const Model& mo, int i) {
-             check_index("Model.children", "body", i, mo.num_bodies());
-             return mo.children(i);
-           },
-           py::arg("body"), "The bodies whose parent is i, in increasing order.")
-      .def("joint",
-           [](const Model& mo, int i) {
-             check_joint("Model.joint", i, mo.num_joints());
-             return mo.joint(i);
-           },
-           py::arg("i"), "Joint i >= 1, attaching body i to its parent (a copy).")
-      .def("inertia",
-           [](const Model& mo, int i) {
-             check_index("Model.inertia", "body", i, mo.num_bodies());
-             return mo.inertia(i);
-           },
-           py::arg("body"), "Spatial inertia of body i in its own frame (fixed bodies merged in; a copy).")
-      .def("body_name",
-           [](const Model& mo, int i) {
-             check_index("Model.body_name", "body", i, mo.num_bodies());
-             return mo.body_name(i);
-           },
-           py::arg("body"))
-      .def("joint_name",
-           [](const Model& mo, int i) {
-             check_joint("Model.joint_name", i, mo.num_joints());
-             return mo.joint_name(i);
-           },
-           py::arg("joint"))
-      .def_property_readonly("body_names",
-                             [](const Model& mo) {
-                               std::vector<std::string> v;
-                               for (int i = 0; i < mo.num_bodies(); ++i) v.push_back(mo.body_name(i));
-                               return v;
-                             },
-                             "Body names in body order (0: the base).")
-      .def_property_readonly("joint_names",
-                             [](const Model& mo) {
-                               std::vector<std::string> v;
-                               for (int i = 1; i < mo.num_bodies(); ++i) v.push_back(mo.joint_name(i));
-                               return v;
-                             },
-                             "Joint names of joints 1..n (entry i - 1 for joint i, the order of s and r).")
-      .def_property_readonly("gravity", [](const Model& mo) -> Eigen::Vector3d { return mo.gravity(); },
-                             "Physical gravity g in the inertial frame, e.g. (0, 0, -9.81); the kernels use it "
-                             "as the base acceleration -[g; 0].")
-      .def_property_readonly("welded_base_pose", &Model::welded_base_pose, "^A H_0 of a welded base.")
-      .def_property_readonly("frames", &Model::frames,
-                             "Every named frame: one per body (identity placement), then merged fixed bodies, "
-                             "then user frames (copies).")
-      .def("frame",
-           [](const Model& mo, int f) {
-             check_index("Model.frame", "frame", f, static_cast<int>(mo.frames().size()));
-             return mo.frame(f);
-           },
-           py::arg("frame_id"))
+      .def(
+          "dof_parent",
+          [](const Model& mo, int d) {
+            check_index("Model.dof_parent", "coordinate", d, mo.nv());
+            return mo.dof_parent(d);
+          },
+          py::arg("coordinate"),
+          "Parent of velocity coordinate d in the coordinate tree (-1 at the root).")
+      .def(
+          "dof_subtree_end",
+          [](const Model& mo, int d) {
+            check_index("Model.dof_subtree_end", "coordinate", d, mo.nv());
+            return mo.dof_subtree_end(d);
+          },
+          py::arg("coordinate"))
+      .def(
+          "children",
+          [](const Model& mo, int i) {
+            check_index("Model.children", "body", i, mo.num_bodies());
+            return mo.children(i);
+          },
+          py::arg("body"), "The bodies whose parent is i, in increasing order.")
+      .def(
+          "joint",
+          [](const Model& mo, int i) {
+            check_joint("Model.joint", i, mo.num_joints());
+            return mo.joint(i);
+          },
+          py::arg("i"), "Joint i >= 1, attaching body i to its parent (a copy).")
+      .def(
+          "inertia",
+          [](const Model& mo, int i) {
+            check_index("Model.inertia", "body", i, mo.num_bodies());
+            return mo.inertia(i);
+          },
+          py::arg("body"),
+          "Spatial inertia of body i in its own frame (fixed bodies merged in; a copy).")
+      .def(
+          "body_name",
+          [](const Model& mo, int i) {
+            check_index("Model.body_name", "body", i, mo.num_bodies());
+            return mo.body_name(i);
+          },
+          py::arg("body"))
+      .def(
+          "joint_name",
+          [](const Model& mo, int i) {
+            check_joint("Model.joint_name", i, mo.num_joints());
+            return mo.joint_name(i);
+          },
+          py::arg("joint"))
+      .def_property_readonly(
+          "body_names",
+          [](const Model& mo) {
+            std::vector<std::string> v;
+            for (int i = 0; i < mo.num_bodies(); ++i) v.push_back(mo.body_name(i));
+            return v;
+          },
+          "Body names in body order (0: the base).")
+      .def_property_readonly(
+          "joint_names",
+          [](const Model& mo) {
+            std::vector<std::string> v;
+            for (int i = 1; i < mo.num_bodies(); ++i) v.push_back(mo.joint_name(i));
+            return v;
+          },
+          "Joint names of joints 1..n (entry i - 1 for joint i, the order of s and r).")
+      .def_property_readonly(
+          "gravity", [](const Model& mo) -> Eigen::Vector3d { return mo.gravity(); },
+          "Physical gravity g in the inertial frame, e.g. (0, 0, -9.81); the kernels use it "
+          "as the base acceleration -[g; 0].")
+      .def_property_readonly("welded_base_pose", &Model::welded_base_pose,
+                             "^A H_0 of a welded base.")
+      .def_property_readonly(
+          "frames", &Model::frames,
+          "Every named frame: one per body (identity placement), then merged fixed bodies, "
+          "then user frames (copies).")
+      .def(
+          "frame",
+          [](const Model& mo, int f) {
+            check_index("Model.frame", "frame", f, static_cast<int>(mo.frames().size()));
+            return mo.frame(f);
+          },
+          py::arg("frame_id"))
       .def_property_readonly("mimic_relations", &Model::mimic_relations)
-      .def_property_readonly("singular_joints", &Model::singular_joints,
-                             "Diagnostics: joints whose moving subtree has no inertia along their axis (M is "
-                             "singular; forward dynamics, M^-1 and linearize refuse).")
-      .def("require_invertible_mass_matrix",
-           [](const Model& mo, const std::string& who) { mo.require_invertible_mass_matrix(who.c_str()); },
-           py::arg("who") = "liedyn", "Raises ModelError naming the singular joints, if any.")
+      .def_property_readonly(
+          "singular_joints", &Model::singular_joints,
+          "Diagnostics: joints whose moving subtree has no inertia along their axis (M is "
+          "singular; forward dynamics, M^-1 and linearize refuse).")
+      .def(
+          "require_invertible_mass_matrix",
+          [](const Model& mo, const std::string& who) {
+            mo.require_invertible_mass_matrix(who.c_str());
+          },
+          py::arg("who") = "liedyn", "Raises ModelError naming the singular joints, if any.")
       .def_property_readonly("total_mass", &Model::total_mass)
       .def("body_id", &Model::body_id, py::arg("name"), "Body index by name; -1 when absent.")
-      .def("joint_id", &Model::joint_id, py::arg("name"), "Body index (>= 1) of the joint by name; -1 when absent.")
+      .def("joint_id", &Model::joint_id, py::arg("name"),
+           "Body index (>= 1) of the joint by name; -1 when absent.")
       .def("frame_id", &Model::frame_id, py::arg("name"), "Index into frames; -1 when absent.")
       .def("__repr__", [](const Model& mo) {
-        return "<liedyn.Model '" + mo.body_name(0) + "': " + std::to_string(mo.num_joints()) + " joints, nv = " +
-               std::to_string(mo.nv()) + (mo.has_moving_base() ? ", moving base>" : ", welded base>");
+        return "<liedyn.Model '" + mo.body_name(0) + "': " + std::to_string(mo.num_joints()) +
+               " joints, nv = " + std::to_string(mo.nv()) +
+               (mo.has_moving_base() ? ", moving base>" : ", welded base>");
       });
 
-  py::class_<Builder>(m, "ModelBuilder",
-                      "Builds and validates a Model: bodies, fixed bodies, frames and mimic relations in any order "
-                      "(parents by name or builder id), then build(). Errors raise ModelError.")
+  py::class_<Builder>(
+      m, "ModelBuilder",
+      "Builds and validates a Model: bodies, fixed bodies, frames and mimic relations in any order "
+      "(parents by name or builder id), then build(). Errors raise ModelError.")
       .def(py::init<BaseType, std::string, const Inertia&>(), py::arg("base") = BaseType::Moving,
            py::arg("base_name") = "base", py::arg("base_inertia") = Inertia())
       .def("set_base_inertia", &Builder::set_base_inertia, py::arg("inertia"))
       .def("set_inertia_check", &Builder::set_inertia_check, py::arg("check"),
            "Takes effect on bodies added afterwards.")
-      .def("set_gravity", [](Builder& b, const Eigen::Vector3d& g) { b.set_gravity(g); }, py::arg("g"),
-           "Physical gravity in the inertial frame (default (0, 0, -9.81)).")
-      .def("set_welded_base_pose", &Builder::set_welded_base_pose, py::arg("H"), "^A H_0 of a welded base.")
+      .def(
+          "set_gravity", [](Builder& b, const Eigen::Vector3d& g) { b.set_gravity(g); },
+          py::arg("g"), "Physical gravity in the inertial frame (default (0, 0, -9.81)).")
+      .def("set_welded_base_pose", &Builder::set_welded_base_pose, py::arg("H"),
+           "^A H_0 of a welded base.")
       .def("add_body", &Builder::add_body, py::arg("parent"), py::arg("name"), py::arg("joint"),
-           py::arg("inertia"), "Adds body `name` (inertia in its own frame) on a movable joint; returns its id.")
-      .def("add_fixed_body", &Builder::add_fixed_body, py::arg("parent"), py::arg("name"), py::arg("placement"),
-           py::arg("inertia") = Inertia(),
-           "Adds a body rigidly attached at ^{parent}H_{body} = placement: merged, kept as a frame.")
+           py::arg("inertia"),
+           "Adds body `name` (inertia in its own frame) on a movable joint; returns its id.")
+      .def(
+          "add_fixed_body", &Builder::add_fixed_body, py::arg("parent"), py::arg("name"),
+          py::arg("placement"), py::arg("inertia") = Inertia(),
+          "Adds a body rigidly attached at ^{parent}H_{body} = placement: merged, kept as a frame.")
       .def("add_frame", &Builder::add_frame, py::arg("name"), py::arg("body"), py::arg("placement"),
            "A named frame at ^{body}H_{frame} = placement.")
-      .def("add_mimic", &Builder::add_mimic, py::arg("joint"), py::arg("leader"), py::arg("multiplier") = 1.0,
-           py::arg("offset") = 0.0, "Records q_joint = multiplier q_leader + offset (not enforced).")
+      .def("add_mimic", &Builder::add_mimic, py::arg("joint"), py::arg("leader"),
+           py::arg("multiplier") = 1.0, py::arg("offset") = 0.0,
+           "Records q_joint = multiplier q_leader + offset (not enforced).")
       .def("build", &Builder::build, "The validated Model.");
 
-  py::enum_<InertiaPolicy>(m, "InertiaPolicy",
-                           "What the loader does with link inertias no rigid body can have (docs/loading.md).")
+  py::enum_<InertiaPolicy>(
+      m, "InertiaPolicy",
+      "What the loader does with link inertias no rigid body can have (docs/loading.md).")
       .value("strict", InertiaPolicy::strict)
       .value("lenient", InertiaPolicy::lenient)
       .value("balance", InertiaPolicy::balance);
@@ -338,47 +414,59 @@ void bind_model(py::module_& m) {
            }),
            py::arg("weld_base") = false, py::arg("welded_base_pose") = SE3(),
            py::arg("gravity") = Eigen::Vector3d(0.0, 0.0, -9.81))
-      .def_readwrite("weld_base", &UrdfOptions::weld_base,
-                     "Weld the root link to the inertial frame instead of making it the moving base.")
-      .def_readwrite("welded_base_pose", &UrdfOptions::welded_base_pose, "^A H_0 of the welded root link.")
+      .def_readwrite(
+          "weld_base", &UrdfOptions::weld_base,
+          "Weld the root link to the inertial frame instead of making it the moving base.")
+      .def_readwrite("welded_base_pose", &UrdfOptions::welded_base_pose,
+                     "^A H_0 of the welded root link.")
       .def_readwrite("gravity", &UrdfOptions::gravity, "Physical gravity in the inertial frame.")
       .def_readwrite("inertia", &UrdfOptions::inertia,
-                     "InertiaPolicy: lenient (default: load as written, each deviation a diagnostic), balance, "
+                     "InertiaPolicy: lenient (default: load as written, each deviation a "
+                     "diagnostic), balance, "
                      "strict.");
 
   m.def("load_urdf_file", &load_urdf_file, py::arg("path"), py::arg("options") = UrdfOptions(),
-        "Loads a robot from a URDF file; the root link is the base (moving unless options.weld_base). Raises "
+        "Loads a robot from a URDF file; the root link is the base (moving unless "
+        "options.weld_base). Raises "
         "ModelError (message starts with the path) on anything it cannot represent exactly.");
   m.def("load_urdf_string", &load_urdf_string, py::arg("xml"), py::arg("options") = UrdfOptions(),
-        "Loads a robot from URDF text. Raises ModelError (what and where) on anything it cannot represent.");
+        "Loads a robot from URDF text. Raises ModelError (what and where) on anything it cannot "
+        "represent.");
 
-  m.def("figure4_model", [] { return figure4_model<double>(); },
-        "The paper's Figure-4-like branched moving-base robot (7 joints R, P, H, H, R, P, R).");
+  m.def(
+      "figure4_model", [] { return figure4_model<double>(); },
+      "The paper's Figure-4-like branched moving-base robot (7 joints R, P, H, H, R, P, R).");
   py::class_<RandomModelOptions>(m, "RandomModelOptions", "Options of random_model.")
       .def(py::init<>())
-      .def_readwrite("branching", &RandomModelOptions::branching, "0: a chain; larger: bushier trees.")
+      .def_readwrite("branching", &RandomModelOptions::branching,
+                     "0: a chain; larger: bushier trees.")
       .def_readwrite("moving_base", &RandomModelOptions::moving_base)
       .def_readwrite("axis_aligned", &RandomModelOptions::axis_aligned)
       .def_readwrite("revolute_only", &RandomModelOptions::revolute_only)
       .def_readwrite("armature", &RandomModelOptions::armature)
       .def_readwrite("gravity_off", &RandomModelOptions::gravity_off);
-  m.def("random_model",
-        [](int n, unsigned seed, const RandomModelOptions& o) {
-          std::mt19937 rng(seed);
-          return random_model<double>(n, rng, o);
-        },
-        py::arg("num_joints"), py::arg("seed") = 1u, py::arg("options") = RandomModelOptions(),
-        "A random tree with valid random inertias, from std::mt19937(seed) (the same model C++ gets).");
+  m.def(
+      "random_model",
+      [](int n, unsigned seed, const RandomModelOptions& o) {
+        std::mt19937 rng(seed);
+        return random_model<double>(n, rng, o);
+      },
+      py::arg("num_joints"), py::arg("seed") = 1u, py::arg("options") = RandomModelOptions(),
+      "A random tree with valid random inertias, from std::mt19937(seed) (the same model C++ "
+      "gets).");
 
   // --- the state ---------------------------------------------------------------------------
-  py::class_<State>(m, "State",
-                    "The state x = (H, s, nu, r): H = ^A H_0 the base pose, s joint positions (joint i at "
-                    "s[i-1]), nu the body twist ^0 v_{A,0} (native), r = s'. s, r and nu are writable numpy views "
-                    "of the State (write entries, or assign an array of the same size); their sizes are fixed at "
-                    "construction.")
+  py::class_<State>(
+      m, "State",
+      "The state x = (H, s, nu, r): H = ^A H_0 the base pose, s joint positions (joint i at "
+      "s[i-1]), nu the body twist ^0 v_{A,0} (native), r = s'. s, r and nu are writable numpy "
+      "views "
+      "of the State (write entries, or assign an array of the same size); their sizes are fixed at "
+      "construction.")
       .def(py::init([](const Model& mo) { return State(mo); }), py::arg("model"),
            "The neutral state: H = identity (or the welded pose), s = 0, at rest.")
-      .def(py::init([](const SE3& H, const VectorXd& s, const Vector6<double>& nu, const VectorXd& r) {
+      .def(py::init([](const SE3& H, const VectorXd& s, const Vector6<double>& nu,
+                       const VectorXd& r) {
              if (s.size() != r.size())
                throw std::invalid_argument("liedyn: State: s has size " + std::to_string(s.size()) +
                                            ", r has size " + std::to_string(r.size()));
@@ -409,94 +497,124 @@ void bind_model(py::module_& m) {
           py::return_value_policy::reference_internal, "Joint velocities (writable view).")
       .def_property(
           "nu", [](State& x) { return Eigen::Ref<Vector6<double>>(x.nu); },
-          [](State& x, const Vector6<double>& v) { x.nu = v; }, py::return_value_policy::reference_internal,
+          [](State& x, const Vector6<double>& v) { x.nu = v; },
+          py::return_value_policy::reference_internal,
           "Body twist ^0 v_{A,0} of the base, linear first (writable view).")
-      .def("base_twist", &State::base_twist, py::arg("representation"), "The base twist in `representation`.")
+      .def("base_twist", &State::base_twist, py::arg("representation"),
+           "The base twist in `representation`.")
       .def("set_base_twist", &State::set_base_twist, py::arg("twist"), py::arg("representation"),
            "Sets the base twist given in `representation` (stored as the body twist).")
-      .def("velocity",
-           [](const State& x, const Model& mo) {
-             check_state("State.velocity", mo, x);
-             return x.velocity(mo);
-           },
-           py::arg("model"), "Generalized velocity [nu; r] (r for a welded base).")
+      .def(
+          "velocity",
+          [](const State& x, const Model& mo) {
+            check_state("State.velocity", mo, x);
+            return x.velocity(mo);
+          },
+          py::arg("model"), "Generalized velocity [nu; r] (r for a welded base).")
       .def("copy", [](const State& x) { return x; })
       .def("__copy__", [](const State& x) { return x; })
-      .def("__deepcopy__", [](const State& x, py::dict) { return x; }, py::arg("memo"));
+      .def(
+          "__deepcopy__", [](const State& x, py::dict) { return x; }, py::arg("memo"));
 
-  m.def("neutral", [](const Model& mo) { return neutral(mo); }, py::arg("model"), "The neutral state.");
-  m.def("random_state",
-        [](const Model& mo, unsigned seed) {
-          std::mt19937 rng(seed);
-          return random_state(mo, rng);
-        },
-        py::arg("model"), py::arg("seed") = 7u,
-        "A random state from std::mt19937(seed): attitude uniform on SO(3), position in [-1, 1]^3, joints within "
-        "limits (else [-pi, pi]), velocities in [-1, 1]. The same state C++'s random_state gives.");
-  m.def("tangent_size", [](const Model& mo) { return tangent_size(mo); }, py::arg("model"), "2 nv.");
-  m.def("integrate",
-        [](const Model& mo, const State& x, const VectorRef& dx) {
-          check_state("integrate", mo, x);
-          check_size("integrate", "dx", dx, tangent_size(mo));
-          return integrate(mo, x, dx);
-        },
-        py::arg("model"), py::arg("x"), py::arg("dx"),
-        "x (+) dx = (H exp(eta^), s + ds, nu + dnu, r + dr); dx = (eta, ds, dnu, dr) ((ds, dr) when welded).");
-  m.def("difference",
-        [](const Model& mo, const State& x, const State& y) {
-          check_state("difference", mo, x);
-          check_state("difference", mo, y);
-          return difference(mo, x, y);
-        },
-        py::arg("model"), py::arg("x"), py::arg("y"), "y (-) x: the dx with x (+) dx = y (eta = log(H_x^-1 H_y)).");
-  m.def("integrate_jacobians",
-        [](const Model& mo, const VectorRef& dx) {
-          check_size("integrate_jacobians", "dx", dx, tangent_size(mo));
-          MatrixXd Jx, Jdx;
-          integrate_jacobians(mo, dx, Jx, Jdx);
-          return py::make_tuple(Jx, Jdx);
-        },
-        py::arg("model"), py::arg("dx"),
-        "(J_x, J_dx) of y = x (+) dx, left-trivialized: base blocks Ad(exp(eta)^-1) and Jr(eta), else identity.");
-  m.def("difference_jacobians",
-        [](const Model& mo, const State& x, const State& y) {
-          check_state("difference_jacobians", mo, x);
-          check_state("difference_jacobians", mo, y);
-          MatrixXd Jx, Jy;
-          difference_jacobians(mo, x, y, Jx, Jy);
-          return py::make_tuple(Jx, Jy);
-        },
-        py::arg("model"), py::arg("x"), py::arg("y"),
-        "(J_x, J_y) of dx = y (-) x, left-trivialized: base blocks -Jl^-1(eta) and Jr^-1(eta), else -I and I.");
-  m.def("base_twist_from_body",
-        [](const SE3& H, const Vector6<double>& nu, TwistRepresentation rep) { return base_twist_from_body(H, nu, rep); },
-        py::arg("H"), py::arg("nu"), py::arg("representation"), "The base twist in `representation` from nu.");
-  m.def("base_twist_to_body",
-        [](const SE3& H, const Vector6<double>& t, TwistRepresentation rep) { return base_twist_to_body(H, t, rep); },
-        py::arg("H"), py::arg("twist"), py::arg("representation"), "The body twist nu from a twist in `representation`.");
-  m.def("base_acceleration_from_body",
-        [](const SE3& H, const Vector6<double>& nu, const Vector6<double>& nud, TwistRepresentation rep) {
-          return base_acceleration_from_body(H, nu, nud, rep);
-        },
-        py::arg("H"), py::arg("nu"), py::arg("nu_dot"), py::arg("representation"),
-        "d/dt of the base twist in `representation` (mixed adds [R (omega x v); 0]), from nu and nu'.");
-  m.def("base_acceleration_to_body",
-        [](const SE3& H, const Vector6<double>& nu, const Vector6<double>& acc, TwistRepresentation rep) {
-          return base_acceleration_to_body(H, nu, acc, rep);
-        },
-        py::arg("H"), py::arg("nu"), py::arg("acceleration"), py::arg("representation"),
-        "nu' from the time derivative of the base twist in `representation`.");
+  m.def(
+      "neutral", [](const Model& mo) { return neutral(mo); }, py::arg("model"),
+      "The neutral state.");
+  m.def(
+      "random_state",
+      [](const Model& mo, unsigned seed) {
+        std::mt19937 rng(seed);
+        return random_state(mo, rng);
+      },
+      py::arg("model"), py::arg("seed") = 7u,
+      "A random state from std::mt19937(seed): attitude uniform on SO(3), position in [-1, 1]^3, "
+      "joints within "
+      "limits (else [-pi, pi]), velocities in [-1, 1]. The same state C++'s random_state gives.");
+  m.def(
+      "tangent_size", [](const Model& mo) { return tangent_size(mo); }, py::arg("model"), "2 nv.");
+  m.def(
+      "integrate",
+      [](const Model& mo, const State& x, const VectorRef& dx) {
+        check_state("integrate", mo, x);
+        check_size("integrate", "dx", dx, tangent_size(mo));
+        return integrate(mo, x, dx);
+      },
+      py::arg("model"), py::arg("x"), py::arg("dx"),
+      "x (+) dx = (H exp(eta^), s + ds, nu + dnu, r + dr); dx = (eta, ds, dnu, dr) ((ds, dr) when "
+      "welded).");
+  m.def(
+      "difference",
+      [](const Model& mo, const State& x, const State& y) {
+        check_state("difference", mo, x);
+        check_state("difference", mo, y);
+        return difference(mo, x, y);
+      },
+      py::arg("model"), py::arg("x"), py::arg("y"),
+      "y (-) x: the dx with x (+) dx = y (eta = log(H_x^-1 H_y)).");
+  m.def(
+      "integrate_jacobians",
+      [](const Model& mo, const VectorRef& dx) {
+        check_size("integrate_jacobians", "dx", dx, tangent_size(mo));
+        MatrixXd Jx, Jdx;
+        integrate_jacobians(mo, dx, Jx, Jdx);
+        return py::make_tuple(Jx, Jdx);
+      },
+      py::arg("model"), py::arg("dx"),
+      "(J_x, J_dx) of y = x (+) dx, left-trivialized: base blocks Ad(exp(eta)^-1) and Jr(eta), "
+      "else identity.");
+  m.def(
+      "difference_jacobians",
+      [](const Model& mo, const State& x, const State& y) {
+        check_state("difference_jacobians", mo, x);
+        check_state("difference_jacobians", mo, y);
+        MatrixXd Jx, Jy;
+        difference_jacobians(mo, x, y, Jx, Jy);
+        return py::make_tuple(Jx, Jy);
+      },
+      py::arg("model"), py::arg("x"), py::arg("y"),
+      "(J_x, J_y) of dx = y (-) x, left-trivialized: base blocks -Jl^-1(eta) and Jr^-1(eta), else "
+      "-I and I.");
+  m.def(
+      "base_twist_from_body",
+      [](const SE3& H, const Vector6<double>& nu, TwistRepresentation rep) {
+        return base_twist_from_body(H, nu, rep);
+      },
+      py::arg("H"), py::arg("nu"), py::arg("representation"),
+      "The base twist in `representation` from nu.");
+  m.def(
+      "base_twist_to_body",
+      [](const SE3& H, const Vector6<double>& t, TwistRepresentation rep) {
+        return base_twist_to_body(H, t, rep);
+      },
+      py::arg("H"), py::arg("twist"), py::arg("representation"),
+      "The body twist nu from a twist in `representation`.");
+  m.def(
+      "base_acceleration_from_body",
+      [](const SE3& H, const Vector6<double>& nu, const Vector6<double>& nud,
+         TwistRepresentation rep) { return base_acceleration_from_body(H, nu, nud, rep); },
+      py::arg("H"), py::arg("nu"), py::arg("nu_dot"), py::arg("representation"),
+      "d/dt of the base twist in `representation` (mixed adds [R (omega x v); 0]), from nu and "
+      "nu'.");
+  m.def(
+      "base_acceleration_to_body",
+      [](const SE3& H, const Vector6<double>& nu, const Vector6<double>& acc,
+         TwistRepresentation rep) { return base_acceleration_to_body(H, nu, acc, rep); },
+      py::arg("H"), py::arg("nu"), py::arg("acceleration"), py::arg("representation"),
+      "nu' from the time derivative of the base twist in `representation`.");
 
   // --- Data ------------------------------------------------------------------------------
-  auto data = py::class_<Data>(m, "Data",
-                               "Per-thread workspace of the kernels for one Model (all allocation happens here). "
-                               "Its output buffers are exposed as READ-ONLY numpy views that keep this Data alive; "
-                               "every kernel overwrites them (copy() what you keep). Per-body arrays are copies.");
+  auto data = py::class_<Data>(
+      m, "Data",
+      "Per-thread workspace of the kernels for one Model (all allocation happens here). "
+      "Its output buffers are exposed as READ-ONLY numpy views that keep this Data alive; "
+      "every kernel overwrites them (copy() what you keep). Per-body arrays are copies.");
   data.def(py::init<const Model&>(), py::arg("model"));
   data.def_readonly("num_bodies", &Data::num_bodies);
 #define LIEDYN_PY_VIEW(member, doc) \
-  data.def_property_readonly(#member, [](py::object self) { return view(self.cast<Data&>().member, self); }, doc)
-  LIEDYN_PY_VIEW(tau, "tau = [base wrench (base frame); joint torques] (rnea, eidamb, gravity/coriolis_force).");
+  data.def_property_readonly(       \
+      #member, [](py::object self) { return view(self.cast<Data&>().member, self); }, doc)
+  LIEDYN_PY_VIEW(
+      tau,
+      "tau = [base wrench (base frame); joint torques] (rnea, eidamb, gravity/coriolis_force).");
   LIEDYN_PY_VIEW(h, "Bias h(x) = ID(x, 0) (bias_force).");
   LIEDYN_PY_VIEW(ddq, "Forward dynamics [nu'; r'] (aba, linearize).");
   LIEDYN_PY_VIEW(M, "Mass matrix, both triangles (crba, eidamb_derivatives, linearize).");
@@ -507,20 +625,27 @@ void bind_model(py::module_& m) {
   LIEDYN_PY_VIEW(D2, "dID/ds (nv x n).");
   LIEDYN_PY_VIEW(D3, "dID/d(base twist) in the chosen representation (nv x 6).");
   LIEDYN_PY_VIEW(D4, "dID/dr (nv x n).");
-  LIEDYN_PY_VIEW(A, "delta x' = A delta x + B delta tau (2nv x 2nv), or the discrete step's Jacobian.");
+  LIEDYN_PY_VIEW(
+      A, "delta x' = A delta x + B delta tau (2nv x 2nv), or the discrete step's Jacobian.");
   LIEDYN_PY_VIEW(B, "2nv x nv, input tau (base first).");
 #undef LIEDYN_PY_VIEW
-  data.def_property_readonly("H_world", [](const Data& d) { return d.H_world; },
-                             "^A H_i for every body (forward_poses / forward_kinematics; copies).");
-  data.def_property_readonly("H_base", [](const Data& d) { return d.H_base; }, "^0 H_i for every body (copies).");
-  data.def_property_readonly("H_parent", [](const Data& d) { return d.H_parent; },
-                             "^{lambda(i)} H_i(s_i) for every body (copies).");
-  data.def_property_readonly("v", [](const Data& d) { return stack_rows(d.v); },
-                             "Body twists ^i v_{A,i}, (num_bodies x 6), body frame (forward_kinematics; copy).");
-  data.def_property_readonly("a", [](const Data& d) { return stack_rows(d.a); },
-                             "rnea/aba body accelerations incl. gravity, body frame (num_bodies x 6; copy).");
-  data.def_property_readonly("f", [](const Data& d) { return stack_rows(d.f); },
-                             "rnea body wrenches, body frame (num_bodies x 6; copy).");
+  data.def_property_readonly(
+      "H_world", [](const Data& d) { return d.H_world; },
+      "^A H_i for every body (forward_poses / forward_kinematics; copies).");
+  data.def_property_readonly(
+      "H_base", [](const Data& d) { return d.H_base; }, "^0 H_i for every body (copies).");
+  data.def_property_readonly(
+      "H_parent", [](const Data& d) { return d.H_parent; },
+      "^{lambda(i)} H_i(s_i) for every body (copies).");
+  data.def_property_readonly(
+      "v", [](const Data& d) { return stack_rows(d.v); },
+      "Body twists ^i v_{A,i}, (num_bodies x 6), body frame (forward_kinematics; copy).");
+  data.def_property_readonly(
+      "a", [](const Data& d) { return stack_rows(d.a); },
+      "rnea/aba body accelerations incl. gravity, body frame (num_bodies x 6; copy).");
+  data.def_property_readonly(
+      "f", [](const Data& d) { return stack_rows(d.f); },
+      "rnea body wrenches, body frame (num_bodies x 6; copy).");
 }
 
 // --- numdiff ------------------------------------------------------------------------------
@@ -534,10 +659,11 @@ VectorXd call_to_vector(const py::function& f, const py::object& arg) {
 }  // namespace
 
 void bind_numdiff(py::module_& top) {
-  py::module_ m = top.def_submodule(
-      "numdiff",
-      "Geometric finite differences of functions of the state (columns eta, ds, dtwist, dr; H <- H exp(eta^)) and of "
-      "plain vectors. f may return a scalar, vector or matrix (flattened column-major). Slow: checking tools.");
+  py::module_ m = top.def_submodule("numdiff",
+                                    "Geometric finite differences of functions of the state "
+                                    "(columns eta, ds, dtwist, dr; H <- H exp(eta^)) and of "
+                                    "plain vectors. f may return a scalar, vector or matrix "
+                                    "(flattened column-major). Slow: checking tools.");
   using O = numdiff::NumDiffOptions<double>;
   py::enum_<numdiff::DifferenceScheme>(m, "DifferenceScheme")
       .value("Central", numdiff::DifferenceScheme::Central)
@@ -547,18 +673,21 @@ void bind_numdiff(py::module_& top) {
       .value("JointPositions", numdiff::StateBlock::JointPositions)
       .value("Twist", numdiff::StateBlock::Twist)
       .value("JointVelocities", numdiff::StateBlock::JointVelocities);
-  py::class_<O>(m, "NumDiffOptions", "Scheme, base step (0: default), relative step, and the base-twist "
-                                     "representation of the twist columns (also what the eta columns hold fixed).")
-      .def(py::init([](numdiff::DifferenceScheme sc, double step, bool rel, TwistRepresentation rep) {
-             O o;
-             o.scheme = sc;
-             o.step = step;
-             o.relative_step = rel;
-             o.twist_representation = rep;
-             return o;
-           }),
+  py::class_<O>(m, "NumDiffOptions",
+                "Scheme, base step (0: default), relative step, and the base-twist "
+                "representation of the twist columns (also what the eta columns hold fixed).")
+      .def(py::init(
+               [](numdiff::DifferenceScheme sc, double step, bool rel, TwistRepresentation rep) {
+                 O o;
+                 o.scheme = sc;
+                 o.step = step;
+                 o.relative_step = rel;
+                 o.twist_representation = rep;
+                 return o;
+               }),
            py::arg("scheme") = numdiff::DifferenceScheme::Central, py::arg("step") = 0.0,
-           py::arg("relative_step") = true, py::arg("twist_representation") = TwistRepresentation::Body)
+           py::arg("relative_step") = true,
+           py::arg("twist_representation") = TwistRepresentation::Body)
       .def_readwrite("scheme", &O::scheme)
       .def_readwrite("step", &O::step)
       .def_readwrite("relative_step", &O::relative_step)
@@ -569,83 +698,93 @@ void bind_numdiff(py::module_& top) {
   auto state_fn = [](const py::function& f) {
     return [f](const State& y) { return call_to_vector(f, py::cast(y)); };
   };
-  m.def("state_jacobian",
-        [state_fn](const Model& mo, const py::function& f, const State& x, const O& o) {
-          check_state("numdiff.state_jacobian", mo, x);
-          return numdiff::state_jacobian(mo, state_fn(f), x, o);
-        },
-        py::arg("model"), py::arg("f"), py::arg("x"), py::arg("options") = O(),
-        "The m x 2nv Jacobian of f(State) by finite differences, columns (eta, ds, dtwist, dr).");
-  m.def("state_jacobian_block",
-        [state_fn](const Model& mo, const py::function& f, const State& x, numdiff::StateBlock b, const O& o) {
-          check_state("numdiff.state_jacobian_block", mo, x);
-          return numdiff::state_jacobian_block(mo, state_fn(f), x, b, o);
-        },
-        py::arg("model"), py::arg("f"), py::arg("x"), py::arg("block"), py::arg("options") = O(),
-        "One block of state_jacobian, at the cost of that block only.");
-  m.def("vector_jacobian",
-        [](const py::function& f, const VectorXd& x, const O& o) {
-          auto g = [&f](const VectorXd& y) { return call_to_vector(f, py::cast(y)); };
-          return numdiff::vector_jacobian(g, x, o);
-        },
-        py::arg("f"), py::arg("x"), py::arg("options") = O(),
-        "The m x size(x) Jacobian of f(vector) (x <- x +- d e_k).");
+  m.def(
+      "state_jacobian",
+      [state_fn](const Model& mo, const py::function& f, const State& x, const O& o) {
+        check_state("numdiff.state_jacobian", mo, x);
+        return numdiff::state_jacobian(mo, state_fn(f), x, o);
+      },
+      py::arg("model"), py::arg("f"), py::arg("x"), py::arg("options") = O(),
+      "The m x 2nv Jacobian of f(State) by finite differences, columns (eta, ds, dtwist, dr).");
+  m.def(
+      "state_jacobian_block",
+      [state_fn](const Model& mo, const py::function& f, const State& x, numdiff::StateBlock b,
+                 const O& o) {
+        check_state("numdiff.state_jacobian_block", mo, x);
+        return numdiff::state_jacobian_block(mo, state_fn(f), x, b, o);
+      },
+      py::arg("model"), py::arg("f"), py::arg("x"), py::arg("block"), py::arg("options") = O(),
+      "One block of state_jacobian, at the cost of that block only.");
+  m.def(
+      "vector_jacobian",
+      [](const py::function& f, const VectorXd& x, const O& o) {
+        auto g = [&f](const VectorXd& y) { return call_to_vector(f, py::cast(y)); };
+        return numdiff::vector_jacobian(g, x, o);
+      },
+      py::arg("f"), py::arg("x"), py::arg("options") = O(),
+      "The m x size(x) Jacobian of f(vector) (x <- x +- d e_k).");
 }
 
 // --- private helpers for the pytest suite -------------------------------------------------
 void bind_testing(py::module_& top) {
-  py::module_ m = top.def_submodule("_testing", "Private: C++-side reference values for the pytest suite.");
+  py::module_ m =
+      top.def_submodule("_testing", "Private: C++-side reference values for the pytest suite.");
   // Everything computed in C++ on its own Data from random_state(model, seed) and inputs drawn
   // from the same generator, returned as copies: the suite calls the bindings with the same
   // state and inputs and compares bit for bit (the marshalling must not change a digit).
-  m.def("reference", [](const Model& mo, unsigned seed, TwistRepresentation rep, double dt) {
-    std::mt19937 rng(seed);
-    const State x = random_state(mo, rng);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    VectorXd ddq(mo.nv()), tau(mo.nv());
-    for (int k = 0; k < mo.nv(); ++k) ddq[k] = u(rng);
-    for (int k = 0; k < mo.nv(); ++k) tau[k] = u(rng);
-    Data d(mo);
-    py::dict out;
-    out["x"] = x;
-    out["ddq"] = ddq;
-    out["tau_in"] = tau;
-    out["rnea"] = VectorXd(rnea(mo, d, x, ddq));
-    out["eidamb"] = VectorXd(eidamb(mo, d, x, ddq));
-    out["bias_force"] = VectorXd(bias_force(mo, d, x));
-    out["gravity_force"] = VectorXd(gravity_force(mo, d, x));
-    out["coriolis_force"] = VectorXd(coriolis_force(mo, d, x));
-    out["crba"] = MatrixXd(crba(mo, d, x));
-    ltdl_factorize(mo, d);
-    out["ltdl"] = MatrixXd(d.ltdl);
-    VectorXd sol = tau;
-    ltdl_solve(mo, d, sol);
-    out["ltdl_solve"] = sol;
-    out["ltdl_inverse"] = MatrixXd(ltdl_inverse(mo, d));
-    out["immamb"] = MatrixXd(immamb(mo, d, x));
-    out["aba"] = VectorXd(aba(mo, d, x, tau));
-    eidamb_derivatives(mo, d, x, ddq, rep);
-    out["D"] = py::make_tuple(MatrixXd(d.D1), MatrixXd(d.D2), MatrixXd(d.D3), MatrixXd(d.D4));
-    LinearizationOptions<double> opt;
-    opt.representation = rep;
-    linearize(mo, d, x, tau, opt);
-    out["linearize"] = py::make_tuple(MatrixXd(d.A), MatrixXd(d.B));
-    linearize_discrete(mo, d, x, tau, dt, opt);
-    out["linearize_discrete"] = py::make_tuple(MatrixXd(d.A), MatrixXd(d.B));
-    out["step"] = semi_implicit_euler_step(mo, d, x, tau, dt);
-    const int body = mo.num_bodies() - 1;
-    Matrix6X<double> J(6, mo.nv());
-    body_jacobian(mo, d, x, body, rep, J);
-    out["body_jacobian"] = MatrixXd(J);
-    out["frame_velocity"] = Vector6<double>(frame_velocity(mo, d, x, body, SE3(), rep));
-    out["frame_acceleration_bias"] = Vector6<double>(frame_acceleration_bias(mo, d, x, body, SE3(), rep));
-    forward_kinematics(mo, d, x);
-    out["frame_pose"] = frame_pose(mo, d, body, SE3()).matrix();
-    return out;
-  }, py::arg("model"), py::arg("seed"), py::arg("representation") = TwistRepresentation::Body,
-     py::arg("dt") = 0.01);
-  m.def("checks_enabled", [] { return LIEDYN_CHECKS_ENABLED == 1; },
-        "Whether the module was built with liedyn's argument checks (it always should be).");
+  m.def(
+      "reference",
+      [](const Model& mo, unsigned seed, TwistRepresentation rep, double dt) {
+        std::mt19937 rng(seed);
+        const State x = random_state(mo, rng);
+        std::uniform_real_distribution<double> u(-1.0, 1.0);
+        VectorXd ddq(mo.nv()), tau(mo.nv());
+        for (int k = 0; k < mo.nv(); ++k) ddq[k] = u(rng);
+        for (int k = 0; k < mo.nv(); ++k) tau[k] = u(rng);
+        Data d(mo);
+        py::dict out;
+        out["x"] = x;
+        out["ddq"] = ddq;
+        out["tau_in"] = tau;
+        out["rnea"] = VectorXd(rnea(mo, d, x, ddq));
+        out["eidamb"] = VectorXd(eidamb(mo, d, x, ddq));
+        out["bias_force"] = VectorXd(bias_force(mo, d, x));
+        out["gravity_force"] = VectorXd(gravity_force(mo, d, x));
+        out["coriolis_force"] = VectorXd(coriolis_force(mo, d, x));
+        out["crba"] = MatrixXd(crba(mo, d, x));
+        ltdl_factorize(mo, d);
+        out["ltdl"] = MatrixXd(d.ltdl);
+        VectorXd sol = tau;
+        ltdl_solve(mo, d, sol);
+        out["ltdl_solve"] = sol;
+        out["ltdl_inverse"] = MatrixXd(ltdl_inverse(mo, d));
+        out["immamb"] = MatrixXd(immamb(mo, d, x));
+        out["aba"] = VectorXd(aba(mo, d, x, tau));
+        eidamb_derivatives(mo, d, x, ddq, rep);
+        out["D"] = py::make_tuple(MatrixXd(d.D1), MatrixXd(d.D2), MatrixXd(d.D3), MatrixXd(d.D4));
+        LinearizationOptions<double> opt;
+        opt.representation = rep;
+        linearize(mo, d, x, tau, opt);
+        out["linearize"] = py::make_tuple(MatrixXd(d.A), MatrixXd(d.B));
+        linearize_discrete(mo, d, x, tau, dt, opt);
+        out["linearize_discrete"] = py::make_tuple(MatrixXd(d.A), MatrixXd(d.B));
+        out["step"] = semi_implicit_euler_step(mo, d, x, tau, dt);
+        const int body = mo.num_bodies() - 1;
+        Matrix6X<double> J(6, mo.nv());
+        body_jacobian(mo, d, x, body, rep, J);
+        out["body_jacobian"] = MatrixXd(J);
+        out["frame_velocity"] = Vector6<double>(frame_velocity(mo, d, x, body, SE3(), rep));
+        out["frame_acceleration_bias"] =
+            Vector6<double>(frame_acceleration_bias(mo, d, x, body, SE3(), rep));
+        forward_kinematics(mo, d, x);
+        out["frame_pose"] = frame_pose(mo, d, body, SE3()).matrix();
+        return out;
+      },
+      py::arg("model"), py::arg("seed"), py::arg("representation") = TwistRepresentation::Body,
+      py::arg("dt") = 0.01);
+  m.def(
+      "checks_enabled", [] { return LIEDYN_CHECKS_ENABLED == 1; },
+      "Whether the module was built with liedyn's argument checks (it always should be).");
 }
 
 }  // namespace python
@@ -654,9 +793,12 @@ void bind_testing(py::module_& top) {
 PYBIND11_MODULE(_liedyn, m) {
   namespace lp = liedyn::python;
   m.doc() =
-      "liedyn: rigid-body dynamics of moving-base robots and their exact Lie-group linearization (double "
-      "precision). Conventions: base first in velocity-sized vectors, body twist nu native, spatial vectors "
-      "linear first, gravity as base acceleration -[g; 0], left-trivialized eta perturbations. See docs/python.md.";
+      "liedyn: rigid-body dynamics of moving-base robots and their exact Lie-group linearization "
+      "(double "
+      "precision). Conventions: base first in velocity-sized vectors, body twist nu native, "
+      "spatial vectors "
+      "linear first, gravity as base acceleration -[g; 0], left-trivialized eta perturbations. See "
+      "docs/python.md.";
   m.attr("__version__") = liedyn::version_string;
   // ModelError derives from std::invalid_argument, so from ValueError here too.
   pybind11::register_exception<liedyn::ModelError>(m, "ModelError", PyExc_ValueError);

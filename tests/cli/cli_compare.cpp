@@ -38,10 +38,10 @@
 #include "liedyn/algorithm/centroidal.hpp"
 #include "liedyn/algorithm/constrained_linearization.hpp"
 #include "liedyn/algorithm/coriolis.hpp"
-#include "liedyn/algorithm/energy.hpp"
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
+#include "liedyn/algorithm/energy.hpp"
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/impulse_dynamics.hpp"
 #include "liedyn/algorithm/linearization.hpp"
@@ -106,17 +106,20 @@ bool to_matrix(const json& j, bool vector, MatrixX<double>& m) {
 void compare(const json& out, const std::string& key, const MatrixX<double>& expected, bool vector,
              double tol = 1e-12, const std::string& what = "") {
   MatrixX<double> got;
-  if (!to_matrix(out.at(key), vector, got)) return fail(key + ": not a numeric " + (vector ? "vector" : "matrix"));
+  if (!to_matrix(out.at(key), vector, got))
+    return fail(key + ": not a numeric " + (vector ? "vector" : "matrix"));
   if (got.rows() != expected.rows() || got.cols() != expected.cols())
-    return fail(key + ": shape " + std::to_string(got.rows()) + "x" + std::to_string(got.cols()) + ", expected " +
-                std::to_string(expected.rows()) + "x" + std::to_string(expected.cols()));
+    return fail(key + ": shape " + std::to_string(got.rows()) + "x" + std::to_string(got.cols()) +
+                ", expected " + std::to_string(expected.rows()) + "x" +
+                std::to_string(expected.cols()));
   const double scale = expected.size() ? expected.cwiseAbs().maxCoeff() : 0.0;
   const double diff = expected.size() ? (got - expected).cwiseAbs().maxCoeff() : 0.0;
   const double rel = scale > 0 ? diff / scale : diff;
-  std::printf("  %-18s %3dx%-3d  max rel. difference %.3g%s\n", key.c_str(), int(got.rows()), int(got.cols()), rel,
-              what.empty() ? "" : ("  (" + what + ")").c_str());
+  std::printf("  %-18s %3dx%-3d  max rel. difference %.3g%s\n", key.c_str(), int(got.rows()),
+              int(got.cols()), rel, what.empty() ? "" : ("  (" + what + ")").c_str());
   if (!(rel <= tol))
-    fail(key + ": differs from " + (what.empty() ? std::string("the library") : what) + " by " + std::to_string(rel));
+    fail(key + ": differs from " + (what.empty() ? std::string("the library") : what) + " by " +
+         std::to_string(rel));
 }
 
 /// The largest |a − b| over the largest |b| (0 for empty matrices).
@@ -184,7 +187,8 @@ int main(int argc, char** argv) {
     try {
       result = json::parse(text);
     } catch (const std::exception& e) {
-      std::cerr << "FAIL: the output is not JSON: " << e.what() << "\n" << text.substr(0, 2000) << "\n";
+      std::cerr << "FAIL: the output is not JSON: " << e.what() << "\n"
+                << text.substr(0, 2000) << "\n";
       return false;
     }
     return true;
@@ -210,31 +214,49 @@ int main(int argc, char** argv) {
 
   State<double> x(model);
   VectorX<double> acc = VectorX<double>::Zero(nv), tau_in = VectorX<double>::Zero(nv);
-  const bool has_acc = doc["joints"].begin()->contains("acceleration") || (has_base && doc["base"].contains("acceleration"));
+  const bool has_acc = doc["joints"].begin()->contains("acceleration") ||
+                       (has_base && doc["base"].contains("acceleration"));
   const bool has_input = doc.contains("input");
   if (moving) {
     x.H = pose;
     const TwistRepresentation trep = rep_of(doc["base"]["twist_representation"].get<std::string>());
     x.nu = base_twist_to_body(pose, Vector6<double>(vec<6>(doc["base"]["twist"])), trep);
     if (has_acc)
-      acc.head<6>() = base_acceleration_to_body(pose, x.nu, Vector6<double>(vec<6>(doc["base"]["acceleration"])), trep);
-    if (has_input && doc["input"].contains("base_wrench")) tau_in.head<6>() = vec<6>(doc["input"]["base_wrench"]);
+      acc.head<6>() = base_acceleration_to_body(
+          pose, x.nu, Vector6<double>(vec<6>(doc["base"]["acceleration"])), trep);
+    if (has_input && doc["input"].contains("base_wrench"))
+      tau_in.head<6>() = vec<6>(doc["input"]["base_wrench"]);
   }
   for (int i = 1; i <= n; ++i) {
     const json& e = doc["joints"][model.joint_name(i)];
     x.s(i - 1) = e["position"].get<double>();
     x.r(i - 1) = e["velocity"].get<double>();
     if (has_acc) acc(off + i - 1) = e["acceleration"].get<double>();
-    if (has_input) tau_in(off + i - 1) = doc["input"]["joint_torques"][model.joint_name(i)].get<double>();
+    if (has_input)
+      tau_in(off + i - 1) = doc["input"]["joint_torques"][model.joint_name(i)].get<double>();
   }
 
   // --- expected keys and values ------------------------------------------------------------------
   const bool invertible = model.singular_joints().empty();
   Data<double> data(model);
-  std::set<std::string> expected_keys = {"joint_names", "nv", "base_type", "representation", "M", "h",
-                                         "derivatives_ddq", "D2", "D4", "linearization_tau", "com", "com_jacobian",
-                                         "centroidal_momentum", "centroidal_matrix", "centroidal_drift",
-                                         "kinetic_energy", "potential_energy", "coriolis_matrix"};
+  std::set<std::string> expected_keys = {"joint_names",
+                                         "nv",
+                                         "base_type",
+                                         "representation",
+                                         "M",
+                                         "h",
+                                         "derivatives_ddq",
+                                         "D2",
+                                         "D4",
+                                         "linearization_tau",
+                                         "com",
+                                         "com_jacobian",
+                                         "centroidal_momentum",
+                                         "centroidal_matrix",
+                                         "centroidal_drift",
+                                         "kinetic_energy",
+                                         "potential_energy",
+                                         "coriolis_matrix"};
   if (moving) expected_keys.insert({"D1", "D3"});
   if (dt > 0) expected_keys.insert("discrete_dt");
   if (has_acc) expected_keys.insert("tau");
@@ -243,7 +265,8 @@ int main(int argc, char** argv) {
   if (!constraints_path.empty() && invertible)
     expected_keys.insert({"constraint_jacobian", "constraint_drift", "impulse_v_after", "impulse"});
   if (!constraints_path.empty() && invertible && has_input)
-    expected_keys.insert({"constrained_ddq", "lambda", "constrained_A", "constrained_B", "dlambda_dx", "dlambda_dtau"});
+    expected_keys.insert({"constrained_ddq", "lambda", "constrained_A", "constrained_B",
+                          "dlambda_dx", "dlambda_dtau"});
   if (!only.empty()) expected_keys = std::set<std::string>(only.begin(), only.end());
 
   std::set<std::string> got_keys;
@@ -262,8 +285,10 @@ int main(int argc, char** argv) {
     if (out["joint_names"].get<std::vector<std::string>>() != names) fail("joint_names differ");
   }
   if (has("nv") && out["nv"].get<int>() != nv) fail("nv differs");
-  if (has("base_type") && out["base_type"].get<std::string>() != (moving ? "moving" : "welded")) fail("base_type differs");
-  if (has("representation") && out["representation"].get<std::string>() != rep_name) fail("representation differs");
+  if (has("base_type") && out["base_type"].get<std::string>() != (moving ? "moving" : "welded"))
+    fail("base_type differs");
+  if (has("representation") && out["representation"].get<std::string>() != rep_name)
+    fail("representation differs");
   if (has("discrete_dt") && out["discrete_dt"].get<double>() != dt) fail("discrete_dt differs");
 
   VectorX<double> tau_id, ddq_fd;
@@ -275,7 +300,8 @@ int main(int argc, char** argv) {
   if (invertible && has("Minv")) compare(out, "Minv", immamb(model, data, x.s), false);
   if (invertible && has_input) ddq_fd = aba(model, data, x, tau_in);
   if (has("ddq")) compare(out, "ddq", ddq_fd, true);
-  const VectorX<double> ddq_d = has_acc ? acc : (ddq_fd.size() ? ddq_fd : VectorX<double>(VectorX<double>::Zero(nv)));
+  const VectorX<double> ddq_d =
+      has_acc ? acc : (ddq_fd.size() ? ddq_fd : VectorX<double>(VectorX<double>::Zero(nv)));
   if (has("derivatives_ddq")) compare(out, "derivatives_ddq", ddq_d, true);
   eidamb_derivatives(model, data, x, ddq_d, rep);
   if (has("D1")) compare(out, "D1", data.D1, false);
@@ -294,13 +320,19 @@ int main(int argc, char** argv) {
   }
 
   if (has("com")) compare(out, "com", center_of_mass(model, data, x), true);
-  if (has("com_jacobian")) compare(out, "com_jacobian", center_of_mass_jacobian(model, data, x), false);
-  if (has("centroidal_momentum")) compare(out, "centroidal_momentum", centroidal_momentum(model, data, x), true);
-  if (has("centroidal_matrix")) compare(out, "centroidal_matrix", centroidal_momentum_matrix(model, data, x), false);
-  if (has("centroidal_drift")) compare(out, "centroidal_drift", centroidal_momentum_drift(model, data, x), true);
+  if (has("com_jacobian"))
+    compare(out, "com_jacobian", center_of_mass_jacobian(model, data, x), false);
+  if (has("centroidal_momentum"))
+    compare(out, "centroidal_momentum", centroidal_momentum(model, data, x), true);
+  if (has("centroidal_matrix"))
+    compare(out, "centroidal_matrix", centroidal_momentum_matrix(model, data, x), false);
+  if (has("centroidal_drift"))
+    compare(out, "centroidal_drift", centroidal_momentum_drift(model, data, x), true);
   if (has("kinetic_energy")) compare_number(out, "kinetic_energy", kinetic_energy(model, data, x));
-  if (has("potential_energy")) compare_number(out, "potential_energy", potential_energy(model, data, x));
-  if (has("coriolis_matrix")) compare(out, "coriolis_matrix", coriolis_matrix(model, data, x), false);
+  if (has("potential_energy"))
+    compare_number(out, "potential_energy", potential_energy(model, data, x));
+  if (has("coriolis_matrix"))
+    compare(out, "coriolis_matrix", coriolis_matrix(model, data, x), false);
   // Constraints: read here with plain nlohmann-json; rows stacked contacts, loops, couplings.
   if (!constraints_path.empty()) {
     std::ifstream cfile(constraints_path);
@@ -308,20 +340,23 @@ int main(int argc, char** argv) {
     auto sense_of = [&](const json& e) { return rep_of(e.value("sense", std::string("body"))); };
     std::vector<ConstraintSpec<double>> specs;
     for (const json& e : c.value("contacts", json::array()))
-      specs.push_back(e["type"] == "point" ? ConstraintSpec<double>::point_contact(e["frame"], sense_of(e))
-                                           : ConstraintSpec<double>::rigid_contact(e["frame"], sense_of(e)));
+      specs.push_back(e["type"] == "point"
+                          ? ConstraintSpec<double>::point_contact(e["frame"], sense_of(e))
+                          : ConstraintSpec<double>::rigid_contact(e["frame"], sense_of(e)));
     for (const json& e : c.value("loops", json::array())) {
       const std::string t = e["type"];
-      const ConstraintType type = t == "rigid" ? ConstraintType::RigidLoop
-                                  : t == "ball" ? ConstraintType::BallLoop
+      const ConstraintType type = t == "rigid"      ? ConstraintType::RigidLoop
+                                  : t == "ball"     ? ConstraintType::BallLoop
                                   : t == "revolute" ? ConstraintType::RevoluteLoop
                                                     : ConstraintType::PrismaticLoop;
-      const Eigen::Vector3d axis = e.contains("axis") ? Eigen::Vector3d(vec<3>(e["axis"])) : Eigen::Vector3d::UnitZ();
-      specs.push_back(ConstraintSpec<double>::loop(type, e["frame1"], e["frame2"], sense_of(e), axis));
+      const Eigen::Vector3d axis =
+          e.contains("axis") ? Eigen::Vector3d(vec<3>(e["axis"])) : Eigen::Vector3d::UnitZ();
+      specs.push_back(
+          ConstraintSpec<double>::loop(type, e["frame1"], e["frame2"], sense_of(e), axis));
     }
     for (const json& e : c.value("couplings", json::array()))
-      specs.push_back(ConstraintSpec<double>::coupling(e["joint"], e["master"], e["ratio"].get<double>(),
-                                                       e.value("offset", 0.0)));
+      specs.push_back(ConstraintSpec<double>::coupling(
+          e["joint"], e["master"], e["ratio"].get<double>(), e.value("offset", 0.0)));
     const ConstraintSet<double> set(model, specs);
     ConstraintData<double> cd(model, set);
     constraint_kinematics(model, data, set, cd, x);
@@ -332,7 +367,8 @@ int main(int argc, char** argv) {
       if (has("constrained_ddq")) compare(out, "constrained_ddq", cddq, true);
       if (has("lambda")) compare(out, "lambda", cd.lambda, true);
     }
-    if (has_input && (has("constrained_A") || has("constrained_B") || has("dlambda_dx") || has("dlambda_dtau"))) {
+    if (has_input && (has("constrained_A") || has("constrained_B") || has("dlambda_dx") ||
+                      has("dlambda_dtau"))) {
       LinearizationOptions<double> lopt;
       lopt.representation = rep;
       if (dt > 0) linearize_discrete(model, data, set, cd, x, tau_in, dt, lopt);
@@ -365,8 +401,12 @@ int main(int argc, char** argv) {
         return constrained_forward_dynamics(model, fd_data, set, fd_cd, x, t);
       };
       const std::string fd = "central differences";
-      if (has("dlambda_dx")) compare(out, "dlambda_dx", numdiff::state_jacobian(model, lambda_of_x, x, nopt), false, fd_tol, fd);
-      if (has("dlambda_dtau")) compare(out, "dlambda_dtau", numdiff::vector_jacobian(lambda_of_tau, tau_in), false, fd_tol, fd);
+      if (has("dlambda_dx"))
+        compare(out, "dlambda_dx", numdiff::state_jacobian(model, lambda_of_x, x, nopt), false,
+                fd_tol, fd);
+      if (has("dlambda_dtau"))
+        compare(out, "dlambda_dtau", numdiff::vector_jacobian(lambda_of_tau, tau_in), false, fd_tol,
+                fd);
       // The velocity rows that are ∂q̈/∂x themselves (continuous) or δv + Δt ∂q̈/∂x (discrete):
       // the joint rows always, the base rows only with the body twist (otherwise they are ṫ's).
       const int first = rep == TwistRepresentation::Body ? 0 : off;
@@ -381,19 +421,23 @@ int main(int argc, char** argv) {
         what = "1 + dt * " + fd;
       }
       MatrixX<double> got;
-      if (has("constrained_A") && to_matrix(out.at("constrained_A"), false, got) && got.rows() == 2 * nv) {
+      if (has("constrained_A") && to_matrix(out.at("constrained_A"), false, got) &&
+          got.rows() == 2 * nv) {
         MatrixX<double> tail = got.bottomRows(rows);
         const double rel = rel_difference(tail, ddq_dx);
-        std::printf("  %-18s %3dx%-3d  max rel. difference %.3g  (last %d rows vs %s)\n", "constrained_A",
-                    int(tail.rows()), int(tail.cols()), rel, rows, what.c_str());
-        if (!(rel <= fd_tol)) fail("constrained_A: its last rows differ from " + what + " by " + std::to_string(rel));
+        std::printf("  %-18s %3dx%-3d  max rel. difference %.3g  (last %d rows vs %s)\n",
+                    "constrained_A", int(tail.rows()), int(tail.cols()), rel, rows, what.c_str());
+        if (!(rel <= fd_tol))
+          fail("constrained_A: its last rows differ from " + what + " by " + std::to_string(rel));
       }
-      if (has("constrained_B") && to_matrix(out.at("constrained_B"), false, got) && got.rows() == 2 * nv) {
+      if (has("constrained_B") && to_matrix(out.at("constrained_B"), false, got) &&
+          got.rows() == 2 * nv) {
         MatrixX<double> tail = got.bottomRows(rows);
         const double rel = rel_difference(tail, ddq_dtau);
-        std::printf("  %-18s %3dx%-3d  max rel. difference %.3g  (last %d rows vs %s)\n", "constrained_B",
-                    int(tail.rows()), int(tail.cols()), rel, rows, what.c_str());
-        if (!(rel <= fd_tol)) fail("constrained_B: its last rows differ from " + what + " by " + std::to_string(rel));
+        std::printf("  %-18s %3dx%-3d  max rel. difference %.3g  (last %d rows vs %s)\n",
+                    "constrained_B", int(tail.rows()), int(tail.cols()), rel, rows, what.c_str());
+        if (!(rel <= fd_tol))
+          fail("constrained_B: its last rows differ from " + what + " by " + std::to_string(rel));
       }
 
       // Another representation against the body one (the tool run again): see the header.
@@ -403,8 +447,9 @@ int main(int argc, char** argv) {
         MatrixX<double> mine, body;
         if (!run_tool(args, body_out)) {
           fail("the tool failed with --representation body");
-        } else if (to_matrix(out["dlambda_dx"], false, mine) && to_matrix(body_out["dlambda_dx"], false, body) &&
-                   mine.rows() == body.rows() && mine.cols() == 2 * nv && body.cols() == 2 * nv) {
+        } else if (to_matrix(out["dlambda_dx"], false, mine) &&
+                   to_matrix(body_out["dlambda_dx"], false, body) && mine.rows() == body.rows() &&
+                   mine.cols() == 2 * nv && body.cols() == 2 * nv) {
           const int n = model.num_joints();
           auto joint_cols = [&](const MatrixX<double>& D) {
             MatrixX<double> J(D.rows(), 2 * n);
@@ -418,17 +463,22 @@ int main(int argc, char** argv) {
           };
           const double same = rel_difference(joint_cols(mine), joint_cols(body));
           const double differ = rel_difference(base_cols(mine), base_cols(body));
-          std::printf("  dlambda_dx vs body: joint columns differ by %.3g (must be <= 1e-12), base columns by %.3g "
-                      "(must be > 1e-3)\n", same, differ);
+          std::printf(
+              "  dlambda_dx vs body: joint columns differ by %.3g (must be <= 1e-12), base columns "
+              "by %.3g "
+              "(must be > 1e-3)\n",
+              same, differ);
           if (!(same <= 1e-12)) fail("dlambda_dx: its joint columns depend on --representation");
-          if (!(differ > 1e-3)) fail("dlambda_dx: its base columns do not depend on --representation");
+          if (!(differ > 1e-3))
+            fail("dlambda_dx: its base columns do not depend on --representation");
         } else {
           fail("dlambda_dx: the body run's matrix has another shape");
         }
       }
     }
     if (has("impulse_v_after") || has("impulse")) {
-      const VectorX<double> v_after = impulse_dynamics(model, data, set, cd, x, c.value("restitution", 0.0));
+      const VectorX<double> v_after =
+          impulse_dynamics(model, data, set, cd, x, c.value("restitution", 0.0));
       if (has("impulse_v_after")) compare(out, "impulse_v_after", v_after, true);
       if (has("impulse")) compare(out, "impulse", cd.impulse, true);
     }

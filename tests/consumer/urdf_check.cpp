@@ -1,6 +1,6 @@
 // Builds only if liedyn::urdf carries tinyxml2's include path and library.
-#include <liedyn/version.hpp>
 #include <tinyxml2.h>
+#include <liedyn/version.hpp>
 
 #include <cstdio>
 

@@ -30,12 +30,14 @@ Model<S> chains_model(std::uint32_t seed) {
     std::string parent = "base";
     for (int i = 1; i <= 4; ++i) {
       const std::string id = std::to_string(k) + "_" + std::to_string(i);
-      const SE3<double> X = SE3<double>::exp(Eigen::Matrix<double, 6, 1>(0.4 * random_twist<double>(rng)));
+      const SE3<double> X =
+          SE3<double>::exp(Eigen::Matrix<double, 6, 1>(0.4 * random_twist<double>(rng)));
       const Eigen::Vector3d axis = random_unit_vector<double>(rng);
       const double pick = uniform(rng, 0, 1);
-      const JointSpec<double> j = pick < 0.6   ? JointSpec<double>::revolute("j" + id, axis, X)
-                                  : pick < 0.8 ? JointSpec<double>::prismatic("j" + id, axis, X)
-                                               : JointSpec<double>::helical("j" + id, axis, 0.05, X);
+      const JointSpec<double> j = pick < 0.6 ? JointSpec<double>::revolute("j" + id, axis, X)
+                                  : pick < 0.8
+                                      ? JointSpec<double>::prismatic("j" + id, axis, X)
+                                      : JointSpec<double>::helical("j" + id, axis, 0.05, X);
       b.add_body(parent, "c" + id, j, random_inertia<double>(rng));
       parent = "c" + id;
     }
@@ -48,17 +50,21 @@ Model<S> chains_model(std::uint32_t seed) {
 /// every geometric constraint is `sense` (mixed for the loop joints when inertial). With
 /// `with_placements`, the desired placements are the poses at x (so e(x) = 0). 29 rows.
 template <class S>
-std::vector<liedyn::ConstraintSpec<S>> every_type(TwistRepresentation sense, bool with_placements, const Model<S>& model,
-                                          const State<S>& x, std::mt19937& rng) {
+std::vector<liedyn::ConstraintSpec<S>> every_type(TwistRepresentation sense, bool with_placements,
+                                                  const Model<S>& model, const State<S>& x,
+                                                  std::mt19937& rng) {
   using CS = liedyn::ConstraintSpec<S>;
-  const TwistRepresentation joint_sense = sense == TwistRepresentation::Inertial ? TwistRepresentation::Mixed : sense;
+  const TwistRepresentation joint_sense =
+      sense == TwistRepresentation::Inertial ? TwistRepresentation::Mixed : sense;
   std::vector<CS> specs = {
       CS::point_contact("c0_4", sense),
       CS::rigid_contact("c1_4", sense),
       CS::loop(ConstraintType::RigidLoop, "c2_4", "c3_4", sense),
       CS::loop(ConstraintType::BallLoop, "c4_4", "c5_4", sense),
-      CS::loop(ConstraintType::RevoluteLoop, "c6_4", "c7_4", joint_sense, random_unit_vector<S>(rng)),
-      CS::loop(ConstraintType::PrismaticLoop, "c8_4", "c9_4", joint_sense, random_unit_vector<S>(rng)),
+      CS::loop(ConstraintType::RevoluteLoop, "c6_4", "c7_4", joint_sense,
+               random_unit_vector<S>(rng)),
+      CS::loop(ConstraintType::PrismaticLoop, "c8_4", "c9_4", joint_sense,
+               random_unit_vector<S>(rng)),
       CS::coupling("j10_3", "j10_1", S(0.7), S(0.2)),
   };
   if (with_placements) {
@@ -69,7 +75,8 @@ std::vector<liedyn::ConstraintSpec<S>> every_type(TwistRepresentation sense, boo
         c.offset = x.s[model.joint_id(c.joint) - 1] - c.ratio * x.s[model.joint_id(c.master) - 1];
         continue;
       }
-      const SE3<S> H2 = liedyn::frame_pose(model, data, model.frame_id(liedyn::is_contact(c.type) ? c.frame : c.frame2));
+      const SE3<S> H2 = liedyn::frame_pose(
+          model, data, model.frame_id(liedyn::is_contact(c.type) ? c.frame : c.frame2));
       if (liedyn::is_contact(c.type)) {
         c.placement = H2;
       } else {

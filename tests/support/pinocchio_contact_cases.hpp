@@ -21,9 +21,9 @@ struct PinocchioContactCase {
   std::string file;
   Model<double> model;
   PinocchioDump dump;
-  interop::JointPermutation perm;   ///< our joints ↔ Pinocchio's
+  interop::JointPermutation perm;  ///< our joints ↔ Pinocchio's
   State<double> x;
-  VectorX<double> tau;              ///< τ̄ (base wrench in the base frame, joint torques)
+  VectorX<double> tau;  ///< τ̄ (base wrench in the base frame, joint torques)
   std::vector<ConstraintSpec<double>> specs;  ///< the dump's contacts, LOCAL = body, LWA = mixed
 };
 
@@ -46,15 +46,18 @@ inline std::vector<PinocchioContactCase> pinocchio_contact_cases() {
     c.model = load_urdf_file(dir + "/" + f.robot + ".urdf");
     c.dump = read_pinocchio_dump(dir + "/" + f.name);
     c.perm = interop::JointPermutation::from_names(c.model, c.dump.joint_names);
-    c.x = interop::state_from(interop::Library::Pinocchio, c.model, c.dump.vec("q"), c.dump.vec("v"), c.perm);
-    c.tau = interop::force_from(interop::Library::Pinocchio, c.model, c.x.H, c.dump.vec("tau"), c.perm);
+    c.x = interop::state_from(interop::Library::Pinocchio, c.model, c.dump.vec("q"),
+                              c.dump.vec("v"), c.perm);
+    c.tau =
+        interop::force_from(interop::Library::Pinocchio, c.model, c.x.H, c.dump.vec("tau"), c.perm);
     REQUIRE((c.dump.reference_frame == "LOCAL" || c.dump.reference_frame == "LOCAL_WORLD_ALIGNED"));
     const TwistRepresentation sense =
         c.dump.reference_frame == "LOCAL" ? TwistRepresentation::Body : TwistRepresentation::Mixed;
     for (std::size_t k = 0; k < c.dump.contact_frames.size(); ++k)
-      c.specs.push_back(c.dump.contact_dims[k] == 3
-                            ? ConstraintSpec<double>::point_contact(c.dump.contact_frames[k], sense)
-                            : ConstraintSpec<double>::rigid_contact(c.dump.contact_frames[k], sense));
+      c.specs.push_back(
+          c.dump.contact_dims[k] == 3
+              ? ConstraintSpec<double>::point_contact(c.dump.contact_frames[k], sense)
+              : ConstraintSpec<double>::rigid_contact(c.dump.contact_frames[k], sense));
     cases.push_back(std::move(c));
   }
   return cases;

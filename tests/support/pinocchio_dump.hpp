@@ -29,10 +29,10 @@ namespace test {
 struct PinocchioDump {
   int nq = 0, nv = 0;
   Vector3<double> gravity = Vector3<double>::Zero();
-  std::vector<std::string> joint_names;   ///< Pinocchio's joints 2.. (after universe, root_joint)
-  std::vector<std::string> joint_types;   ///< same order
-  std::vector<int> joint_index;           ///< Pinocchio joint index I of each entry above
-  std::map<int, SE3<double>> oMi;         ///< world pose of joint I
+  std::vector<std::string> joint_names;  ///< Pinocchio's joints 2.. (after universe, root_joint)
+  std::vector<std::string> joint_types;  ///< same order
+  std::vector<int> joint_index;          ///< Pinocchio joint index I of each entry above
+  std::map<int, SE3<double>> oMi;        ///< world pose of joint I
   std::vector<std::string> contact_frames;
   std::vector<int> contact_dims;
   std::string reference_frame;

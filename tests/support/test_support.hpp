@@ -16,8 +16,8 @@
 #include <iomanip>
 #include <ostream>
 
-#include <catch2/catch.hpp>
 #include <Eigen/Core>
+#include <catch2/catch.hpp>
 #include <unsupported/Eigen/AutoDiff>
 
 #include "liedyn/spatial.hpp"
@@ -70,17 +70,23 @@ inline double to_double(float x) { return static_cast<double>(x); }
 inline double to_double(double x) { return x; }
 inline double to_double(long double x) { return static_cast<double>(x); }
 template <class Der>
-double to_double(const Eigen::AutoDiffScalar<Der>& x) { return to_double(x.value()); }
+double to_double(const Eigen::AutoDiffScalar<Der>& x) {
+  return to_double(x.value());
+}
 
 inline long double to_long_double(float x) { return static_cast<long double>(x); }
 inline long double to_long_double(double x) { return static_cast<long double>(x); }
 inline long double to_long_double(long double x) { return x; }
 template <class Der>
-long double to_long_double(const Eigen::AutoDiffScalar<Der>& x) { return to_long_double(x.value()); }
+long double to_long_double(const Eigen::AutoDiffScalar<Der>& x) {
+  return to_long_double(x.value());
+}
 
 /// Tolerance<S>::value() as a double, to compare with relative_error().
 template <class S>
-double tolerance() { return to_double(Tolerance<S>::value()); }
+double tolerance() {
+  return to_double(Tolerance<S>::value());
+}
 
 /// The real type a scalar computes its values in (double for ADN<N>).
 template <class S>
@@ -95,14 +101,17 @@ struct RealOf<Eigen::AutoDiffScalar<Der>> {
 /// A scalar of type S from a long double constant (AutoDiffScalar: rounded to its real type,
 /// with zero derivatives).
 template <class S>
-S from_long_double(long double x) { return S(static_cast<typename RealOf<S>::type>(x)); }
+S from_long_double(long double x) {
+  return S(static_cast<typename RealOf<S>::type>(x));
+}
 
 /// The values of a matrix of any liedyn scalar as long doubles (exact for float, double and
 /// the values of AutoDiffScalars).
 template <class Derived>
 Eigen::Matrix<long double, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> to_long_double(
     const Eigen::MatrixBase<Derived>& m) {
-  Eigen::Matrix<long double, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> out(m.rows(), m.cols());
+  Eigen::Matrix<long double, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> out(m.rows(),
+                                                                                         m.cols());
   for (Eigen::Index j = 0; j < m.cols(); ++j)
     for (Eigen::Index i = 0; i < m.rows(); ++i) out(i, j) = to_long_double(m(i, j));
   return out;
@@ -114,7 +123,8 @@ Eigen::Matrix<S, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> from_lo
     const Eigen::MatrixBase<Derived>& m) {
   Eigen::Matrix<S, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> out(m.rows(), m.cols());
   for (Eigen::Index j = 0; j < m.cols(); ++j)
-    for (Eigen::Index i = 0; i < m.rows(); ++i) out(i, j) = from_long_double<S>(static_cast<long double>(m(i, j)));
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      out(i, j) = from_long_double<S>(static_cast<long double>(m(i, j)));
   return out;
 }
 
@@ -142,7 +152,8 @@ double relative_error(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB
 
 /// ‖A − B‖_max / scale: for quantities whose natural scale is not 1 (e.g. tiny angles).
 template <class DA, class DB>
-double scaled_error(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB>& B, long double scale) {
+double scaled_error(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB>& B,
+                    long double scale) {
   if (A.rows() != B.rows() || A.cols() != B.cols()) return std::numeric_limits<double>::infinity();
   long double diff = 0;
   for (Eigen::Index j = 0; j < A.cols(); ++j) {
@@ -168,7 +179,8 @@ double scaled_error(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB>&
 namespace detail {
 struct BelowExpression : Catch::ITransientExpression {
   double error, tol;
-  BelowExpression(double e, double t) : Catch::ITransientExpression(true, e < t), error(e), tol(t) {}
+  BelowExpression(double e, double t)
+      : Catch::ITransientExpression(true, e < t), error(e), tol(t) {}
   void streamReconstructedExpression(std::ostream& os) const override {
     const auto flags = os.flags();
     const auto precision = os.precision();
@@ -180,8 +192,10 @@ struct BelowExpression : Catch::ITransientExpression {
 }  // namespace detail
 
 /// Records one Catch2 assertion "error < tol" (NaN fails) at file:line, continuing on failure.
-inline void check_below(double error, double tol, const char* expression, const char* file, int line) {
-  Catch::AssertionHandler handler("CHECK", Catch::SourceLineInfo(file, static_cast<std::size_t>(line)),
+inline void check_below(double error, double tol, const char* expression, const char* file,
+                        int line) {
+  Catch::AssertionHandler handler("CHECK",
+                                  Catch::SourceLineInfo(file, static_cast<std::size_t>(line)),
                                   expression, Catch::ResultDisposition::ContinueOnFailure);
   try {
     handler.handleExpr(detail::BelowExpression(error, tol));
@@ -200,7 +214,8 @@ constexpr std::uint32_t default_seed = 20240611u;
 inline std::mt19937 make_rng(std::uint32_t seed = default_seed) { return std::mt19937(seed); }
 
 inline long double uniform(std::mt19937& gen, long double lo, long double hi) {
-  return lo + (hi - lo) * static_cast<long double>(std::uniform_real_distribution<double>(0.0, 1.0)(gen));
+  return lo + (hi - lo) *
+                  static_cast<long double>(std::uniform_real_distribution<double>(0.0, 1.0)(gen));
 }
 
 /// A matrix with entries uniform in [lo, hi].
@@ -230,7 +245,8 @@ Vector3<S> random_unit_vector(std::mt19937& gen) {
 
 /// A twist [ρ; φ] with ρ uniform in [−1, 1]³ and rotation angle |φ| uniform in [0, max_angle).
 template <class S>
-Vector6<S> random_twist(std::mt19937& gen, long double max_angle = 3.14159265358979323846264338327950288L) {
+Vector6<S> random_twist(std::mt19937& gen,
+                        long double max_angle = 3.14159265358979323846264338327950288L) {
   Vector6<S> xi;
   xi.template head<3>() = random_vector<S, 3>(gen);
   const long double angle = uniform(gen, 0, max_angle);
@@ -333,8 +349,8 @@ class NoAllocation {
 }  // namespace test
 }  // namespace liedyn
 
-#define LIEDYN_CHECK_CLOSE(A, B, TOL)                                                              \
-  ::liedyn::test::check_below(::liedyn::test::relative_error(A, B), TOL,                          \
+#define LIEDYN_CHECK_CLOSE(A, B, TOL)                                    \
+  ::liedyn::test::check_below(::liedyn::test::relative_error(A, B), TOL, \
                               "relative_error(" #A ", " #B ") < " #TOL, __FILE__, __LINE__)
 #define LIEDYN_CHECK_BELOW(ERR, TOL) \
   ::liedyn::test::check_below(ERR, TOL, #ERR " < " #TOL, __FILE__, __LINE__)

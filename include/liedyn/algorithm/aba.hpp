@@ -18,8 +18,9 @@
 //   backward  U_i = M^A_i Γ_i,  D_i = Γ_iᵀ U_i + armature_i,  u_i = τ_i − Γ_iᵀ p^A_i,
 //             M^a_i = M^A_i − U_i D_i⁻¹ U_iᵀ,  p^a_i = p^A_i + M^a_i c_i + U_i D_i⁻¹ u_i,
 //             M^A_λ += _λX^i M^a_i ^iX_λ,  p^A_λ += _λX^i p^a_i
-//   base      a'_0 = (M^A_0)⁻¹ (τ̄_b − p^A_0)  (moving; 6×6 Cholesky, detail::Cholesky6)   a'_0 = a_g  (welded)
-//   forward   ṙ_i = D_i⁻¹ (u_i − U_iᵀ (^iX_λ a'_λ + c_i)),  a'_i = ^iX_λ a'_λ + c_i + Γ_i ṙ_i
+//   base      a'_0 = (M^A_0)⁻¹ (τ̄_b − p^A_0)  (moving; 6×6 Cholesky, detail::Cholesky6)   a'_0 =
+//   a_g  (welded) forward   ṙ_i = D_i⁻¹ (u_i − U_iᵀ (^iX_λ a'_λ + c_i)),  a'_i = ^iX_λ a'_λ + c_i +
+//   Γ_i ṙ_i
 // Articulated inertias are general symmetric 6×6 matrices (not rigid-body inertias); they are
 // moved to the parent frame block-wise with (R, p), without forming 6×6 transforms.
 //
@@ -64,7 +65,8 @@ Force<S> apply_articulated(const Matrix6<S>& IA, const Motion<S>& m) {
 /// Forward dynamics ddq = M(s)⁻¹ (τ̄ + Σ J_iᵀ f_ext,i − h(x)) by the articulated-body algorithm.
 /// Returns data.ddq (size model.nv()).
 template <class S, class Derived>
-const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
+const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
+                      const Eigen::MatrixBase<Derived>& tau,
                       const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("aba", model, x);
   detail::check_data("aba", model, data);
@@ -104,7 +106,8 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x, c
     const Vector6<S> UDinv = data.U[i] * data.Dinv[i];
     Matrix6<S> Ia = data.IA[i];
     Ia.noalias() -= UDinv * data.U[i].transpose();
-    const Force<S> pa = data.pA[i] + detail::apply_articulated(Ia, data.c[i]) + Force<S>(Vector6<S>(UDinv * data.u[i]));
+    const Force<S> pa = data.pA[i] + detail::apply_articulated(Ia, data.c[i]) +
+                        Force<S>(Vector6<S>(UDinv * data.u[i]));
     detail::add_articulated_to_parent(X, Ia, data.IA[p]);
     data.pA[p] += X.act(pa);
   }

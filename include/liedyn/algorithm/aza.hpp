@@ -29,15 +29,16 @@ namespace detail {
 /// cross products, a quarter of a general congruence's multiplications.
 template <class S>
 void add_articulated_translated(const Vector3<S>& d_, const Matrix6<S>& Ia, Matrix6<S>& out) {
-  // Coefficient by coefficient in registers (arithmetic/registers.hpp says why): Eigen's 3×3 blocks and
-  // cross products of columns went through memory.
+  // Coefficient by coefficient in registers (arithmetic/registers.hpp says why): Eigen's 3×3 blocks
+  // and cross products of columns went through memory.
   auto A = [&](int r, int c) { return Ia(r, c); };
   auto B = [&](int r, int c) { return Ia(r, c + 3); };
   auto C = [&](int r, int c) { return Ia(r + 3, c + 3); };
   const Vec3<S> d{d_(0), d_(1), d_(2)};
   Vec3<S> Bp[3];  // Bp[c] = column c of B'
   {
-    // (A d^) row k = −(d × A_k)ᵀ with A_k row k = column k (A symmetric), so −A d^ has rows d × A_k.
+    // (A d^) row k = −(d × A_k)ᵀ with A_k row k = column k (A symmetric), so −A d^ has rows d ×
+    // A_k.
     const Vec3<S> x0 = cross3(d, Vec3<S>{A(0, 0), A(1, 0), A(2, 0)});
     const Vec3<S> x1 = cross3(d, Vec3<S>{A(0, 1), A(1, 1), A(2, 1)});
     const Vec3<S> x2 = cross3(d, Vec3<S>{A(0, 2), A(1, 2), A(2, 2)});
@@ -96,13 +97,15 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
     // [i] → frame 0: moments and linear velocities about the base origin.
     const Vector3<S>& pi = data.H_base[i].translation();
     data.aza_U[i].template head<3>() = U.template head<3>();
-    data.aza_U[i].template tail<3>() = U.template tail<3>() + pi.cross(Vector3<S>(U.template head<3>()));
+    data.aza_U[i].template tail<3>() =
+        U.template tail<3>() + pi.cross(Vector3<S>(U.template head<3>()));
     Si.linear() += pi.cross(Vector3<S>(Si.angular()));
     // A welded base's articulated inertia is never used.
     if (moving || p > 0) {
       Matrix6<S> Ia = data.aza_IA[i];
       Ia.noalias() -= (U * Dinv) * U.transpose();
-      detail::add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()), Ia, data.aza_IA[p]);
+      detail::add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()), Ia,
+                                         data.aza_IA[p]);
     }
   }
   if (moving) data.aza_base.compute(data.aza_IA[0]);
@@ -122,7 +125,8 @@ void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase
 
 /// X = M⁻¹ Y column by column, after aza_factorize. `X` may alias `Y`.
 template <class S, class DY, class DX>
-void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>& Y, const Eigen::MatrixBase<DX>& X_) {
+void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>& Y,
+               const Eigen::MatrixBase<DX>& X_) {
   auto& X = const_cast<Eigen::MatrixBase<DX>&>(X_);
   detail::check_data("aza_solve", model, data);
   LIEDYN_CHECK_DIMS("aza_solve", "Y", Y, model.nv(), Y.cols());

@@ -55,7 +55,8 @@ namespace detail {
 
 // Total mass and first mass moment Σ m_i ^0p_i (base frame) from data.H_base.
 template <class S>
-void base_frame_mass_moment(const Model<S>& model, const Data<S>& data, S& mass, Vector3<S>& moment) {
+void base_frame_mass_moment(const Model<S>& model, const Data<S>& data, S& mass,
+                            Vector3<S>& moment) {
   mass = S(0);
   moment.setZero();
   for (int i = 0; i < model.num_bodies(); ++i) {
@@ -129,7 +130,8 @@ Vector3<S> center_of_mass_velocity(const Model<S>& model, Data<S>& data, const S
 /// data.centroidal_matrix. Column j: the momentum, in the centroidal frame, of a unit velocity
 /// of coordinate j. Writes data.H_parent, data.H_base, data.ground_Ic.
 template <class S>
-const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& data, const State<S>& x) {
+const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& data,
+                                              const State<S>& x) {
   detail::check_state("centroidal_momentum_matrix", model, x);
   detail::check_data("centroidal_momentum_matrix", model, data);
   detail::update_poses(model, data, x.s);
@@ -157,9 +159,8 @@ const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& da
 /// (Base: Rᵀ J_com), into data.com_jacobian. Also leaves A_G in data.centroidal_matrix (its
 /// linear rows are m J_com in A's axes).
 template <class S>
-const Eigen::Matrix<S, 3, Eigen::Dynamic>& center_of_mass_jacobian(const Model<S>& model, Data<S>& data,
-                                                                   const State<S>& x,
-                                                                   ComFrame frame = ComFrame::Inertial) {
+const Eigen::Matrix<S, 3, Eigen::Dynamic>& center_of_mass_jacobian(
+    const Model<S>& model, Data<S>& data, const State<S>& x, ComFrame frame = ComFrame::Inertial) {
   centroidal_momentum_matrix(model, data, x);
   const S inv_mass = S(1) / data.ground_Ic[0].mass();
   const Matrix3<S> Rt = base_pose(model, x).rotation().transpose();
@@ -176,9 +177,11 @@ template <class S>
 Vector6<S> centroidal_momentum_drift(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("centroidal_momentum_drift", model, x);
   detail::check_data("centroidal_momentum_drift", model, data);
-  detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false, static_cast<const ExternalWrenches<S>*>(nullptr));
+  detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false,
+                                   static_cast<const ExternalWrenches<S>*>(nullptr));
   detail::update_base_poses(model, data);
-  return detail::base_to_centroidal(base_pose(model, x).rotation(), detail::base_frame_com(model, data),
+  return detail::base_to_centroidal(base_pose(model, x).rotation(),
+                                    detail::base_frame_com(model, data),
                                     Vector6<S>(data.f[0].vector()));
 }
 
@@ -190,9 +193,11 @@ Vector6<S> centroidal_momentum_rate(const Model<S>& model, Data<S>& data, const 
   detail::check_state("centroidal_momentum_rate", model, x);
   detail::check_data("centroidal_momentum_rate", model, data);
   LIEDYN_CHECK_SIZE("centroidal_momentum_rate", "ddq", ddq, model.nv());
-  detail::rnea_pass(model, data, x, &ddq, true, false, static_cast<const ExternalWrenches<S>*>(nullptr));
+  detail::rnea_pass(model, data, x, &ddq, true, false,
+                    static_cast<const ExternalWrenches<S>*>(nullptr));
   detail::update_base_poses(model, data);
-  return detail::base_to_centroidal(base_pose(model, x).rotation(), detail::base_frame_com(model, data),
+  return detail::base_to_centroidal(base_pose(model, x).rotation(),
+                                    detail::base_frame_com(model, data),
                                     Vector6<S>(data.f[0].vector()));
 }
 
@@ -200,7 +205,8 @@ Vector6<S> centroidal_momentum_rate(const Model<S>& model, Data<S>& data, const 
 /// axes (Base: Rᵀ p̈_com).
 template <class S, class Derived>
 Vector3<S> center_of_mass_acceleration(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                       const Eigen::MatrixBase<Derived>& ddq, ComFrame frame = ComFrame::Inertial) {
+                                       const Eigen::MatrixBase<Derived>& ddq,
+                                       ComFrame frame = ComFrame::Inertial) {
   const Vector6<S> hdot = centroidal_momentum_rate(model, data, x, ddq);
   const Vector3<S> a = hdot.template head<3>() / model.total_mass();
   return frame == ComFrame::Base ? Vector3<S>(base_pose(model, x).rotation().transpose() * a) : a;
@@ -215,7 +221,8 @@ Vector3<S> center_of_mass_acceleration(const Model<S>& model, Data<S>& data, con
 /// welded pose (gravity is taken in x.H's axes, as rnea does).
 template <class S, class Derived>
 void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
-                            const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep = TwistRepresentation::Body) {
+                            const Eigen::MatrixBase<Derived>& ddq,
+                            TwistRepresentation rep = TwistRepresentation::Body) {
   detail::check_state("centroidal_derivatives", model, x);
   detail::check_data("centroidal_derivatives", model, data);
   LIEDYN_CHECK_SIZE("centroidal_derivatives", "ddq", ddq, model.nv());
@@ -236,14 +243,17 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   auto& df = data.centroidal_rate_dx;
   auto Phi = [&](const Vector6<S>& f) { return detail::base_to_centroidal(R, c, f); };
   // The moment's change when the CoM moves by dc in frame 0: −R (dc × f_lin).
-  auto moment_shift = [&](const Vector3<S>& dc, const Vector3<S>& f_lin) { return Vector3<S>(-(R * dc.cross(f_lin))); };
+  auto moment_shift = [&](const Vector3<S>& dc, const Vector3<S>& f_lin) {
+    return Vector3<S>(-(R * dc.cross(f_lin)));
+  };
 
   for (int k = 1; k < nb; ++k) {
     const Motion<S>& Sk = data.ground_axis[k];
     const Motion<S>& uk = data.ground_u[k];
     const SpatialInertia<S>& Ic = data.ground_Ic[k];
     const Force<S>& hc = data.ground_hc[k];
-    const Vector3<S> dc = (Vector3<S>(Sk.angular().cross(Ic.first_moment())) + Ic.mass() * Sk.linear()) / mass;
+    const Vector3<S> dc =
+        (Vector3<S>(Sk.angular().cross(Ic.first_moment())) + Ic.mass() * Sk.linear()) / mass;
     const int s_col = cs + k - 1, r_col = cr + k - 1;
     dp.col(s_col) = R * dc;
     dp.col(r_col).setZero();
@@ -252,7 +262,8 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
     dh.col(s_col) = d;
     dh.col(r_col) = Phi((Ic * Sk).vector());
     // The base rows of ∂ĪD/∂s and ∂ĪD/∂r (eidamb_derivatives.hpp).
-    const Force<S> P = Sk.cross(data.ground_fc[k]) - Ic * data.ground_psi[k] - uk.cross(hc) - data.ground_Bc[k] * uk;
+    const Force<S> P = Sk.cross(data.ground_fc[k]) - Ic * data.ground_psi[k] - uk.cross(hc) -
+                       data.ground_Bc[k] * uk;
     const Force<S> Q = Ic * data.ground_w[k] + Sk.cross(hc) + data.ground_Bc[k] * Sk;
     d = Phi(P.vector());
     d.template tail<3>() += moment_shift(dc, fl);
@@ -273,7 +284,8 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
   const Matrix6<S> I0m = I0.matrix();
   const Matrix6<S> dF_deta = I0m * a_g0.cross_matrix();
-  const Matrix6<S> dF_dnu = I0m * nu.cross_matrix() + detail::cross_star_of_force(data.ground_hc[0]) +
+  const Matrix6<S> dF_dnu = I0m * nu.cross_matrix() +
+                            detail::cross_star_of_force(data.ground_hc[0]) +
                             data.ground_Bc[0].matrix();
   for (int m = 0; m < 6; ++m) {
     df.col(m) = Phi(Vector6<S>(dF_deta.col(m)));

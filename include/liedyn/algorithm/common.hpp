@@ -30,7 +30,8 @@ void check_state(const char* who, const Model<S>& model, const State<S>& x) {
 template <class S>
 void check_data(const char* who, const Model<S>& model, const Data<S>& data) {
   LIEDYN_CHECK(data.model_id == model.id(),
-               std::string(who) + ": data was sized for another model (build it with Data(model) or call " +
+               std::string(who) +
+                   ": data was sized for another model (build it with Data(model) or call " +
                    "data.resize(model))");
 }
 
@@ -38,14 +39,16 @@ void check_data(const char* who, const Model<S>& model, const Data<S>& data) {
 template <class S>
 void check_wrenches(const char* who, const Model<S>& model, const ExternalWrenches<S>* fext) {
   LIEDYN_CHECK(fext == nullptr || static_cast<int>(fext->size()) == model.num_bodies(),
-               std::string(who) + ": external wrenches has size " + std::to_string(fext ? fext->size() : 0) +
-                   ", expected " + std::to_string(model.num_bodies()) + " (one entry per body)");
+               std::string(who) + ": external wrenches has size " +
+                   std::to_string(fext ? fext->size() : 0) + ", expected " +
+                   std::to_string(model.num_bodies()) + " (one entry per body)");
 }
 
 /// data.joint_sin, data.joint_cos = sin s, cos s, all joints in one batch (vectorized for double:
 /// taken one joint at a time they weigh on a small robot's O(n) kernels, see sincos.hpp).
 template <class S, class Derived>
-void update_joint_sin_cos(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+void update_joint_sin_cos(const Model<S>& model, Data<S>& data,
+                          const Eigen::MatrixBase<Derived>& s) {
   const int n = model.num_joints();
   data.joint_q = s;
   sin_cos(n, data.joint_q.data(), data.joint_sin.data(), data.joint_cos.data());
@@ -53,10 +56,12 @@ void update_joint_sin_cos(const Model<S>& model, Data<S>& data, const Eigen::Mat
 
 /// data.H_parent[i] = ^{λ(i)}H_i(s_i) for every joint (and data.joint_sin, data.joint_cos).
 template <class S, class Derived>
-void update_joint_transforms(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+void update_joint_transforms(const Model<S>& model, Data<S>& data,
+                             const Eigen::MatrixBase<Derived>& s) {
   update_joint_sin_cos(model, data, s);
   for (int i = 1; i < model.num_bodies(); ++i)
-    model.joint(i).transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1), data.H_parent[i]);
+    model.joint(i).transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1),
+                             data.H_parent[i]);
 }
 
 /// data.H_base[i] = ^0H_i (pose of body i in the base frame) from data.H_parent.

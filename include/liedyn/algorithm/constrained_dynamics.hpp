@@ -46,7 +46,7 @@ struct ConstrainedDynamicsOptions {
   /// Relative pivot threshold of the Delassus factorization below which J counts as rank
   /// deficient; ≤ 0 selects √ε of the scalar type.
   S rank_tolerance = S(-1);
-  ProximalOptions<S> proximal;  ///< Proximal route: damping, tolerance, iterations
+  ProximalOptions<S> proximal;           ///< Proximal route: damping, tolerance, iterations
   MinimalCoordinatesOptions<S> minimal;  ///< MinimalCoordinates route: conditioning limit
 };
 
@@ -54,7 +54,8 @@ namespace detail {
 
 /// Lᵀ y = x in place (the first half of ltdl_solve), for a vector or a column.
 template <class S, class Derived>
-void ltdl_solve_transposed(const Model<S>& model, const Data<S>& data, const Eigen::MatrixBase<Derived>& x_out) {
+void ltdl_solve_transposed(const Model<S>& model, const Data<S>& data,
+                           const Eigen::MatrixBase<Derived>& x_out) {
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const MatrixX<S>& F = data.ltdl;
   for (int j = model.nv() - 1; j >= 0; --j) {
@@ -65,7 +66,8 @@ void ltdl_solve_transposed(const Model<S>& model, const Data<S>& data, const Eig
 
 /// L x = y in place (the last half of ltdl_solve).
 template <class S, class Derived>
-void ltdl_solve_lower(const Model<S>& model, const Data<S>& data, const Eigen::MatrixBase<Derived>& x_out) {
+void ltdl_solve_lower(const Model<S>& model, const Data<S>& data,
+                      const Eigen::MatrixBase<Derived>& x_out) {
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const MatrixX<S>& F = data.ltdl;
   for (int j = 0; j < model.nv(); ++j) {
@@ -84,8 +86,9 @@ S rank_tolerance_of(const ConstrainedDynamicsOptions<S>& opt) {
 /// From data.ltdl (M factored) and cd.J: cd.Y = J L⁻¹, cd.Z = Y D⁻¹, cd.delassus = Y Zᵀ and its
 /// Cholesky factor in cd.delassus_factor. Throws ConstraintError on a dependent row.
 template <class S>
-void factor_delassus(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                     const ConstrainedDynamicsOptions<S>& opt, const char* who) {
+void factor_delassus(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
+                     ConstraintData<S>& cd, const ConstrainedDynamicsOptions<S>& opt,
+                     const char* who) {
   using std::sqrt;
   const int m = set.dimension();
   // Y = J L⁻¹, i.e. Lᵀ Yᵀ = Jᵀ solved for all m rows at once, leaves first: column j of Y is
@@ -94,7 +97,8 @@ void factor_delassus(const Model<S>& model, const Data<S>& data, const Constrain
   cd.Y = cd.J;
   for (int j = model.nv() - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
-    if (len > 0) cd.Y.col(j).noalias() -= cd.Y.middleCols(first, len) * F.col(j).segment(first, len);
+    if (len > 0)
+      cd.Y.col(j).noalias() -= cd.Y.middleCols(first, len) * F.col(j).segment(first, len);
     cd.Z.col(j) = cd.Y.col(j) / F(j, j);
   }
   cd.delassus.noalias() = cd.Y * cd.Z.transpose();
@@ -107,10 +111,11 @@ void factor_delassus(const Model<S>& model, const Data<S>& data, const Constrain
       const int cj = set.constraint_of_row(j);
       std::string before;
       for (int k = 0; k <= cj; ++k) before += (k ? ", " : "") + set.describe(k);
-      throw ConstraintError(std::string("liedyn: ") + who + ": the constraint Jacobian is rank deficient: row " +
-                            std::to_string(j - set.constraint(cj).row) + " of constraint " + set.describe(cj) +
-                            " depends on the rows before it (constraints " + before +
-                            "); drop the redundant rows (ConstraintSpec::components) or use a damped route");
+      throw ConstraintError(
+          std::string("liedyn: ") + who + ": the constraint Jacobian is rank deficient: row " +
+          std::to_string(j - set.constraint(cj).row) + " of constraint " + set.describe(cj) +
+          " depends on the rows before it (constraints " + before +
+          "); drop the redundant rows (ConstraintSpec::components) or use a damped route");
     }
     L(j, j) = sqrt(d);
     for (int i = j + 1; i < m; ++i) {
@@ -141,8 +146,9 @@ void delassus_solve(const ConstraintData<S>& cd, const Eigen::MatrixBase<Derived
 
 /// M, its LᵀDL factors and the Delassus factor at x (cd.J must be current).
 template <class S>
-void factor_kkt(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                const State<S>& x, const ConstrainedDynamicsOptions<S>& opt, const char* who) {
+void factor_kkt(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+                ConstraintData<S>& cd, const State<S>& x, const ConstrainedDynamicsOptions<S>& opt,
+                const char* who) {
   model.require_invertible_mass_matrix(who);
   crba(model, data, x.s);
   ltdl_factorize(model, data);
@@ -165,14 +171,14 @@ void add_constraint_response(const Model<S>& model, const Data<S>& data, Constra
 /// Forward dynamics under the constraints of `set` at state x and generalized force τ̄ (base
 /// wrench in the base frame, then joint torques): fills cd.ddq (q̈ = [ν̇; ṙ]) and cd.lambda (the
 /// constraint forces on the robot, stacked in the set's order, each in its constraint's sense),
-/// with cd.J, cd.drift, cd.gamma, the errors and cd.delassus current, and data.M, data.h, data.ltdl.
-/// M q̈ + h − τ̄ = Jᵀ λ and J q̈ + γ = 0. Returns cd.ddq. Throws ConstraintError if J is rank
-/// deficient (naming the constraints), ModelError if M is singular.
+/// with cd.J, cd.drift, cd.gamma, the errors and cd.delassus current, and data.M, data.h,
+/// data.ltdl. M q̈ + h − τ̄ = Jᵀ λ and J q̈ + γ = 0. Returns cd.ddq. Throws ConstraintError if J is
+/// rank deficient (naming the constraints), ModelError if M is singular.
 template <class S, class Derived>
-const VectorX<S>& constrained_forward_dynamics(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                                               ConstraintData<S>& cd, const State<S>& x,
-                                               const Eigen::MatrixBase<Derived>& tau,
-                                               const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
+const VectorX<S>& constrained_forward_dynamics(
+    const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+    const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
+    const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "constrained_forward_dynamics";
   detail::check_constraint_call(who, model, data, set, cd, x);
   LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
@@ -185,22 +191,27 @@ const VectorX<S>& constrained_forward_dynamics(const Model<S>& model, Data<S>& d
     cd.tmp_q = tau - data.h;
     switch (opt.route) {
       case ConstrainedDynamicsRoute::Proximal:
-        cd.proximal_report = proximal_forward_dynamics<S>(data.M, cd.J, cd.gamma, cd.tmp_q, cd.proximal, cd.ddq,
-                                                       cd.lambda, opt.proximal);
+        cd.proximal_report = proximal_forward_dynamics<S>(
+            data.M, cd.J, cd.gamma, cd.tmp_q, cd.proximal, cd.ddq, cd.lambda, opt.proximal);
         break;
       case ConstrainedDynamicsRoute::Projector:
-        if (!projected_forward_dynamics<S>(data.M, cd.J, cd.gamma, cd.tmp_q, cd.projector, cd.ddq, cd.lambda).full_rank)
+        if (!projected_forward_dynamics<S>(data.M, cd.J, cd.gamma, cd.tmp_q, cd.projector, cd.ddq,
+                                           cd.lambda)
+                 .full_rank)
           throw ConstraintError(std::string("liedyn: ") + who +
-                                ": the constraint Jacobian is rank deficient (Projector route); use the Proximal route");
+                                ": the constraint Jacobian is rank deficient (Projector route); "
+                                "use the Proximal route");
         break;
       case ConstrainedDynamicsRoute::MinimalCoordinates:
         LIEDYN_CHECK(set.dimension() <= model.nv(),
-                     std::string(who) + ": more constraint rows than coordinates (MinimalCoordinates route)");
-        cd.minimal_report = minimal_coordinates_forward_dynamics<S>(data.M, cd.J, cd.gamma, cd.tmp_q, cd.minimal,
-                                                                 cd.ddq, cd.lambda, opt.minimal);
+                     std::string(who) +
+                         ": more constraint rows than coordinates (MinimalCoordinates route)");
+        cd.minimal_report = minimal_coordinates_forward_dynamics<S>(
+            data.M, cd.J, cd.gamma, cd.tmp_q, cd.minimal, cd.ddq, cd.lambda, opt.minimal);
         if (!cd.minimal_report.solved)
-          throw ConstraintError(std::string("liedyn: ") + who +
-                                ": no well-conditioned partition of the coordinates (MinimalCoordinates route)");
+          throw ConstraintError(
+              std::string("liedyn: ") + who +
+              ": no well-conditioned partition of the coordinates (MinimalCoordinates route)");
         break;
       case ConstrainedDynamicsRoute::ExactKKT: break;
     }

@@ -42,8 +42,9 @@ namespace detail {
 /// in frame 2's coordinates: w = Pᵀ λ; with `dw`, also its change by δq (6 × nv) as P turns with
 /// frame 2 (theta2 = δθ_2 by δq, frame 2).
 template <class S, class DL>
-Force<S> constraint_wrench(const Constraint<S>& c, const SE3<S>& H2, const Eigen::MatrixBase<DL>& lam,
-                           const Matrix6X<S>* theta2 = nullptr, Matrix6X<S>* dw = nullptr) {
+Force<S> constraint_wrench(const Constraint<S>& c, const SE3<S>& H2,
+                           const Eigen::MatrixBase<DL>& lam, const Matrix6X<S>* theta2 = nullptr,
+                           Matrix6X<S>* dw = nullptr) {
   Vector6<S> full = Vector6<S>::Zero();
   for (int k = 0; k < c.dim; ++k) full(c.components[k]) = lam(k);
   const Matrix3<S>& R2 = H2.rotation();
@@ -58,7 +59,9 @@ Force<S> constraint_wrench(const Constraint<S>& c, const SE3<S>& H2, const Eigen
     }
     const Vector3<S> wl = R2.transpose() * l3;
     w += wl;
-    if (dw) dw->template middleRows<3>(row_of_dw) += hat(wl).lazyProduct(theta2->template bottomRows<3>());
+    if (dw)
+      dw->template middleRows<3>(row_of_dw) +=
+          hat(wl).lazyProduct(theta2->template bottomRows<3>());
   };
   switch (c.type) {
     case ConstraintType::RigidContact:
@@ -167,11 +170,11 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
 /// cd.ddq_dx, cd.lambda_dx, cd.ddq_dtau, cd.lambda_dtau; columns of the x derivatives in the
 /// base-twist representation `rep` (see the header for every frame and layout).
 template <class S, class Derived>
-void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                                              ConstraintData<S>& cd, const State<S>& x,
-                                              const Eigen::MatrixBase<Derived>& tau,
-                                              TwistRepresentation rep = TwistRepresentation::Body,
-                                              const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
+void constrained_forward_dynamics_derivatives(
+    const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+    const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
+    TwistRepresentation rep = TwistRepresentation::Body,
+    const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "constrained_forward_dynamics_derivatives";
   LIEDYN_CHECK(opt.route == ConstrainedDynamicsRoute::ExactKKT,
                std::string(who) + ": only the ExactKKT route is differentiated");
@@ -195,20 +198,23 @@ void constrained_forward_dynamics_derivatives(const Model<S>& model, Data<S>& da
   }
   K.middleCols(off, n) = -data.D2;
   K.middleCols(nv + off, n) = -data.D4;
-  detail::constraint_row_derivatives(model, data, set, cd, a_g0, /*with_kinematics=*/false,
-                                     [&](const Constraint<S>& c, const detail::RelativeMotion<S>& rm) {
-                                       detail::add_wrench_motion(c, rm.H2, cd.lambda.segment(c.row, c.dim), ws, K);
-                                     });
+  detail::constraint_row_derivatives(
+      model, data, set, cd, a_g0, /*with_kinematics=*/false,
+      [&](const Constraint<S>& c, const detail::RelativeMotion<S>& rm) {
+        detail::add_wrench_motion(c, rm.H2, cd.lambda.segment(c.row, c.dim), ws, K);
+      });
   // The KKT solves: x columns (R = −∂(ĪD − Jᵀλ), Q = −∂c), then τ̄ columns (R = 1, Q = 0).
   const int N = 2 * nv;
   ws.rhs_t.topRows(N) = K.transpose();
   ws.lambda_t.topRows(N) = -cd.acceleration_dx.transpose();
-  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N), ws.ddq_t.topRows(N));
+  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N),
+                               ws.ddq_t.topRows(N));
   cd.ddq_dx = ws.ddq_t.topRows(N).transpose();
   cd.lambda_dx = ws.lambda_t.topRows(N).transpose();
   ws.rhs_t.topRows(nv).setIdentity();
   ws.lambda_t.topRows(nv).setZero();
-  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv), ws.ddq_t.topRows(nv));
+  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv),
+                               ws.ddq_t.topRows(nv));
   cd.ddq_dtau = ws.ddq_t.topRows(nv).transpose();
   cd.lambda_dtau = ws.lambda_t.topRows(nv).transpose();
 

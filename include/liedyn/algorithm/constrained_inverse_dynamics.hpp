@@ -23,10 +23,10 @@
 
 namespace liedyn {
 
-/// Weights of constrained_inverse_dynamics' redundant case: the cost is Σ w_u,i u_i² + Σ w_λ,j λ_j².
-/// Empty vectors mean all ones. Relative size decides who carries the load: a large w_λ favours
-/// small constraint forces (e.g. to keep contact forces inside friction cones), a large w_u small
-/// torques. Weights are per unit of u and λ, so mixed units (N, N·m) need weights to match.
+/// Weights of constrained_inverse_dynamics' redundant case: the cost is Σ w_u,i u_i² + Σ w_λ,j
+/// λ_j². Empty vectors mean all ones. Relative size decides who carries the load: a large w_λ
+/// favours small constraint forces (e.g. to keep contact forces inside friction cones), a large w_u
+/// small torques. Weights are per unit of u and λ, so mixed units (N, N·m) need weights to match.
 template <class S>
 struct ConstrainedInverseDynamicsOptions {
   VectorX<S> actuator_weights;  ///< w_u (na), all positive, or empty
@@ -36,10 +36,10 @@ struct ConstrainedInverseDynamicsOptions {
 /// What constrained_inverse_dynamics did.
 template <class S>
 struct ConstrainedInverseDynamicsReport {
-  bool solved = false;     ///< false: A rank deficient (see the header); outputs unspecified
-  bool unique = false;     ///< A has full column rank: u and λ are the only (least-squares) solution
+  bool solved = false;  ///< false: A rank deficient (see the header); outputs unspecified
+  bool unique = false;  ///< A has full column rank: u and λ are the only (least-squares) solution
   bool redundant = false;  ///< na + m > nv: the weighted least-norm solution was chosen
-  S residual = S(0);       ///< ‖B_a u + Jᵀλ − (M q̈ − f)‖_∞, zero up to rounding when q̈ is consistent
+  S residual = S(0);  ///< ‖B_a u + Jᵀλ − (M q̈ − f)‖_∞, zero up to rounding when q̈ is consistent
 };
 
 /// Workspace of constrained_inverse_dynamics for nv coordinates, na actuators and at most max_m
@@ -48,8 +48,14 @@ template <class S>
 struct ConstrainedInverseDynamicsWorkspace {
   /// Sizes everything.
   ConstrainedInverseDynamicsWorkspace(int nv, int na, int max_m)
-      : nv(nv), na(na), max_m(max_m), qr(std::max(nv, na + max_m), nv), tau(nv), scale(na + max_m),
-        rhs(std::max(nv, na + max_m)), target(nv) {}
+      : nv(nv),
+        na(na),
+        max_m(max_m),
+        qr(std::max(nv, na + max_m), nv),
+        tau(nv),
+        scale(na + max_m),
+        rhs(std::max(nv, na + max_m)),
+        target(nv) {}
   int nv;             ///< coordinates
   int na;             ///< actuators
   int max_m;          ///< largest number of constraint rows
@@ -68,31 +74,37 @@ template <class S>
 ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
     const Eigen::Ref<const MatrixX<S>>& M, const Eigen::Ref<const MatrixX<S>>& J,
     const Eigen::Ref<const MatrixX<S>>& actuation, const Eigen::Ref<const VectorX<S>>& ddq,
-    const Eigen::Ref<const VectorX<S>>& force_minus_bias, ConstrainedInverseDynamicsWorkspace<S>& ws,
-    Eigen::Ref<VectorX<S>> u, Eigen::Ref<VectorX<S>> lambda, const ConstrainedInverseDynamicsOptions<S>& options = {}) {
+    const Eigen::Ref<const VectorX<S>>& force_minus_bias,
+    ConstrainedInverseDynamicsWorkspace<S>& ws, Eigen::Ref<VectorX<S>> u,
+    Eigen::Ref<VectorX<S>> lambda, const ConstrainedInverseDynamicsOptions<S>& options = {}) {
   const char* who = "constrained_inverse_dynamics";
   const int nv = ws.nv, na = ws.na, m = static_cast<int>(J.rows()), n = na + m;
   (void)who;
-  LIEDYN_CHECK(M.rows() == nv && M.cols() == nv, std::string(who) + ": M must be nv × nv with nv = " + std::to_string(nv));
+  LIEDYN_CHECK(M.rows() == nv && M.cols() == nv,
+               std::string(who) + ": M must be nv × nv with nv = " + std::to_string(nv));
   LIEDYN_CHECK(J.cols() == nv && m <= ws.max_m,
-               std::string(who) + ": J must have nv = " + std::to_string(nv) + " columns and at most " +
-                   std::to_string(ws.max_m) + " rows");
+               std::string(who) + ": J must have nv = " + std::to_string(nv) +
+                   " columns and at most " + std::to_string(ws.max_m) + " rows");
   LIEDYN_CHECK(actuation.rows() == nv && actuation.cols() == na,
-               std::string(who) + ": the actuation matrix must be nv × na = " + std::to_string(nv) + "×" +
-                   std::to_string(na));
+               std::string(who) + ": the actuation matrix must be nv × na = " + std::to_string(nv) +
+                   "×" + std::to_string(na));
   LIEDYN_CHECK_SIZE(who, "ddq", ddq, nv);
   LIEDYN_CHECK_SIZE(who, "force (tau - h)", force_minus_bias, nv);
   LIEDYN_CHECK_SIZE(who, "u", u, na);
   LIEDYN_CHECK_SIZE(who, "lambda", lambda, m);
-  LIEDYN_CHECK(options.actuator_weights.size() == 0 || options.actuator_weights.size() == na,
-               std::string(who) + ": actuator_weights must be empty or of size na = " + std::to_string(na));
-  LIEDYN_CHECK(options.force_weights.size() == 0 || options.force_weights.size() == m,
-               std::string(who) + ": force_weights must be empty or of size m = " + std::to_string(m));
+  LIEDYN_CHECK(
+      options.actuator_weights.size() == 0 || options.actuator_weights.size() == na,
+      std::string(who) + ": actuator_weights must be empty or of size na = " + std::to_string(na));
+  LIEDYN_CHECK(
+      options.force_weights.size() == 0 || options.force_weights.size() == m,
+      std::string(who) + ": force_weights must be empty or of size m = " + std::to_string(m));
 #if LIEDYN_CHECKS_ENABLED
   for (Eigen::Index i = 0; i < options.actuator_weights.size(); ++i)
-    LIEDYN_CHECK(options.actuator_weights(i) > S(0), std::string(who) + ": actuator_weights must be positive");
+    LIEDYN_CHECK(options.actuator_weights(i) > S(0),
+                 std::string(who) + ": actuator_weights must be positive");
   for (Eigen::Index i = 0; i < options.force_weights.size(); ++i)
-    LIEDYN_CHECK(options.force_weights(i) > S(0), std::string(who) + ": force_weights must be positive");
+    LIEDYN_CHECK(options.force_weights(i) > S(0),
+                 std::string(who) + ": force_weights must be positive");
 #endif
   ConstrainedInverseDynamicsReport<S> report;
   report.redundant = n > nv;
@@ -140,7 +152,8 @@ ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
     if (!full_rank(At, nv)) return report;
     auto y = x.head(n);
     y.head(nv) = target;
-    At.topLeftCorner(nv, nv).template triangularView<Eigen::Upper>().transpose().solveInPlace(y.head(nv));
+    At.topLeftCorner(nv, nv).template triangularView<Eigen::Upper>().transpose().solveInPlace(
+        y.head(nv));
     y.tail(n - nv).setZero();
     detail::dense::apply_householder_q<S>(At, tau, false, y);
   }

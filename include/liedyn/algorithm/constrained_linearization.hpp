@@ -37,8 +37,9 @@ namespace liedyn {
 /// Continuous-time A and B of the constrained dynamics at (x, τ̄) into data.A, data.B (see the
 /// header; λ's derivatives are in cd.lambda_dx, cd.lambda_dtau with the same columns).
 template <class S, class Derived>
-void linearize(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-               const State<S>& x, const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt = {},
+void linearize(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+               ConstraintData<S>& cd, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
+               const LinearizationOptions<S>& opt = {},
                const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
   const int nv = model.nv();
   constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, opt.representation, copt);
@@ -51,17 +52,20 @@ void linearize(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set
 /// The constrained linearize() for τ̄ = S u with an actuation matrix S (nv × m, e.g. the joint
 /// torques of a floating robot, S = [0; 1]): A into data.A, B S into Bu (2nv × m).
 template <class S, class DS, class Du>
-void linearize_actuated(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                        const State<S>& x, const Eigen::MatrixBase<DS>& actuation, const Eigen::MatrixBase<Du>& u,
-                        MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
-                        const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
+void linearize_actuated(
+    const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+    const State<S>& x, const Eigen::MatrixBase<DS>& actuation, const Eigen::MatrixBase<Du>& u,
+    MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
+    const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
   detail::check_data("linearize_actuated", model, data);
   LIEDYN_CHECK_DIMS("linearize_actuated", "actuation", actuation, model.nv(), u.size());
   data.tmp_nv2.noalias() = actuation * u;
   linearize(model, data, set, cd, x, data.tmp_nv2, opt, copt);
   Bu.resize(data.B.rows(), actuation.cols());  // no allocation once Bu has this size
-  // Column by column (GEMV): a GEMM takes Eigen's heap blocking workspace once nv passes a few dozen.
-  for (Eigen::Index c = 0; c < actuation.cols(); ++c) Bu.col(c).noalias() = data.B * actuation.col(c);
+  // Column by column (GEMV): a GEMM takes Eigen's heap blocking workspace once nv passes a few
+  // dozen.
+  for (Eigen::Index c = 0; c < actuation.cols(); ++c)
+    Bu.col(c).noalias() = data.B * actuation.col(c);
 }
 
 /// One semi-implicit Euler step of the constrained dynamics into `out` (may be x): the
@@ -70,10 +74,10 @@ void linearize_actuated(const Model<S>& model, Data<S>& data, const ConstraintSe
 /// project back onto the constraint manifold: use Baumgarte gains, or project_configuration and
 /// project_velocity between steps.
 template <class S, class Derived>
-void semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                              ConstraintData<S>& cd, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
-                              const S& dt, State<S>& out,
-                              const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
+void semi_implicit_euler_step(
+    const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+    const State<S>& x, const Eigen::MatrixBase<Derived>& tau, const S& dt, State<S>& out,
+    const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
   constrained_forward_dynamics(model, data, set, cd, x, tau, copt);
   detail::advance_semi_implicit(model, x, cd.ddq, dt, out);
 }
@@ -81,13 +85,15 @@ void semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const Constr
 /// Jacobians of the constrained semi_implicit_euler_step, δx⁺ = A δx + B δτ̄, into data.A and
 /// data.B, δx in opt.representation at both ends (as linearize_discrete without constraints).
 template <class S, class Derived>
-void linearize_discrete(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                        const State<S>& x, const Eigen::MatrixBase<Derived>& tau, const S& dt,
-                        const LinearizationOptions<S>& opt = {},
-                        const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
+void linearize_discrete(
+    const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+    const State<S>& x, const Eigen::MatrixBase<Derived>& tau, const S& dt,
+    const LinearizationOptions<S>& opt = {},
+    const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
   constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, opt.representation, copt);
   data.ddq = cd.ddq;
-  detail::complete_discrete_linearization(model, data, x, dt, opt.representation, cd.ddq_dx, cd.ddq_dtau);
+  detail::complete_discrete_linearization(model, data, x, dt, opt.representation, cd.ddq_dx,
+                                          cd.ddq_dtau);
 }
 
 /// The linearization of the constrained dynamics on the tangent space of the constraint
@@ -110,10 +116,10 @@ struct ReducedLinearization {
   int dimension() const { return static_cast<int>(basis.cols()); }
 
   // --- scratch -------------------------------------------------------------------------------
-  MatrixX<S> constraint_map;                   ///< C (2m × 2nv)
-  Eigen::ColPivHouseholderQR<MatrixX<S>> qr;   ///< Cᵀ Π = Q R
+  MatrixX<S> constraint_map;                  ///< C (2m × 2nv)
+  Eigen::ColPivHouseholderQR<MatrixX<S>> qr;  ///< Cᵀ Π = Q R
   VectorX<S> householder_workspace;
-  MatrixX<S> AP;                               ///< A P
+  MatrixX<S> AP;  ///< A P
 };
 
 /// The constrained linearization at (x, τ̄) (data.A, data.B, cd's derivatives, as linearize)
@@ -121,13 +127,15 @@ struct ReducedLinearization {
 /// header). The rank of C uses the QR's default threshold; out.basis is resized to the
 /// tangent space's dimension (no allocation once it has that size).
 template <class S, class Derived>
-void linearize_reduced(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                       const State<S>& x, const Eigen::MatrixBase<Derived>& tau, ReducedLinearization<S>& out,
-                       const LinearizationOptions<S>& opt = {},
-                       const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
+void linearize_reduced(
+    const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+    const State<S>& x, const Eigen::MatrixBase<Derived>& tau, ReducedLinearization<S>& out,
+    const LinearizationOptions<S>& opt = {},
+    const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
   const int nv = model.nv(), m = set.dimension(), N = 2 * nv;
-  LIEDYN_CHECK(out.constraint_map.rows() == 2 * m && out.constraint_map.cols() == N,
-               "linearize_reduced: the ReducedLinearization was sized for another model or constraint set");
+  LIEDYN_CHECK(
+      out.constraint_map.rows() == 2 * m && out.constraint_map.cols() == N,
+      "linearize_reduced: the ReducedLinearization was sized for another model or constraint set");
   linearize(model, data, set, cd, x, tau, opt, copt);
   MatrixX<S>& C = out.constraint_map;
   C.topLeftCorner(m, nv) = cd.J;
@@ -143,8 +151,8 @@ void linearize_reduced(const Model<S>& model, Data<S>& data, const ConstraintSet
   out.basis.bottomRows(k).diagonal().setOnes();
   const MatrixX<S>& H = out.qr.matrixQR();
   for (int i = static_cast<int>(out.qr.hCoeffs().size()) - 1; i >= 0; --i)
-    out.basis.bottomRows(N - i).applyHouseholderOnTheLeft(H.col(i).tail(N - i - 1), out.qr.hCoeffs()(i),
-                                                          out.householder_workspace.data());
+    out.basis.bottomRows(N - i).applyHouseholderOnTheLeft(
+        H.col(i).tail(N - i - 1), out.qr.hCoeffs()(i), out.householder_workspace.data());
   out.A.resize(k, k);
   out.B.resize(k, nv);
   auto AP = out.AP.leftCols(k);

@@ -39,17 +39,21 @@ namespace detail {
 
 /// The common argument checks of the forward routes.
 template <class S>
-void check_forward_arguments(const char* who, int nv, int max_m, const Eigen::Ref<const MatrixX<S>>& M,
-                             const Eigen::Ref<const MatrixX<S>>& J, const Eigen::Ref<const VectorX<S>>& gamma,
+void check_forward_arguments(const char* who, int nv, int max_m,
+                             const Eigen::Ref<const MatrixX<S>>& M,
+                             const Eigen::Ref<const MatrixX<S>>& J,
+                             const Eigen::Ref<const VectorX<S>>& gamma,
                              const Eigen::Ref<const VectorX<S>>& force) {
   (void)who, (void)nv, (void)max_m, (void)M, (void)J, (void)gamma, (void)force;
-  LIEDYN_CHECK(M.rows() == nv && M.cols() == nv, std::string(who) + ": M is " + std::to_string(M.rows()) + "×" +
-                                                     std::to_string(M.cols()) + ", expected " + std::to_string(nv) +
-                                                     "×" + std::to_string(nv) + " (the workspace's nv)");
-  LIEDYN_CHECK(J.cols() == nv, std::string(who) + ": J has " + std::to_string(J.cols()) + " columns, expected nv = " +
-                                   std::to_string(nv));
-  LIEDYN_CHECK(J.rows() <= max_m, std::string(who) + ": J has " + std::to_string(J.rows()) +
-                                      " rows, more than the workspace's largest m = " + std::to_string(max_m));
+  LIEDYN_CHECK(M.rows() == nv && M.cols() == nv,
+               std::string(who) + ": M is " + std::to_string(M.rows()) + "×" +
+                   std::to_string(M.cols()) + ", expected " + std::to_string(nv) + "×" +
+                   std::to_string(nv) + " (the workspace's nv)");
+  LIEDYN_CHECK(J.cols() == nv, std::string(who) + ": J has " + std::to_string(J.cols()) +
+                                   " columns, expected nv = " + std::to_string(nv));
+  LIEDYN_CHECK(J.rows() <= max_m,
+               std::string(who) + ": J has " + std::to_string(J.rows()) +
+                   " rows, more than the workspace's largest m = " + std::to_string(max_m));
   LIEDYN_CHECK_SIZE(who, "gamma", gamma, J.rows());
   LIEDYN_CHECK_SIZE(who, "force (tau - h)", force, nv);
 }
@@ -82,10 +86,11 @@ struct ProximalOptions {
 /// What proximal_forward_dynamics did.
 template <class S>
 struct ProximalReport {
-  int iterations = 0;     ///< proximal steps taken
-  int factorizations = 0; ///< factorizations of G + μI (1 + the continuation's μ reductions)
-  S residual = S(0);      ///< backward error ‖Gλ + c‖_∞ / (‖G‖_∞‖λ‖_∞ + ‖c‖_∞) = ‖J q̈ + γ‖_∞ over that scale
-  S damping = S(0);       ///< the absolute μ at the end
+  int iterations = 0;      ///< proximal steps taken
+  int factorizations = 0;  ///< factorizations of G + μI (1 + the continuation's μ reductions)
+  S residual =
+      S(0);  ///< backward error ‖Gλ + c‖_∞ / (‖G‖_∞‖λ‖_∞ + ‖c‖_∞) = ‖J q̈ + γ‖_∞ over that scale
+  S damping = S(0);  ///< the absolute μ at the end
   /// The error estimate met the tolerance, or the iteration stagnated at the residual's rounding
   /// floor (10 m ε: only rounding drift in null(Jᵀ) was left). False for inconsistent
   /// constraints (no solution: λ grows) or when max_iterations ran out.
@@ -98,18 +103,26 @@ template <class S>
 struct ProximalWorkspace {
   /// Sizes everything for M of nv × nv and J of at most max_m rows.
   ProximalWorkspace(int nv, int max_m)
-      : nv(nv), max_m(max_m), mass_factor(nv, nv), minv_jt(nv, max_m), delassus(max_m, max_m),
-        damped_factor(max_m, max_m), free_acceleration(nv), bias(max_m), rhs(max_m), next(max_m) {}
-  int nv;                    ///< coordinates
-  int max_m;                 ///< largest number of constraint rows
-  MatrixX<S> mass_factor;    ///< Cholesky factor of M
-  MatrixX<S> minv_jt;        ///< M⁻¹ Jᵀ (first m columns)
-  MatrixX<S> delassus;       ///< G = J M⁻¹ Jᵀ (top-left m × m)
-  MatrixX<S> damped_factor;  ///< Cholesky factor of G + μ I
+      : nv(nv),
+        max_m(max_m),
+        mass_factor(nv, nv),
+        minv_jt(nv, max_m),
+        delassus(max_m, max_m),
+        damped_factor(max_m, max_m),
+        free_acceleration(nv),
+        bias(max_m),
+        rhs(max_m),
+        next(max_m) {}
+  int nv;                        ///< coordinates
+  int max_m;                     ///< largest number of constraint rows
+  MatrixX<S> mass_factor;        ///< Cholesky factor of M
+  MatrixX<S> minv_jt;            ///< M⁻¹ Jᵀ (first m columns)
+  MatrixX<S> delassus;           ///< G = J M⁻¹ Jᵀ (top-left m × m)
+  MatrixX<S> damped_factor;      ///< Cholesky factor of G + μ I
   VectorX<S> free_acceleration;  ///< q̈_free = M⁻¹ (τ̄ − h)
-  VectorX<S> bias;           ///< c = J q̈_free + γ
-  VectorX<S> rhs;            ///< scratch right-hand side
-  VectorX<S> next;           ///< scratch iterate
+  VectorX<S> bias;               ///< c = J q̈_free + γ
+  VectorX<S> rhs;                ///< scratch right-hand side
+  VectorX<S> next;               ///< scratch iterate
 };
 
 /// Constrained forward dynamics by proximal-point iterations on the dual of Gauss's principle,
@@ -127,17 +140,21 @@ struct ProximalWorkspace {
 /// The accuracy is that of G's conditioning on its range: errors grow like ε σ_max/σ_min⁺.
 /// Cost: nv³/3 (M), nv²m + nv m² (G), m³/3 per factorization of G + μI, m² per iteration.
 template <class S>
-ProximalReport<S> proximal_forward_dynamics(const Eigen::Ref<const MatrixX<S>>& M, const Eigen::Ref<const MatrixX<S>>& J,
+ProximalReport<S> proximal_forward_dynamics(const Eigen::Ref<const MatrixX<S>>& M,
+                                            const Eigen::Ref<const MatrixX<S>>& J,
                                             const Eigen::Ref<const VectorX<S>>& gamma,
                                             const Eigen::Ref<const VectorX<S>>& force_minus_bias,
                                             ProximalWorkspace<S>& ws, Eigen::Ref<VectorX<S>> ddq,
-                                            Eigen::Ref<VectorX<S>> lambda, const ProximalOptions<S>& options = {}) {
+                                            Eigen::Ref<VectorX<S>> lambda,
+                                            const ProximalOptions<S>& options = {}) {
   const char* who = "proximal_forward_dynamics";
   detail::check_forward_arguments<S>(who, ws.nv, ws.max_m, M, J, gamma, force_minus_bias);
   LIEDYN_CHECK_SIZE(who, "ddq", ddq, ws.nv);
   LIEDYN_CHECK_SIZE(who, "lambda", lambda, J.rows());
-  LIEDYN_CHECK(options.relative_damping > S(0), std::string(who) + ": relative_damping must be positive");
-  LIEDYN_CHECK(options.max_iterations >= 1, std::string(who) + ": max_iterations must be at least 1");
+  LIEDYN_CHECK(options.relative_damping > S(0),
+               std::string(who) + ": relative_damping must be positive");
+  LIEDYN_CHECK(options.max_iterations >= 1,
+               std::string(who) + ": max_iterations must be at least 1");
   const int nv = ws.nv, m = static_cast<int>(J.rows());
   ProximalReport<S> report;
   auto L = ws.mass_factor.topLeftCorner(nv, nv);
@@ -171,7 +188,8 @@ ProximalReport<S> proximal_forward_dynamics(const Eigen::Ref<const MatrixX<S>>& 
     K = G;
     K.diagonal().array() += relative * unit;
     const bool damped_positive = detail::dense::cholesky_in_place<S>(K, S(0));
-    LIEDYN_CHECK(damped_positive, std::string(who) + ": G + mu I is not positive definite (M not symmetric?)");
+    LIEDYN_CHECK(damped_positive,
+                 std::string(who) + ": G + mu I is not positive definite (M not symmetric?)");
     (void)damped_positive;
     ++report.factorizations;
   };
@@ -203,7 +221,8 @@ ProximalReport<S> proximal_forward_dynamics(const Eigen::Ref<const MatrixX<S>>& 
     if (previous_step > S(0)) {
       const S ratio = step / previous_step;
       const bool at_floor = report.residual <= rounding_floor;
-      if (ratio < S(1) && step * ratio <= (S(1) - ratio) * options.tolerance * detail::dense::max_abs(lambda)) {
+      if (ratio < S(1) &&
+          step * ratio <= (S(1) - ratio) * options.tolerance * detail::dense::max_abs(lambda)) {
         report.converged = true;
         break;
       }
@@ -237,16 +256,22 @@ template <class S>
 struct ProjectorWorkspace {
   /// Sizes everything for M of nv × nv and J of at most max_m rows.
   ProjectorWorkspace(int nv, int max_m)
-      : nv(nv), max_m(max_m), mass_factor(nv, nv), pseudo_inverse(nv, max_m), delassus_factor(max_m, max_m),
-        projector(nv, nv), free_acceleration(nv), rhs(max_m) {}
-  int nv;                       ///< coordinates
-  int max_m;                    ///< largest number of constraint rows
-  MatrixX<S> mass_factor;       ///< Cholesky factor of M
-  MatrixX<S> pseudo_inverse;    ///< J⁺_M (first m columns)
-  MatrixX<S> delassus_factor;   ///< Cholesky factor of G = J M⁻¹ Jᵀ
-  MatrixX<S> projector;         ///< N (projected_forward_dynamics' copy)
-  VectorX<S> free_acceleration; ///< q̈_free = M⁻¹ (τ̄ − h)
-  VectorX<S> rhs;               ///< scratch
+      : nv(nv),
+        max_m(max_m),
+        mass_factor(nv, nv),
+        pseudo_inverse(nv, max_m),
+        delassus_factor(max_m, max_m),
+        projector(nv, nv),
+        free_acceleration(nv),
+        rhs(max_m) {}
+  int nv;                        ///< coordinates
+  int max_m;                     ///< largest number of constraint rows
+  MatrixX<S> mass_factor;        ///< Cholesky factor of M
+  MatrixX<S> pseudo_inverse;     ///< J⁺_M (first m columns)
+  MatrixX<S> delassus_factor;    ///< Cholesky factor of G = J M⁻¹ Jᵀ
+  MatrixX<S> projector;          ///< N (projected_forward_dynamics' copy)
+  VectorX<S> free_acceleration;  ///< q̈_free = M⁻¹ (τ̄ − h)
+  VectorX<S> rhs;                ///< scratch
 };
 
 namespace detail {
@@ -254,7 +279,8 @@ namespace detail {
 // when G is singular to working precision (J rank deficient).
 template <class S>
 bool build_dynamically_consistent_inverse(const char* who, const Eigen::Ref<const MatrixX<S>>& M,
-                                          const Eigen::Ref<const MatrixX<S>>& J, ProjectorWorkspace<S>& ws) {
+                                          const Eigen::Ref<const MatrixX<S>>& J,
+                                          ProjectorWorkspace<S>& ws) {
   (void)who;
   const int nv = ws.nv, m = static_cast<int>(J.rows());
   auto L = ws.mass_factor.topLeftCorner(nv, nv);
@@ -289,19 +315,22 @@ bool build_dynamically_consistent_inverse(const char* who, const Eigen::Ref<cons
 /// force to the constraint-space force it balances. Cost: nv³/3 + nv² m + nv m² + m³/3, plus nv² m
 /// for N.
 template <class S>
-bool constraint_projector(const Eigen::Ref<const MatrixX<S>>& M, const Eigen::Ref<const MatrixX<S>>& J,
-                          ProjectorWorkspace<S>& ws, Eigen::Ref<MatrixX<S>> pseudo_inverse,
-                          Eigen::Ref<MatrixX<S>> projector) {
+bool constraint_projector(const Eigen::Ref<const MatrixX<S>>& M,
+                          const Eigen::Ref<const MatrixX<S>>& J, ProjectorWorkspace<S>& ws,
+                          Eigen::Ref<MatrixX<S>> pseudo_inverse, Eigen::Ref<MatrixX<S>> projector) {
   const char* who = "constraint_projector";
   const int nv = ws.nv, m = static_cast<int>(J.rows());
   (void)nv;
   LIEDYN_CHECK(M.rows() == nv && M.cols() == nv && J.cols() == nv && m <= ws.max_m,
-               std::string(who) + ": M must be nv × nv and J m × nv with m ≤ the workspace's largest m (nv = " +
+               std::string(who) +
+                   ": M must be nv × nv and J m × nv with m ≤ the workspace's largest m (nv = " +
                    std::to_string(nv) + ")");
   LIEDYN_CHECK(pseudo_inverse.rows() == nv && pseudo_inverse.cols() == m,
-               std::string(who) + ": pseudo_inverse must be nv × m = " + std::to_string(nv) + "×" + std::to_string(m));
+               std::string(who) + ": pseudo_inverse must be nv × m = " + std::to_string(nv) + "×" +
+                   std::to_string(m));
   LIEDYN_CHECK(projector.rows() == nv && projector.cols() == nv,
-               std::string(who) + ": projector must be nv × nv = " + std::to_string(nv) + "×" + std::to_string(nv));
+               std::string(who) + ": projector must be nv × nv = " + std::to_string(nv) + "×" +
+                   std::to_string(nv));
   if (!detail::build_dynamically_consistent_inverse<S>(who, M, J, ws)) return false;
   pseudo_inverse = ws.pseudo_inverse.leftCols(m);
   projector.noalias() = -pseudo_inverse * J;
@@ -320,7 +349,8 @@ struct ProjectedReport {
 /// this header's comment. J must have full row rank (report.full_rank; else use
 /// proximal_forward_dynamics). Cost as constraint_projector.
 template <class S>
-ProjectedReport<S> projected_forward_dynamics(const Eigen::Ref<const MatrixX<S>>& M, const Eigen::Ref<const MatrixX<S>>& J,
+ProjectedReport<S> projected_forward_dynamics(const Eigen::Ref<const MatrixX<S>>& M,
+                                              const Eigen::Ref<const MatrixX<S>>& J,
                                               const Eigen::Ref<const VectorX<S>>& gamma,
                                               const Eigen::Ref<const VectorX<S>>& force_minus_bias,
                                               ProjectorWorkspace<S>& ws, Eigen::Ref<VectorX<S>> ddq,
@@ -379,11 +409,14 @@ struct MinimalCoordinatesOptions {
 /// What minimal_coordinates_forward_dynamics did.
 template <class S>
 struct MinimalCoordinatesReport {
-  bool solved = false;          ///< false: J_d or the reduced mass matrix was singular; outputs unspecified
-  bool repartitioned = false;   ///< a new partition was chosen in this call (first call, new m, warning, or asked)
-  bool near_singularity = false;///< warning: the previous partition's κ₁(J_d) exceeded condition_limit
-  bool ill_conditioned = false; ///< even the new pivoted partition exceeds condition_limit: J is nearly rank deficient
-  S condition = S(0);           ///< κ₁(J_d) of the partition used
+  bool solved = false;  ///< false: J_d or the reduced mass matrix was singular; outputs unspecified
+  bool repartitioned =
+      false;  ///< a new partition was chosen in this call (first call, new m, warning, or asked)
+  bool near_singularity =
+      false;  ///< warning: the previous partition's κ₁(J_d) exceeded condition_limit
+  bool ill_conditioned = false;  ///< even the new pivoted partition exceeds condition_limit: J is
+                                 ///< nearly rank deficient
+  S condition = S(0);            ///< κ₁(J_d) of the partition used
 };
 
 /// Workspace of minimal_coordinates_forward_dynamics for nv coordinates and at most max_m
@@ -395,9 +428,20 @@ class MinimalCoordinatesWorkspace {
  public:
   /// Sizes everything for M of nv × nv and J of at most max_m ≤ nv rows; no partition yet.
   MinimalCoordinatesWorkspace(int nv, int max_m)
-      : nv(nv), max_m(max_m), order_(nv), pivot_(max_m), selection(max_m, nv), dependent_lu(max_m, max_m),
-        dependent_inverse(max_m, max_m), basis(nv, nv), mass_times_basis(nv, nv), reduced_mass(nv, nv),
-        particular(nv), residual(nv), reduced_rhs(nv), column_norms(nv) {
+      : nv(nv),
+        max_m(max_m),
+        order_(nv),
+        pivot_(max_m),
+        selection(max_m, nv),
+        dependent_lu(max_m, max_m),
+        dependent_inverse(max_m, max_m),
+        basis(nv, nv),
+        mass_times_basis(nv, nv),
+        reduced_mass(nv, nv),
+        particular(nv),
+        residual(nv),
+        reduced_rhs(nv),
+        column_norms(nv) {
     for (int i = 0; i < nv; ++i) order_(i) = i;
   }
   int nv;     ///< coordinates
@@ -439,7 +483,8 @@ struct MinimalCoordinatesAccess {
   // Chooses the dependent coordinates by column-pivoted Gram–Schmidt on J (the column selection of
   // a column-pivoted QR, Businger–Golub): each step takes the column of J farthest from the span of
   // those taken, so J_d is as well conditioned as greedy pivoting gets. Sorted for readability.
-  static void choose_partition(MinimalCoordinatesWorkspace<T>& ws, const Eigen::Ref<const MatrixX<T>>& J) {
+  static void choose_partition(MinimalCoordinatesWorkspace<T>& ws,
+                               const Eigen::Ref<const MatrixX<T>>& J) {
     const int nv = ws.nv, m = static_cast<int>(J.rows());
     auto W = ws.selection.topLeftCorner(m, nv);
     W = J;
@@ -468,7 +513,8 @@ struct MinimalCoordinatesAccess {
   }
 
   // Factors J_d of the current partition; returns κ₁(J_d) (infinity when singular).
-  static T factor_dependent(MinimalCoordinatesWorkspace<T>& ws, const Eigen::Ref<const MatrixX<T>>& J) {
+  static T factor_dependent(MinimalCoordinatesWorkspace<T>& ws,
+                            const Eigen::Ref<const MatrixX<T>>& J) {
     const int m = static_cast<int>(J.rows());
     auto A = ws.dependent_lu.topLeftCorner(m, m);
     for (int k = 0; k < m; ++k) A.col(k) = J.col(ws.order_(k));
@@ -489,9 +535,11 @@ struct MinimalCoordinatesAccess {
     return norm1 * inverse_norm1;
   }
 
-  static MinimalCoordinatesReport<T> run(const Eigen::Ref<const MatrixX<T>>& M, const Eigen::Ref<const MatrixX<T>>& J,
+  static MinimalCoordinatesReport<T> run(const Eigen::Ref<const MatrixX<T>>& M,
+                                         const Eigen::Ref<const MatrixX<T>>& J,
                                          const Eigen::Ref<const VectorX<T>>& gamma,
-                                         const Eigen::Ref<const VectorX<T>>& force, MinimalCoordinatesWorkspace<T>& ws,
+                                         const Eigen::Ref<const VectorX<T>>& force,
+                                         MinimalCoordinatesWorkspace<T>& ws,
                                          Eigen::Ref<VectorX<T>> ddq, Eigen::Ref<VectorX<T>> lambda,
                                          const MinimalCoordinatesOptions<T>& options) {
     const int nv = ws.nv, m = static_cast<int>(J.rows()), free_count = nv - m;
@@ -513,7 +561,8 @@ struct MinimalCoordinatesAccess {
     const auto& pivot = ws.pivot_;
     // F in ν̄'s order: rows of the dependent coordinates −J_d⁻¹ J_i, of the independent ones I.
     auto F = ws.basis.topLeftCorner(nv, free_count);
-    auto top = ws.mass_times_basis.topLeftCorner(m, free_count);  // −J_d⁻¹ J_i, before M F reuses it
+    auto top =
+        ws.mass_times_basis.topLeftCorner(m, free_count);  // −J_d⁻¹ J_i, before M F reuses it
     for (int j = 0; j < free_count; ++j) top.col(j) = -J.col(ws.order_(m + j));
     dense::lu_solve_in_place<T>(lu, pivot, top);
     F.setZero();
@@ -578,7 +627,8 @@ MinimalCoordinatesReport<S> minimal_coordinates_forward_dynamics(
   LIEDYN_CHECK(J.rows() <= ws.nv, std::string(who) + ": more constraint rows than coordinates");
   LIEDYN_CHECK_SIZE(who, "ddq", ddq, ws.nv);
   LIEDYN_CHECK_SIZE(who, "lambda", lambda, J.rows());
-  return detail::MinimalCoordinatesAccess<S>::run(M, J, gamma, force_minus_bias, ws, ddq, lambda, options);
+  return detail::MinimalCoordinatesAccess<S>::run(M, J, gamma, force_minus_bias, ws, ddq, lambda,
+                                                  options);
 }
 
 }  // namespace liedyn

@@ -50,8 +50,8 @@ struct ConstraintFrameMotion {
 };
 
 template <class S>
-ConstraintFrameMotion<S> constraint_frame_motion(const Data<S>& data, const ConstraintData<S>& cd, int body,
-                                                 const SE3<S>& placement) {
+ConstraintFrameMotion<S> constraint_frame_motion(const Data<S>& data, const ConstraintData<S>& cd,
+                                                 int body, const SE3<S>& placement) {
   ConstraintFrameMotion<S> f;
   if (body < 0) return f;
   f.H = data.H_world[body] * placement;
@@ -61,30 +61,36 @@ ConstraintFrameMotion<S> constraint_frame_motion(const Data<S>& data, const Cons
 }
 
 template <class S>
-void check_constraint_call(const char* who, const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
-                           const ConstraintData<S>& cd, const State<S>& x) {
+void check_constraint_call(const char* who, const Model<S>& model, const Data<S>& data,
+                           const ConstraintSet<S>& set, const ConstraintData<S>& cd,
+                           const State<S>& x) {
   check_data(who, model, data);
-  LIEDYN_CHECK(set.fits(model), std::string(who) + ": the constraint set was built for another model");
-  LIEDYN_CHECK(cd.J.rows() == set.dimension() && cd.J.cols() == model.nv(),
-               std::string(who) + ": the ConstraintData was sized for another model or constraint set");
+  LIEDYN_CHECK(set.fits(model),
+               std::string(who) + ": the constraint set was built for another model");
+  LIEDYN_CHECK(
+      cd.J.rows() == set.dimension() && cd.J.cols() == model.nv(),
+      std::string(who) + ": the ConstraintData was sized for another model or constraint set");
   check_state(who, model, x);
 }
 
 /// Writes the rows of every constraint; `with_drift`: also the accelerations at q̈ = 0 (drift,
 /// gamma), which need one more O(n) pass.
 template <class S>
-void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                     const State<S>& x, bool with_drift) {
+void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+                     ConstraintData<S>& cd, const State<S>& x, bool with_drift) {
   forward_kinematics(model, data, x);
   const int nb = model.num_bodies();
   if (with_drift) {
     cd.bias_acceleration[0] = Motion<S>();
     for (int i = 1; i < nb; ++i)
       cd.bias_acceleration[i] =
-          data.H_parent[i].act_inverse(cd.bias_acceleration[model.parent(i)]) + data.v[i].cross(data.vJ[i]);
+          data.H_parent[i].act_inverse(cd.bias_acceleration[model.parent(i)]) +
+          data.v[i].cross(data.vJ[i]);
   }
-  if (model.has_moving_base()) cd.world_columns.template leftCols<6>() = data.H_world[0].velocity_transform();
-  for (int i = 1; i < nb; ++i) cd.world_columns.col(model.v_index(i)) = model.joint(i).subspace_in(data.H_world[i]).vector();
+  if (model.has_moving_base())
+    cd.world_columns.template leftCols<6>() = data.H_world[0].velocity_transform();
+  for (int i = 1; i < nb; ++i)
+    cd.world_columns.col(model.v_index(i)) = model.joint(i).subspace_in(data.H_world[i]).vector();
 
   Matrix6X<S>& R = cd.relative_columns;
   Matrix6X<S>& rows = cd.rows_full;
@@ -104,14 +110,16 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
       const SE3<S> H12 = f1.H.inverse_times(f2.H);
       const Motion<S> Xv1 = H12.act_inverse(f1.v);
       const Motion<S> u = f2.v - Xv1;
-      const Motion<S> ud = with_drift ? Motion<S>(f2.a - H12.act_inverse(f1.a) + f2.v.cross(Xv1)) : Motion<S>();
+      const Motion<S> ud =
+          with_drift ? Motion<S>(f2.a - H12.act_inverse(f1.a) + f2.v.cross(Xv1)) : Motion<S>();
       // Relative columns ^2X_A (J_2^A − J_1^A), frame-2 body coordinates.
       R.setZero();
       auto add_chain = [&](int body, const S& sign) {
         if (body < 0) return;
         detail::for_each_support_body(model, body, [&](int j) {
           if (j == 0) {
-            if (model.has_moving_base()) R.template leftCols<6>() += sign * cd.world_columns.template leftCols<6>();
+            if (model.has_moving_base())
+              R.template leftCols<6>() += sign * cd.world_columns.template leftCols<6>();
             return;
           }
           const int col = model.v_index(j);
@@ -185,12 +193,11 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
           }
           break;
         case ConstraintType::PointContact:
-        case ConstraintType::BallLoop:
-          linear_rows(0);
-          break;
+        case ConstraintType::BallLoop: linear_rows(0); break;
         case ConstraintType::RevoluteLoop:
           linear_rows(0);
-          rows.template middleRows<2>(3).noalias() = c.complement.transpose() * R.template bottomRows<3>();
+          rows.template middleRows<2>(3).noalias() =
+              c.complement.transpose() * R.template bottomRows<3>();
           vel.template segment<2>(3) = c.complement.transpose() * ua;
           acc.template segment<2>(3) = c.complement.transpose() * uda;
           err.template segment<2>(3) = c.complement.transpose() * phi;
@@ -235,8 +242,8 @@ void constraint_kinematics(const Model<S>& model, Data<S>& data, const Constrain
 /// J, position_error and velocity_error only (no drift, no γ: cd.drift and cd.gamma are left
 /// stale), one O(n) pass cheaper than constraint_kinematics.
 template <class S>
-void constraint_jacobian(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                         const State<S>& x) {
+void constraint_jacobian(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+                         ConstraintData<S>& cd, const State<S>& x) {
   detail::check_constraint_call("constraint_jacobian", model, data, set, cd, x);
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
 }

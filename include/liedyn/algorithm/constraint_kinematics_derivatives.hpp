@@ -45,8 +45,9 @@ namespace detail {
 /// (δA by δν̄); all zero for the environment (body −1). Needs the ground quantities of
 /// eidamb_derivatives.
 template <class S>
-void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int body, const Motion<S>& a_g0,
-                             Matrix6X<S>& theta, Matrix6X<S>& dv, Matrix6X<S>& daq, Matrix6X<S>& dav) {
+void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int body,
+                             const Motion<S>& a_g0, Matrix6X<S>& theta, Matrix6X<S>& dv,
+                             Matrix6X<S>& daq, Matrix6X<S>& dav) {
   theta.setZero();
   dv.setZero();
   daq.setZero();
@@ -76,21 +77,20 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
 /// y a frame-2 motion (u, or the rows' acceleration before P) and dy its derivative (6 × 2nv),
 /// theta2 = δθ_2 by δq (6 × nv, frame 2): P turns with frame 2 in mixed and inertial sense.
 template <class S>
-void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motion<S>& y, const Matrix6X<S>& dy,
-                           const Matrix6X<S>& theta2, Matrix6X<S>& out) {
+void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motion<S>& y,
+                           const Matrix6X<S>& dy, const Matrix6X<S>& theta2, Matrix6X<S>& out) {
   const int nv = static_cast<int>(theta2.cols());
   const Matrix3<S>& R2 = H2.rotation();
   const bool body = c.sense == TwistRepresentation::Body;
   auto rotated = [&](int r0, int y0, const Vector3<S>& y3) {
     // d(R_2 y) = R_2 (dy − y^ δθ_ang): frame 2 turns by δθ_ang.
     out.template middleRows<3>(r0) = R2.lazyProduct(dy.template middleRows<3>(y0));
-    out.template middleRows<3>(r0).leftCols(nv) -= (R2 * hat(y3)).lazyProduct(theta2.template bottomRows<3>());
+    out.template middleRows<3>(r0).leftCols(nv) -=
+        (R2 * hat(y3)).lazyProduct(theta2.template bottomRows<3>());
   };
   auto block3 = [&](int r0, int y0, const Vector3<S>& y3) {
-    if (body)
-      out.template middleRows<3>(r0) = dy.template middleRows<3>(y0);
-    else
-      rotated(r0, y0, y3);
+    if (body) out.template middleRows<3>(r0) = dy.template middleRows<3>(y0);
+    else rotated(r0, y0, y3);
   };
   switch (c.type) {
     case ConstraintType::RigidContact:
@@ -109,7 +109,8 @@ void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motio
     case ConstraintType::BallLoop: block3(0, 0, y.linear()); break;
     case ConstraintType::RevoluteLoop:
       block3(0, 0, y.linear());
-      out.template middleRows<2>(3) = c.complement.transpose().lazyProduct(dy.template bottomRows<3>());
+      out.template middleRows<2>(3) =
+          c.complement.transpose().lazyProduct(dy.template bottomRows<3>());
       break;
     case ConstraintType::PrismaticLoop:
       out.template topRows<2>() = c.complement.transpose().lazyProduct(dy.template topRows<3>());
@@ -127,7 +128,8 @@ void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motio
 /// Scratch: star (δ* on return), de (6 × nv).
 template <class S>
 void position_error_derivative(const Constraint<S>& c, const SE3<S>& H2, const SE3<S>& target,
-                               const Matrix6X<S>& theta2, Matrix6X<S>& star, Matrix6X<S>& de, Matrix6X<S>& out) {
+                               const Matrix6X<S>& theta2, Matrix6X<S>& star, Matrix6X<S>& de,
+                               Matrix6X<S>& out) {
   const SE3<S> E = target.inverse_times(H2);
   E.act_motions(star, star);
   const Matrix3<S>& R2 = H2.rotation();
@@ -143,12 +145,14 @@ void position_error_derivative(const Constraint<S>& c, const SE3<S>& H2, const S
   const bool body = c.sense == TwistRepresentation::Body;
   // R_2ᵀ d (body rows): δ = (R_2ᵀ d)^ δθ_ang + R_2ᵀ δd.
   auto body_linear = [&](Matrix6X<S>& to, int r0) {
-    to.template middleRows<3>(r0) = hat(Vector3<S>(R2.transpose() * d)).lazyProduct(theta2.template bottomRows<3>()) +
-                                     R2.transpose().lazyProduct(dd);
+    to.template middleRows<3>(r0) =
+        hat(Vector3<S>(R2.transpose() * d)).lazyProduct(theta2.template bottomRows<3>()) +
+        R2.transpose().lazyProduct(dd);
   };
   // R_2 φ (mixed and inertial rows): δ = R_2 (δφ − φ^ δθ_ang).
   auto rotated_angle = [&](int r0) {
-    out.template middleRows<3>(r0) = R2.lazyProduct(dphi) - (R2 * hat(phi)).lazyProduct(theta2.template bottomRows<3>());
+    out.template middleRows<3>(r0) =
+        R2.lazyProduct(dphi) - (R2 * hat(phi)).lazyProduct(theta2.template bottomRows<3>());
   };
   switch (c.type) {
     case ConstraintType::RigidContact:
@@ -161,28 +165,25 @@ void position_error_derivative(const Constraint<S>& c, const SE3<S>& H2, const S
         out.template topRows<3>() = dd;
         if (c.sense == TwistRepresentation::Inertial) {
           // + δ(o_2 × R_2 φ) = −(R_2 φ)^ R_2 δθ_lin + o_2^ δ(R_2 φ).
-          out.template topRows<3>() += hat(o2).lazyProduct(out.template bottomRows<3>()) -
-                                       (hat(Vector3<S>(R2 * phi)) * R2).lazyProduct(theta2.template topRows<3>());
+          out.template topRows<3>() +=
+              hat(o2).lazyProduct(out.template bottomRows<3>()) -
+              (hat(Vector3<S>(R2 * phi)) * R2).lazyProduct(theta2.template topRows<3>());
         }
       }
       break;
     case ConstraintType::PointContact:
     case ConstraintType::BallLoop:
     case ConstraintType::RevoluteLoop:
-      if (body)
-        body_linear(out, 0);
-      else
-        out.template topRows<3>() = dd;
+      if (body) body_linear(out, 0);
+      else out.template topRows<3>() = dd;
       if (c.type == ConstraintType::RevoluteLoop)
         out.template middleRows<2>(3) = c.complement.transpose().lazyProduct(dphi);
       break;
     case ConstraintType::PrismaticLoop:
       body_linear(star, 0);  // δ* is no longer needed
       out.template topRows<2>() = c.complement.transpose().lazyProduct(star.template topRows<3>());
-      if (body)
-        out.template middleRows<3>(2) = dphi;
-      else
-        rotated_angle(2);
+      if (body) out.template middleRows<3>(2) = dphi;
+      else rotated_angle(2);
       break;
     case ConstraintType::Coupling: break;
   }
@@ -206,8 +207,9 @@ struct RelativeMotion {
 ///   with_time_variation: gdot = d/dt of the relative columns theta1 (6 × nv).
 /// Base-twist columns in the body representation.
 template <class S>
-RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<S>& data, const Constraint<S>& c,
-                                              const Motion<S>& a_g0, ConstrainedDerivativesWorkspace<S>& ws,
+RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<S>& data,
+                                              const Constraint<S>& c, const Motion<S>& a_g0,
+                                              ConstrainedDerivativesWorkspace<S>& ws,
                                               bool with_acceleration, bool with_time_variation) {
   const int nv = model.nv();
   Matrix6X<S>&t1 = ws.theta1, &v1 = ws.dv1, &aq1 = ws.daq1, &av1 = ws.dav1;
@@ -235,11 +237,13 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
     // d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G): the joint columns turn as Ṡ_k = −u_k (dv's columns),
     // the base's with the base when frame 1 is the environment (both chains carry them otherwise).
     ws.gdot = v2 - v1 - adV2.lazyProduct(t1);
-    if (c.body1 < 0 && model.has_moving_base()) ws.gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
+    if (c.body1 < 0 && model.has_moving_base())
+      ws.gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
   }
   if (with_acceleration) {
     v1 += adV1.lazyProduct(t1);  // δV_1 + V_1 × δ₁₂, the term of δu̇ that V_2 × multiplies
-    dUd.leftCols(nv) = aq2 - aq1 - A1.cross_matrix().lazyProduct(t1) - adV1.lazyProduct(v2) + adV2.lazyProduct(v1);
+    dUd.leftCols(nv) =
+        aq2 - aq1 - A1.cross_matrix().lazyProduct(t1) - adV1.lazyProduct(v2) + adV2.lazyProduct(v1);
   }
   // To frame 2.
   RelativeMotion<S> out;
@@ -269,12 +273,13 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
     // revolute rows, on the angular block of mixed prismatic rows.
     const Vector3<S> w2 = out.v2.angular();
     const bool lin = c.type == ConstraintType::PointContact ||
-                     (!body_sense && (c.type == ConstraintType::BallLoop || c.type == ConstraintType::RevoluteLoop));
+                     (!body_sense && (c.type == ConstraintType::BallLoop ||
+                                      c.type == ConstraintType::RevoluteLoop));
     const bool ang = !body_sense && c.type == ConstraintType::PrismaticLoop;
     auto classical = [&](int r0, const Vector3<S>& u3) {
       out.y.vector().template segment<3>(r0) += w2.cross(u3);
-      dy.template middleRows<3>(r0) +=
-          hat(w2).lazyProduct(dU.template middleRows<3>(r0)) - hat(u3).lazyProduct(dV2.template bottomRows<3>());
+      dy.template middleRows<3>(r0) += hat(w2).lazyProduct(dU.template middleRows<3>(r0)) -
+                                       hat(u3).lazyProduct(dV2.template bottomRows<3>());
     };
     if (lin) classical(0, u.linear());
     if (ang) classical(3, u.angular());
@@ -288,8 +293,9 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
 /// after each geometric constraint with (c, relative motion), the workspace still holding
 /// theta1, theta2 of relative_motion_derivatives.
 template <class S, class F>
-void constraint_row_derivatives(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
-                                ConstraintData<S>& cd, const Motion<S>& a_g0, bool with_kinematics, F&& each) {
+void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
+                                const ConstraintSet<S>& set, ConstraintData<S>& cd,
+                                const Motion<S>& a_g0, bool with_kinematics, F&& each) {
   const int nv = model.nv();
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
   for (const Constraint<S>& c : set.constraints()) {
@@ -305,7 +311,8 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data, cons
       }
       continue;
     }
-    const RelativeMotion<S> rm = relative_motion_derivatives(model, data, c, a_g0, ws, true, with_kinematics);
+    const RelativeMotion<S> rm =
+        relative_motion_derivatives(model, data, c, a_g0, ws, true, with_kinematics);
     Matrix6X<S>& rows = ws.rows;
     sense_rows_derivative(c, rm.H2, rm.y, ws.dy, ws.theta2, rows);
     // ∂(J ν̄)/∂x: the same P on δu (an output, and the Kd term).
@@ -314,7 +321,8 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data, cons
     if (!(c.Kd == S(0))) rows += c.Kd * ws.dy;
     const bool error_needed = c.has_placement && (with_kinematics || !(c.Kp == S(0)));
     if (error_needed) {
-      const SE3<S> H1 = c.body1 >= 0 ? SE3<S>(data.H_world[c.body1] * c.placement1) : SE3<S>::Identity();
+      const SE3<S> H1 =
+          c.body1 >= 0 ? SE3<S>(data.H_world[c.body1] * c.placement1) : SE3<S>::Identity();
       ws.star = ws.theta2 - ws.theta1;  // frame 1's motion, frame 2's coordinates
       position_error_derivative(c, rm.H2, H1 * c.placement, ws.theta2, ws.star, ws.de, ws.dw);
       if (!(c.Kp == S(0))) rows.leftCols(nv) += c.Kp * ws.dw;
@@ -331,8 +339,8 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data, cons
       ws.column_dy.col(1).setZero();
       for (int j = 0; j < nv; ++j) {
         ws.column_dy.col(0) = ws.gdot.col(j);
-        sense_rows_derivative(c, rm.H2, Motion<S>(Vector6<S>(ws.theta1.col(j))), ws.column_dy, ws.column_theta,
-                              ws.column_rows);
+        sense_rows_derivative(c, rm.H2, Motion<S>(Vector6<S>(ws.theta1.col(j))), ws.column_dy,
+                              ws.column_theta, ws.column_rows);
         for (int k = 0; k < c.dim; ++k) cd.Jdot(c.row + k, j) = ws.column_rows(c.components[k], 0);
       }
     }
@@ -343,7 +351,8 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data, cons
 /// The rows of D (columns δx in the body representation) to `rep`: δν = N_η η + N_t δt
 /// (linearization.hpp's twist_maps).
 template <class S>
-void columns_to_representation(const Model<S>& model, const State<S>& x, TwistRepresentation rep, MatrixX<S>& D) {
+void columns_to_representation(const Model<S>& model, const State<S>& x, TwistRepresentation rep,
+                               MatrixX<S>& D) {
   if (!model.has_moving_base() || rep == TwistRepresentation::Body) return;
   const int nv = model.nv();
   Matrix6<S> N_eta, N_t, T;
@@ -363,8 +372,9 @@ void columns_to_representation(const Model<S>& model, const State<S>& x, TwistRe
 /// Jdot = J̇ (m × nv). Also leaves cd.J, drift, gamma and the errors (constraint_kinematics).
 /// Nothing allocates.
 template <class S, class Derived>
-void constraint_kinematics_derivatives(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                                       ConstraintData<S>& cd, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
+void constraint_kinematics_derivatives(const Model<S>& model, Data<S>& data,
+                                       const ConstraintSet<S>& set, ConstraintData<S>& cd,
+                                       const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
                                        TwistRepresentation rep = TwistRepresentation::Body) {
   const char* who = "constraint_kinematics_derivatives";
   detail::check_constraint_call(who, model, data, set, cd, x);

@@ -30,8 +30,9 @@ struct AssemblyOptions {
 /// ConstraintError when max_iterations steps do not reach the tolerance (naming the worst
 /// constraint and its error) or J is rank deficient.
 template <class S>
-int project_configuration(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                          State<S>& x, const AssemblyOptions<S>& opt = AssemblyOptions<S>()) {
+int project_configuration(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+                          ConstraintData<S>& cd, State<S>& x,
+                          const AssemblyOptions<S>& opt = AssemblyOptions<S>()) {
   const char* who = "project_configuration";
   detail::check_constraint_call(who, model, data, set, cd, x);
   const int nv = model.nv(), off = model.offset();
@@ -49,10 +50,11 @@ int project_configuration(const Model<S>& model, Data<S>& data, const Constraint
     if (!(worst_error > opt.tolerance)) return it;
     if (it >= opt.max_iterations) {
       const int k = set.constraint_of_row(worst);
-      throw ConstraintError(std::string("liedyn: ") + who + ": no convergence in " + std::to_string(opt.max_iterations) +
-                            " Newton steps: constraint " + set.describe(k) +
-                            " keeps a position error above the tolerance; is the configuration within reach of "
-                            "the constraint manifold?");
+      throw ConstraintError(
+          std::string("liedyn: ") + who + ": no convergence in " +
+          std::to_string(opt.max_iterations) + " Newton steps: constraint " + set.describe(k) +
+          " keeps a position error above the tolerance; is the configuration within reach of "
+          "the constraint manifold?");
     }
     detail::factor_kkt(model, data, set, cd, x, opt.dynamics, who);
     cd.rhs = -cd.position_error;
@@ -67,8 +69,9 @@ int project_configuration(const Model<S>& model, Data<S>& data, const Constraint
 /// Replaces x's velocity [ν; r] by its M-orthogonal projection onto {J ν̄ = v*} (header).
 /// Leaves cd.J and cd.velocity_error (before the projection) current.
 template <class S>
-void project_velocity(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                      State<S>& x, const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
+void project_velocity(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+                      ConstraintData<S>& cd, State<S>& x,
+                      const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "project_velocity";
   detail::check_constraint_call(who, model, data, set, cd, x);
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);

@@ -85,8 +85,9 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
     }
   }
   if (moving)
-    C.template topLeftCorner<6, 6>() = data.ground_Ic[0].matrix() * nu.cross_matrix() +
-                                       half * (data.ground_Bc[0].matrix() + detail::cross_star_of_force(data.ground_hc[0]));
+    C.template topLeftCorner<6, 6>() =
+        data.ground_Ic[0].matrix() * nu.cross_matrix() +
+        half * (data.ground_Bc[0].matrix() + detail::cross_star_of_force(data.ground_hc[0]));
   return C;
 }
 

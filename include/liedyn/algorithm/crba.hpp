@@ -149,10 +149,8 @@ const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::Matrix
   // is cleared first so that the entries between branches are zero whatever data.M held.
   data.M.bottomRightCorner(model.num_joints(), model.num_joints()).setZero();
   if (route == CrbaRoute::Automatic) route = crba_automatic_route(model);
-  if (route == CrbaRoute::Walk)
-    detail::crba_walk(model, data);
-  else
-    detail::crba_base_frame(model, data);
+  if (route == CrbaRoute::Walk) detail::crba_walk(model, data);
+  else detail::crba_base_frame(model, data);
   return data.M;
 }
 

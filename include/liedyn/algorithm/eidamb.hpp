@@ -28,7 +28,8 @@ namespace liedyn {
 /// Extended inverse dynamics τ̄ = M(s) ddq + h(x) (EIDAmb, Table 4). Returns data.tau.
 template <class S, class Derived>
 const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x,
-                         const Eigen::MatrixBase<Derived>& ddq, const ExternalWrenches<S>* fext = nullptr) {
+                         const Eigen::MatrixBase<Derived>& ddq,
+                         const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("eidamb", model, x);
   detail::check_data("eidamb", model, data);
   LIEDYN_CHECK_SIZE("eidamb", "ddq", ddq, model.nv());
@@ -54,15 +55,15 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
     const Joint<S>& j = model.joint(i);
     const int p = model.parent(i);
     j.transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1),
-                data.H_parent[i]);                                      // line 13 (jcalc), 15
-    const SE3<S>& X = data.H_parent[i];                                 // ^iX_{λ(i)} = X⁻¹
-    data.vJ[i] = j.screw * S(x.r(i - 1));                               // line 14
-    data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];                  // line 16
+                data.H_parent[i]);                      // line 13 (jcalc), 15
+    const SE3<S>& X = data.H_parent[i];                 // ^iX_{λ(i)} = X⁻¹
+    data.vJ[i] = j.screw * S(x.r(i - 1));               // line 14
+    data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];  // line 16
     data.a_r[i] = X.act_inverse(data.a_r[p]) + j.screw * S(ddq(off + i - 1)) +
-                  data.v[i].cross(data.vJ[i]);                          // line 17
+                  data.v[i].cross(data.vJ[i]);  // line 17
     const SpatialInertia<S>& Mi = model.inertia(i);
-    data.Ic[i] = Mi;                                                    // line 19
-    data.momentum[i] = Mi * data.v[i];                                  // line 20
+    data.Ic[i] = Mi;                                                     // line 19
+    data.momentum[i] = Mi * data.v[i];                                   // line 20
     data.b_c[i] = Mi * data.a_r[i] + data.v[i].cross(data.momentum[i]);  // line 21
     if (fext) data.b_c[i] -= (*fext)[i];
   }
@@ -71,8 +72,8 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
     const SE3<S>& X = data.H_parent[i];
-    data.Ic[p].add_transformed(data.Ic[i], X);                          // line 25
-    data.b_c[p] += X.act(data.b_c[i]);                                  // line 26
+    data.Ic[p].add_transformed(data.Ic[i], X);  // line 25
+    data.b_c[p] += X.act(data.b_c[i]);          // line 26
   }
 
   // Lines 29–31: joint torques.
@@ -80,8 +81,8 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     data.a_base[i] = data.H_parent[i].act_inverse(data.a_base[model.parent(i)]);  // line 30
-    data.tau(off + i - 1) =
-        j.project(data.Ic[i] * data.a_base[i] + data.b_c[i]) + j.armature * S(ddq(off + i - 1));  // line 31
+    data.tau(off + i - 1) = j.project(data.Ic[i] * data.a_base[i] + data.b_c[i]) +
+                            j.armature * S(ddq(off + i - 1));  // line 31
   }
 
   // Line 40, in the equal form of the header: τ̄_b = M^c_0 ^0a_{A,0} + b^c_0.

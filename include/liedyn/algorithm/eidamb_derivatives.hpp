@@ -113,7 +113,8 @@ inline void ground_motion_of_body(const Model<S>& model, Data<S>& data, const St
 /// The forward recursion alone (ground_axis, ground_v, ground_u, ground_a for every body) at the
 /// poses in data.H_base: what the constraint kinematics derivatives need, without inertias.
 template <class S, class Derived>
-void ground_motion_pass(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq) {
+void ground_motion_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
+                        const Eigen::MatrixBase<Derived>& ddq) {
   ground_motion_of_root(model, data, x, ddq);
   for (int i = 1; i < model.num_bodies(); ++i) ground_motion_of_body(model, data, x, ddq, i);
 }
@@ -233,7 +234,8 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       const Vec3<S> n_f = cross3(nw, yf), n_n = cross3(na, yf) + cross3(nw, yn);
       const Vector6<S>& ev = e.vector();
       const S d1[6] = {-g_f.x, -g_f.y, -g_f.z, -g_n.x, -g_n.y, -g_n.z};
-      const S d3[6] = {ev(0) - n_f.x, ev(1) - n_f.y, ev(2) - n_f.z, ev(3) - n_n.x, ev(4) - n_n.y, ev(5) - n_n.z};
+      const S d3[6] = {ev(0) - n_f.x, ev(1) - n_f.y, ev(2) - n_f.z,
+                       ev(3) - n_n.x, ev(4) - n_n.y, ev(5) - n_n.z};
       for (int c = 0; c < 6; ++c) {
         data.D1(row, c) = d1[c];
         data.D3(row, c) = d3[c];
@@ -247,8 +249,9 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   const Matrix6<S> Ic0 = data.ground_Ic[0].matrix();
   data.M.template topLeftCorner<6, 6>() = Ic0;
   data.D1.template topRows<6>() = Ic0 * a_g0.cross_matrix();
-  data.D3.template topRows<6>() =
-      Ic0 * nu.cross_matrix() + detail::cross_star_of_force(data.ground_hc[0]) + data.ground_Bc[0].matrix();
+  data.D3.template topRows<6>() = Ic0 * nu.cross_matrix() +
+                                  detail::cross_star_of_force(data.ground_hc[0]) +
+                                  data.ground_Bc[0].matrix();
 
   // Other representations, a row at a time with fixed-size operations (a D3 = D3 X product
   // would alias, and Eigen would evaluate it into a heap temporary).
@@ -270,7 +273,8 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       for (Eigen::Index r = 0; r < data.D3.rows(); ++r) {
         const Vector3<S> dl = data.D3.row(r).template head<3>().transpose();
         const Vector3<S> da = data.D3.row(r).template tail<3>().transpose();
-        data.D1.row(r).template tail<3>() += (dl.cross(nu.linear()) + da.cross(nu.angular())).transpose();
+        data.D1.row(r).template tail<3>() +=
+            (dl.cross(nu.linear()) + da.cross(nu.angular())).transpose();
         data.D3.row(r).template head<3>() = (R * dl).transpose();
         data.D3.row(r).template tail<3>() = (R * da).transpose();
       }
@@ -295,7 +299,8 @@ void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const Sta
 /// E_i = Σ_{children c} (I^c_c S_c q̈_c + E_c): composites only, the bodies' own inertias are
 /// not needed. M, D1, D3, D4 do not depend on ddq.
 template <class S, class Derived>
-void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& ddq) {
+void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
+                              const Eigen::MatrixBase<Derived>& ddq) {
   const int nb = model.num_bodies();
   const int off = model.offset();
   const bool moving = model.has_moving_base();
@@ -345,7 +350,8 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const Eigen:
 
 /// D1..D4 and M at (x, ddq), with the base twist in representation `rep` (see above).
 template <class S, class Derived>
-void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
+void eidamb_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
+                        const Eigen::MatrixBase<Derived>& ddq,
                         TwistRepresentation rep = TwistRepresentation::Body,
                         const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("eidamb_derivatives", model, x);

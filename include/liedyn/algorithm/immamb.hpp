@@ -83,18 +83,19 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
     const int p = model.parent(i);
     const int vi = off + i - 1;
     const int end = model.subtree_end(i);  // joints i..end−1 = subtree(i)
-    Minv(vi, vi) = Dinv;                                         // line 9
+    Minv(vi, vi) = Dinv;                   // line 9
     // A welded base's 𝓕_0 is never read: line 11 stops below it.
     if (moving || p > 0) {
-      F.col(i - 1) = U * Dinv;                                   // line 11, column i
+      F.col(i - 1) = U * Dinv;  // line 11, column i
       for (int k = i + 1; k < end; ++k) {
         auto Fk = F.col(k - 1);
-        const S m = -Dinv * Si.dot(Fk);                          // line 10
+        const S m = -Dinv * Si.dot(Fk);  // line 10
         Minv(off + k - 1, vi) = m;
-        Fk += U * m;                                             // line 11
+        Fk += U * m;  // line 11
       }
     } else {
-      for (int k = i + 1; k < end; ++k) Minv(off + k - 1, vi) = -Dinv * Si.dot(F.col(k - 1));  // line 10
+      for (int k = i + 1; k < end; ++k)
+        Minv(off + k - 1, vi) = -Dinv * Si.dot(F.col(k - 1));  // line 10
     }
   }
 
@@ -122,12 +123,12 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
     } else {
       const Matrix6X<S>& Pp = data.Pset[p];
       const Vector6<S> UD = data.aza_U[i] * data.aza_Dinv[i];
-      Minv(vi, vi) -= UD.dot(Pp.col(i - 1));                     // line 17, k = i
+      Minv(vi, vi) -= UD.dot(Pp.col(i - 1));  // line 17, k = i
       // k in subtree(i) \ {i}: line 10 left a value; such k exist only if i has children.
       for (int k = i + 1; k < end; ++k) {
         S& m = Minv(off + k - 1, vi);
-        m -= UD.dot(Pp.col(k - 1));                              // line 17
-        Pi.col(k - 1) = Pp.col(k - 1) + Si * m;                  // line 18 (fixed)
+        m -= UD.dot(Pp.col(k - 1));              // line 17
+        Pi.col(k - 1) = Pp.col(k - 1) + Si * m;  // line 18 (fixed)
       }
       // k past subtree(i): Minv[i, k] starts at zero; 𝓟_i is read only by i's descendants.
       if (end > i + 1) {
@@ -164,7 +165,8 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
 /// The inverse mass matrix M(s)⁻¹ (both triangles) by IMMAmb (Table 9, around the base frame),
 /// into data.Minv.
 template <class S, class Derived>
-const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
+const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data,
+                         const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("immamb", "s", s, model.num_joints());
   detail::check_data("immamb", model, data);
   model.require_invertible_mass_matrix("immamb");

@@ -17,9 +17,10 @@ namespace liedyn {
 /// Also leaves cd.J, the errors, cd.delassus and data.M, data.ltdl current. Throws
 /// ConstraintError if J is rank deficient.
 template <class S>
-const VectorX<S>& impulse_dynamics(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                                   ConstraintData<S>& cd, const State<S>& x, const S& restitution,
-                                   const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
+const VectorX<S>& impulse_dynamics(
+    const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+    const State<S>& x, const S& restitution,
+    const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "impulse_dynamics";
   detail::check_constraint_call(who, model, data, set, cd, x);
   LIEDYN_CHECK(restitution >= S(0) && restitution <= S(1),

@@ -33,10 +33,10 @@ namespace liedyn {
 /// the header). Also leaves cd.v_after, cd.impulse and what impulse_dynamics leaves; Data holds
 /// eidamb_derivatives' outputs at zero velocity. Throws ConstraintError if J is rank deficient.
 template <class S>
-void impulse_dynamics_derivatives(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                                  ConstraintData<S>& cd, const State<S>& x, const S& restitution,
-                                  TwistRepresentation rep = TwistRepresentation::Body,
-                                  const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
+void impulse_dynamics_derivatives(
+    const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
+    const State<S>& x, const S& restitution, TwistRepresentation rep = TwistRepresentation::Body,
+    const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "impulse_dynamics_derivatives";
   LIEDYN_CHECK(opt.route == ConstrainedDynamicsRoute::ExactKKT,
                std::string(who) + ": only the ExactKKT route is differentiated");
@@ -55,7 +55,8 @@ void impulse_dynamics_derivatives(const Model<S>& model, Data<S>& data, const Co
       xs.r = v;
     }
   };
-  VectorX<S>& v_minus = cd.tmp_q;  // [ν⁻; r⁻], set here: impulse_dynamics's scratch is not relied on
+  VectorX<S>& v_minus =
+      cd.tmp_q;  // [ν⁻; r⁻], set here: impulse_dynamics's scratch is not relied on
   if (moving) v_minus << x.nu, x.r;
   else v_minus = x.r;
 
@@ -77,7 +78,8 @@ void impulse_dynamics_derivatives(const Model<S>& model, Data<S>& data, const Co
   auto Q = ws.lambda_t.topRows(N);
   const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
   bool has_permanent = false;
-  for (const Constraint<S>& c : set.constraints()) has_permanent = has_permanent || !is_contact(c.type);
+  for (const Constraint<S>& c : set.constraints())
+    has_permanent = has_permanent || !is_contact(c.type);
   const bool one_pass = restitution == S(0) || !has_permanent;
   for (int pass = 0; pass < (one_pass ? 1 : 2); ++pass) {
     const bool contacts = pass == 0;  // pass 0 does everything when one pass suffices
@@ -89,7 +91,8 @@ void impulse_dynamics_derivatives(const Model<S>& model, Data<S>& data, const Co
       const bool in_pass = one_pass || is_contact(c.type) == contacts;
       if (!in_pass) continue;
       const S e_c = is_contact(c.type) ? restitution : S(0);
-      Q.middleCols(c.row, c.dim).bottomRows(nv) = -(S(1) + e_c) * cd.J.middleRows(c.row, c.dim).transpose();
+      Q.middleCols(c.row, c.dim).bottomRows(nv) =
+          -(S(1) + e_c) * cd.J.middleRows(c.row, c.dim).transpose();
       if (c.type == ConstraintType::Coupling) {  // a constant J
         Q.middleCols(c.row, c.dim).topRows(nv).setZero();
         continue;
@@ -98,7 +101,8 @@ void impulse_dynamics_derivatives(const Model<S>& model, Data<S>& data, const Co
           detail::relative_motion_derivatives(model, data, c, a_g0, ws, /*with_acceleration=*/false,
                                               /*with_time_variation=*/false);
       detail::sense_rows_derivative(c, rm.H2, rm.u, ws.du, ws.theta2, ws.dy);
-      for (int k = 0; k < c.dim; ++k) Q.col(c.row + k).head(nv) = -ws.dy.row(c.components[k]).head(nv).transpose();
+      for (int k = 0; k < c.dim; ++k)
+        Q.col(c.row + k).head(nv) = -ws.dy.row(c.components[k]).head(nv).transpose();
       detail::add_wrench_motion(c, rm.H2, cd.impulse.segment(c.row, c.dim), ws, K);
     }
   }

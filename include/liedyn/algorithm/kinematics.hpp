@@ -84,7 +84,8 @@ void for_each_support_body(const Model<S>& model, int body, Visit&& visit) {
 
 /// Updates H_parent, H_world (and, with `velocities`, vJ and v) of the support chain of `body`.
 template <class S>
-void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<S>& x, int body, bool velocities) {
+void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
+                              bool velocities) {
   for_each_support_body(model, body, [&](int j) {
     if (j == 0) {
       data.H_world[0] = base_pose(model, x);
@@ -107,7 +108,8 @@ void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<
 /// Converts, in place, a 6×k block of inertial twists ^A v to representation `rep` for the
 /// frame with pose H_F = ^A H_F.
 template <class S, class Derived>
-void inertial_twists_to(const SE3<S>& H_F, TwistRepresentation rep, const Eigen::MatrixBase<Derived>& cols_) {
+void inertial_twists_to(const SE3<S>& H_F, TwistRepresentation rep,
+                        const Eigen::MatrixBase<Derived>& cols_) {
   auto& cols = const_cast<Eigen::MatrixBase<Derived>&>(cols_);
   switch (rep) {
     case TwistRepresentation::Inertial: return;
@@ -128,8 +130,8 @@ void inertial_twists_to(const SE3<S>& H_F, TwistRepresentation rep, const Eigen:
 /// and body-frame acceleration a_F = d/dt ^F v_{A,F}. `is_acceleration` adds the mixed
 /// representation's [R (ω × v_lin); 0] term.
 template <class S>
-Vector6<S> frame_motion_in(const SE3<S>& H_F, const Motion<S>& v_F, const Motion<S>& m_F, TwistRepresentation rep,
-                           bool is_acceleration) {
+Vector6<S> frame_motion_in(const SE3<S>& H_F, const Motion<S>& v_F, const Motion<S>& m_F,
+                           TwistRepresentation rep, bool is_acceleration) {
   switch (rep) {
     case TwistRepresentation::Body: return m_F.vector();
     case TwistRepresentation::Inertial: return H_F.act(m_F).vector();
@@ -159,7 +161,8 @@ void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_data("forward_poses", model, data);
   data.H_world[0] = base_pose(model, x);
   detail::update_joint_transforms(model, data, x.s);
-  for (int i = 1; i < model.num_bodies(); ++i) data.H_world[i] = data.H_world[model.parent(i)] * data.H_parent[i];
+  for (int i = 1; i < model.num_bodies(); ++i)
+    data.H_world[i] = data.H_world[model.parent(i)] * data.H_parent[i];
 }
 
 /// Body twists, given data.H_parent from forward_poses at the same x: data.vJ[i] = Γ_i r_i and
@@ -229,8 +232,9 @@ SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, const std::string&
 /// Recomputes the poses of the support chain into data (H_parent, H_world), O(depth); the
 /// output costs O(6 nv) to clear plus O(depth) columns.
 template <class S, class Derived>
-void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int body, const SE3<S>& placement,
-                    TwistRepresentation rep, const Eigen::MatrixBase<Derived>& J_) {
+void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
+                    const SE3<S>& placement, TwistRepresentation rep,
+                    const Eigen::MatrixBase<Derived>& J_) {
   auto& J = const_cast<Eigen::MatrixBase<Derived>&>(J_);
   detail::check_body_index(model, body, "frame_jacobian");
   const int nv = model.nv();
@@ -265,8 +269,8 @@ void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int
 
 /// Jacobian of model frame `frame_id` (see the body/placement overload).
 template <class S, class Derived>
-void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id, TwistRepresentation rep,
-                    const Eigen::MatrixBase<Derived>& J) {
+void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id,
+                    TwistRepresentation rep, const Eigen::MatrixBase<Derived>& J) {
   detail::check_frame_index(model, frame_id, "frame_jacobian");
   const Frame<S>& f = model.frame(frame_id);
   frame_jacobian(model, data, x, f.body, f.placement, rep, J);
@@ -274,16 +278,17 @@ void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int
 
 /// Jacobian of the model frame named `frame`; throws InvalidArgument naming it if absent.
 template <class S, class Derived>
-void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, const std::string& frame,
-                    TwistRepresentation rep, const Eigen::MatrixBase<Derived>& J) {
+void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x,
+                    const std::string& frame, TwistRepresentation rep,
+                    const Eigen::MatrixBase<Derived>& J) {
   frame_jacobian(model, data, x, model.require_frame_id(frame, "frame_jacobian"), rep, J);
 }
 
 /// Jacobian of body `body`'s own frame (placement identity); the same as frame_jacobian with the
 /// body's frame id, which equals the body id for models from ModelBuilder.
 template <class S, class Derived>
-void body_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int body, TwistRepresentation rep,
-                   const Eigen::MatrixBase<Derived>& J) {
+void body_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
+                   TwistRepresentation rep, const Eigen::MatrixBase<Derived>& J) {
   frame_jacobian(model, data, x, body, SE3<S>(), rep, J);
 }
 
@@ -295,8 +300,8 @@ void body_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int 
 /// (= J q̇ of frame_jacobian, computed in O(depth)). Recomputes the support chain's H_parent,
 /// H_world, vJ, v into data.
 template <class S>
-Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, int body, const SE3<S>& placement,
-                          TwistRepresentation rep) {
+Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
+                          const SE3<S>& placement, TwistRepresentation rep) {
   detail::check_state("frame_velocity", model, x);
   detail::check_data("frame_velocity", model, data);
   detail::check_body_index(model, body, "frame_velocity");
@@ -316,8 +321,8 @@ Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& 
 
 /// The twist of the model frame named `frame` (InvalidArgument naming it if absent).
 template <class S>
-Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, const std::string& frame,
-                          TwistRepresentation rep) {
+Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x,
+                          const std::string& frame, TwistRepresentation rep) {
   return frame_velocity(model, data, x, model.require_frame_id(frame, "frame_velocity"), rep);
 }
 
@@ -329,8 +334,8 @@ Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& 
 /// [R_F (a_lin + ω_F × v_lin); R_F a_ang] with ^F v = [v_lin; ω_F] (see the header).
 /// Recomputes the support chain's H_parent, H_world, vJ, v into data. O(depth).
 template <class S>
-Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
-                                   const SE3<S>& placement, TwistRepresentation rep) {
+Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                   int body, const SE3<S>& placement, TwistRepresentation rep) {
   detail::check_state("frame_acceleration_bias", model, x);
   detail::check_data("frame_acceleration_bias", model, data);
   detail::check_body_index(model, body, "frame_acceleration_bias");
@@ -357,8 +362,8 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
 
 /// J̇ q̇ of model frame `frame_id` in representation `rep` (see the body/placement overload).
 template <class S>
-Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x, int frame_id,
-                                   TwistRepresentation rep) {
+Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                   int frame_id, TwistRepresentation rep) {
   detail::check_frame_index(model, frame_id, "frame_acceleration_bias");
   const Frame<S>& f = model.frame(frame_id);
   return frame_acceleration_bias(model, data, x, f.body, f.placement, rep);
@@ -366,9 +371,10 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
 
 /// J̇ q̇ of the model frame named `frame` (InvalidArgument naming it if absent).
 template <class S>
-Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x, const std::string& frame,
-                                   TwistRepresentation rep) {
-  return frame_acceleration_bias(model, data, x, model.require_frame_id(frame, "frame_acceleration_bias"), rep);
+Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                   const std::string& frame, TwistRepresentation rep) {
+  return frame_acceleration_bias(model, data, x,
+                                 model.require_frame_id(frame, "frame_acceleration_bias"), rep);
 }
 
 }  // namespace liedyn

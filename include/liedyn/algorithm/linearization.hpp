@@ -35,15 +35,16 @@
 
 #include "liedyn/algorithm/aza.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
-#include "liedyn/arithmetic/gather_product.hpp"
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
+#include "liedyn/arithmetic/gather_product.hpp"
 
 namespace liedyn {
 
-/// How the linearization applies M⁻¹: Dense (M⁻¹ from ltdl.hpp times the non-zeros of [D1 D2 D3 D4]),
-/// Sweeps (AZA solves, O(nv²)), or Automatic (Dense up to LinearizationOptions::dense_up_to_nv).
+/// How the linearization applies M⁻¹: Dense (M⁻¹ from ltdl.hpp times the non-zeros of [D1 D2 D3
+/// D4]), Sweeps (AZA solves, O(nv²)), or Automatic (Dense up to
+/// LinearizationOptions::dense_up_to_nv).
 enum class MinvMethod { Automatic, Dense, Sweeps };
 
 /// Options of linearize, linearize_actuated and linearize_discrete: the base-twist representation
@@ -63,8 +64,8 @@ namespace detail {
 // The maps between the body twist ν and the twist t of representation `rep` at (H, ν):
 // δν = N_eta η + N_t δt and t = T ν.
 template <class S>
-void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, Matrix6<S>& N_eta, Matrix6<S>& N_t,
-                Matrix6<S>& T) {
+void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, Matrix6<S>& N_eta,
+                Matrix6<S>& N_t, Matrix6<S>& T) {
   N_eta.setZero();
   switch (rep) {
     case TwistRepresentation::Body:
@@ -99,8 +100,8 @@ void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, 
 //    (twist_maps), hence M⁻¹ D1 = [ad(a_g0); 0] + (M⁻¹ D3) T N_η.
 // Scratch: data.lin_rows and the first two columns of data.lin_K (not used by this route).
 template <class S, class Out>
-void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x, TwistRepresentation rep,
-                            const S& sign, Out out) {
+void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
+                            TwistRepresentation rep, const S& sign, Out out) {
   const int n = model.num_joints(), off = model.offset(), nv = model.nv();
   const MatrixX<S>& Minv = data.Minv;  // symmetric: column r is row r
   auto& rows = data.lin_rows;
@@ -117,13 +118,14 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
       ga(t) = d2(rows(t));
       gb(t) = d4(rows(t));
     }
-    gather_product2<S>(Minv, 0, rows.head(p), ga, gb, sign, out.col(off + k - 1), out.col(2 * off + n + k - 1));
+    gather_product2<S>(Minv, 0, rows.head(p), ga, gb, sign, out.col(off + k - 1),
+                       out.col(2 * off + n + k - 1));
   }
   if (off == 0) return;
   for (int r = 0; r < nv; ++r) rows(r) = r;
   for (int c = 0; c < 6; c += 2)
-    gather_product2<S>(Minv, 0, rows.head(nv), data.D3.col(c), data.D3.col(c + 1), sign, out.col(off + n + c),
-                       out.col(off + n + c + 1));
+    gather_product2<S>(Minv, 0, rows.head(nv), data.D3.col(c), data.D3.col(c + 1), sign,
+                       out.col(off + n + c), out.col(off + n + c + 1));
   const Matrix6<S> ad_g = gravity_in_base(model, x.H).cross_matrix();
   for (int c = 0; c < 6; ++c) {
     auto o1 = out.col(c);
@@ -142,14 +144,17 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
 // and M⁻¹ into data.Minv. Shared by the continuous and discrete linearizations.
 template <class S, class Derived, class Out>
 void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                  const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt,
-                                  const ExternalWrenches<S>* fext, const S& sign, Out out, const char* who) {
+                                  const Eigen::MatrixBase<Derived>& tau,
+                                  const LinearizationOptions<S>& opt,
+                                  const ExternalWrenches<S>* fext, const S& sign, Out out,
+                                  const char* who) {
   check_state(who, model, x);
   check_data(who, model, data);
   LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
   model.require_invertible_mass_matrix(who);
   const int nv = model.nv(), n = model.num_joints(), nb6 = model.offset();
-  const bool dense = opt.minv == MinvMethod::Dense || (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
+  const bool dense = opt.minv == MinvMethod::Dense ||
+                     (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
   if (dense) {
     check_wrenches(who, model, fext);
     update_poses(model, data, x.s);
@@ -238,19 +243,22 @@ void complete_continuous_linearization(const Model<S>& model, Data<S>& data, con
 /// (size nv, base first), external wrenches optional. Also leaves data.ddq = FD(x, τ̄), data.M,
 /// data.Minv and D1..D4 (in opt.representation).
 template <class S, class Derived>
-void linearize(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
-               const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
+void linearize(const Model<S>& model, Data<S>& data, const State<S>& x,
+               const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt = {},
+               const ExternalWrenches<S>* fext = nullptr) {
   const int nv = model.nv();
   // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped after).
-  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv), "linearize");
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv),
+                                       "linearize");
   data.B.bottomRows(nv) = data.Minv;
   detail::complete_continuous_linearization(model, data, x, opt.representation);
 }
 
 /// linearize() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into Bu.
 template <class S, class DS, class Du>
-void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<DS>& actuation,
-                        const Eigen::MatrixBase<Du>& u, MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
+void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
+                        const Eigen::MatrixBase<DS>& actuation, const Eigen::MatrixBase<Du>& u,
+                        MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
                         const ExternalWrenches<S>* fext = nullptr) {
   detail::check_data("linearize_actuated", model, data);
   LIEDYN_CHECK_DIMS("linearize_actuated", "actuation", actuation, model.nv(), u.size());
@@ -268,8 +276,8 @@ void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
 namespace detail {
 /// The semi-implicit Euler update of x with accelerations ddq = [ν̇; ṙ] into `out` (may be x).
 template <class S, class Derived>
-void advance_semi_implicit(const Model<S>& model, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
-                           const S& dt, State<S>& out) {
+void advance_semi_implicit(const Model<S>& model, const State<S>& x,
+                           const Eigen::MatrixBase<Derived>& ddq, const S& dt, State<S>& out) {
   const int off = model.offset(), n = model.num_joints();
   if (&out != &x) {
     out.r = x.r;
@@ -323,8 +331,9 @@ namespace detail {
 /// data.ddq the accelerations; into data.A, data.B (see linearize_discrete). Shared by the
 /// unconstrained and the constrained linearization.
 template <class S, class DX, class DT>
-void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const State<S>& x, const S& dt,
-                                     TwistRepresentation rep, const Eigen::MatrixBase<DX>& dacc_dx,
+void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                     const S& dt, TwistRepresentation rep,
+                                     const Eigen::MatrixBase<DX>& dacc_dx,
                                      const Eigen::MatrixBase<DT>& dacc_dtau) {
   const int nv = model.nv(), n = model.num_joints(), off = model.offset();
   data.A.setZero();
@@ -372,11 +381,14 @@ void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const
 /// opt.representation at both ends (δt = T(x) δν − …, see linearize). Exact: they use the SE(3)
 /// right Jacobian and adjoint of the step's exp.
 template <class S, class Derived>
-void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
-                        const S& dt, const LinearizationOptions<S>& opt = {}, const ExternalWrenches<S>* fext = nullptr) {
+void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
+                        const Eigen::MatrixBase<Derived>& tau, const S& dt,
+                        const LinearizationOptions<S>& opt = {},
+                        const ExternalWrenches<S>* fext = nullptr) {
   // −M⁻¹K: the accelerations' rows, δx in opt.representation.
   detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1),
-                                       data.lin_MinvK.leftCols(2 * model.nv()), "linearize_discrete");
+                                       data.lin_MinvK.leftCols(2 * model.nv()),
+                                       "linearize_discrete");
   detail::complete_discrete_linearization(model, data, x, dt, opt.representation,
                                           data.lin_MinvK.leftCols(2 * model.nv()), data.Minv);
 }
@@ -385,16 +397,19 @@ void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
 /// Bu (2nv × m), as linearize_actuated is for the continuous case.
 template <class S, class DS, class Du>
 void linearize_discrete_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                 const Eigen::MatrixBase<DS>& actuation, const Eigen::MatrixBase<Du>& u, const S& dt,
-                                 MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
+                                 const Eigen::MatrixBase<DS>& actuation,
+                                 const Eigen::MatrixBase<Du>& u, const S& dt, MatrixX<S>& Bu,
+                                 const LinearizationOptions<S>& opt = {},
                                  const ExternalWrenches<S>* fext = nullptr) {
   LIEDYN_CHECK(actuation.rows() == model.nv() && actuation.cols() == u.size(),
                "liedyn: linearize_discrete_actuated: the actuation matrix must be nv × size(u)");
   data.tmp_nv2.noalias() = actuation * u;
   linearize_discrete(model, data, x, data.tmp_nv2, dt, opt, fext);
   Bu.resize(data.B.rows(), actuation.cols());  // no allocation once Bu has this size
-  // Column by column (GEMV): a GEMM takes Eigen's heap blocking workspace once nv passes a few dozen.
-  for (Eigen::Index c = 0; c < actuation.cols(); ++c) Bu.col(c).noalias() = data.B * actuation.col(c);
+  // Column by column (GEMV): a GEMM takes Eigen's heap blocking workspace once nv passes a few
+  // dozen.
+  for (Eigen::Index c = 0; c < actuation.cols(); ++c)
+    Bu.col(c).noalias() = data.B * actuation.col(c);
 }
 
 }  // namespace liedyn

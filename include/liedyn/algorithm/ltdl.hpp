@@ -16,7 +16,8 @@
 // Frames and order: those of data.M (docs/conventions.md §2) — base first, the base's six
 // coordinates a twist or wrench in the base frame (linear first), then the joints; x in
 // ltdl_solve and data.Minv follow the same order and frames.
-// None of these allocate. The mass matrix must be invertible (Model::require_invertible_mass_matrix).
+// None of these allocate. The mass matrix must be invertible
+// (Model::require_invertible_mass_matrix).
 #pragma once
 
 #include <cassert>
@@ -31,8 +32,8 @@ namespace liedyn {
 ///
 /// A coordinate's column of L is contiguous over its subtree, so the elimination is ordered to
 /// work on those columns (leaves first; for each j, its pivot, then its row of L from
-/// dot products over the subtree): L(j, i) = (M(i, j) − Σ_{c ∈ subtree(j), c ≠ j} L(c, i) D_c L(c, j)) / D_j
-/// for i an ancestor of j, D_j = M(j, j) − Σ_c D_c L(c, j)².
+/// dot products over the subtree): L(j, i) = (M(i, j) − Σ_{c ∈ subtree(j), c ≠ j} L(c, i) D_c L(c,
+/// j)) / D_j for i an ancestor of j, D_j = M(j, j) − Σ_c D_c L(c, j)².
 template <class S>
 void ltdl_factorize(const Model<S>& model, Data<S>& data) {
   detail::check_data("ltdl_factorize", model, data);
@@ -54,7 +55,8 @@ void ltdl_factorize(const Model<S>& model, Data<S>& data) {
 /// x ← M⁻¹ x in place (x: a vector of size nv, or a writable segment), from the factors of
 /// ltdl_factorize.
 template <class S, class Derived>
-void ltdl_solve(const Model<S>& model, const Data<S>& data, const Eigen::MatrixBase<Derived>& x_out) {
+void ltdl_solve(const Model<S>& model, const Data<S>& data,
+                const Eigen::MatrixBase<Derived>& x_out) {
   // Eigen's idiom for writable expression arguments (a segment is a temporary).
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const int nv = model.nv();

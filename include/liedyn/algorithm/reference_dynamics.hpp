@@ -27,7 +27,8 @@ namespace liedyn {
 /// M(s) column by column from inverse dynamics (reference route), into M_out (resized to nv × nv).
 /// Only the joint positions of x are used.
 template <class S>
-void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data, const State<S>& x, MatrixX<S>& M_out) {
+void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                       MatrixX<S>& M_out) {
   detail::check_state("mass_matrix_from_inverse_dynamics", model, x);
   detail::check_data("mass_matrix_from_inverse_dynamics", model, data);
   const int nv = model.nv();
@@ -43,8 +44,8 @@ void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data, con
 
 /// The same from the joint positions s alone.
 template <class S, class Derived>
-void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s,
-                                       MatrixX<S>& M_out) {
+void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data,
+                                       const Eigen::MatrixBase<Derived>& s, MatrixX<S>& M_out) {
   LIEDYN_CHECK_SIZE("mass_matrix_from_inverse_dynamics", "s", s, model.num_joints());
   State<S> x(model);
   x.s = s;
@@ -55,7 +56,8 @@ void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data, con
 /// inverse dynamics, h from bias_force, dense LLT solve. Returns the accelerations [ν̇; ṙ].
 template <class S, class Derived>
 VectorX<S> forward_dynamics_llt(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                const Eigen::MatrixBase<Derived>& tau, const ExternalWrenches<S>* fext = nullptr) {
+                                const Eigen::MatrixBase<Derived>& tau,
+                                const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("forward_dynamics_llt", model, x);
   detail::check_data("forward_dynamics_llt", model, data);
   LIEDYN_CHECK_SIZE("forward_dynamics_llt", "tau", tau, model.nv());

@@ -23,8 +23,8 @@ namespace detail {
 // gravity off for the split of h into V and G; `ddq` may be null (zero accelerations).
 template <class S, class Derived>
 const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
-                            const Eigen::MatrixBase<Derived>* ddq, bool with_velocity, bool with_gravity,
-                            const ExternalWrenches<S>* fext) {
+                            const Eigen::MatrixBase<Derived>* ddq, bool with_velocity,
+                            bool with_gravity, const ExternalWrenches<S>* fext) {
   const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
   update_joint_transforms(model, data, x.s);
@@ -68,7 +68,8 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
 /// Inverse dynamics τ̄ = M(s) ddq + h(x) − (external wrenches), by the recursive Newton–Euler
 /// algorithm. Returns data.tau (size model.nv()).
 template <class S, class Derived>
-const VectorX<S>& rnea(const Model<S>& model, Data<S>& data, const State<S>& x, const Eigen::MatrixBase<Derived>& ddq,
+const VectorX<S>& rnea(const Model<S>& model, Data<S>& data, const State<S>& x,
+                       const Eigen::MatrixBase<Derived>& ddq,
                        const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("rnea", model, x);
   detail::check_data("rnea", model, data);

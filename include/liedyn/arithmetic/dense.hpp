@@ -76,7 +76,8 @@ bool cholesky_in_place(Eigen::Ref<MatrixX<S>> A, const S& relative_floor) {
 
 /// X ← (L Lᵀ)⁻¹ X, L the lower triangle of a cholesky_in_place result (X: n × k).
 template <class S, class Derived>
-void cholesky_solve_in_place(const Eigen::Ref<const MatrixX<S>>& L, const Eigen::MatrixBase<Derived>& X_out) {
+void cholesky_solve_in_place(const Eigen::Ref<const MatrixX<S>>& L,
+                             const Eigen::MatrixBase<Derived>& X_out) {
   Eigen::MatrixBase<Derived>& X = const_cast<Eigen::MatrixBase<Derived>&>(X_out);
   const Eigen::Index n = L.rows();
   for (Eigen::Index c = 0; c < X.cols(); ++c) {
@@ -119,7 +120,9 @@ bool lu_in_place(Eigen::Ref<MatrixX<S>> A, Eigen::Ref<Eigen::VectorXi> pivot) {
 
 /// X ← A⁻¹ X from lu_in_place's factors.
 template <class S, class Derived>
-void lu_solve_in_place(const Eigen::Ref<const MatrixX<S>>& LU, const Eigen::Ref<const Eigen::VectorXi>& pivot, const Eigen::MatrixBase<Derived>& X_out) {
+void lu_solve_in_place(const Eigen::Ref<const MatrixX<S>>& LU,
+                       const Eigen::Ref<const Eigen::VectorXi>& pivot,
+                       const Eigen::MatrixBase<Derived>& X_out) {
   Eigen::MatrixBase<Derived>& X = const_cast<Eigen::MatrixBase<Derived>&>(X_out);
   const Eigen::Index n = LU.rows();
   for (Eigen::Index c = 0; c < X.cols(); ++c) {
@@ -140,7 +143,8 @@ void lu_solve_in_place(const Eigen::Ref<const MatrixX<S>>& LU, const Eigen::Ref<
 
 /// x ← A⁻ᵀ x from lu_in_place's factors (Aᵀ = Uᵀ Lᵀ P).
 template <class S, class Derived>
-void lu_solve_transpose_in_place(const Eigen::Ref<const MatrixX<S>>& LU, const Eigen::Ref<const Eigen::VectorXi>& pivot,
+void lu_solve_transpose_in_place(const Eigen::Ref<const MatrixX<S>>& LU,
+                                 const Eigen::Ref<const Eigen::VectorXi>& pivot,
                                  const Eigen::MatrixBase<Derived>& x_out) {
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const Eigen::Index n = LU.rows();
@@ -188,7 +192,8 @@ void householder_qr_in_place(Eigen::Ref<MatrixX<S>> A, Eigen::Ref<VectorX<S>> ta
 
 /// x ← Qᵀ x (transpose) or Q x, Q from householder_qr_in_place's reflectors.
 template <class S, class Derived>
-void apply_householder_q(const Eigen::Ref<const MatrixX<S>>& QR, const Eigen::Ref<const VectorX<S>>& tau, bool transpose,
+void apply_householder_q(const Eigen::Ref<const MatrixX<S>>& QR,
+                         const Eigen::Ref<const VectorX<S>>& tau, bool transpose,
                          const Eigen::MatrixBase<Derived>& x_out) {
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const Eigen::Index rows = QR.rows(), cols = QR.cols();

@@ -23,8 +23,8 @@ namespace detail {
 // coefficient of M loaded feeds two multiply–adds and each output is stored once; column-by-
 // column axpys (or small GEMVs) load and store the output once per term. No allocation.
 template <class S>
-void gather_product2_generic(int m, int ld, const S* M, const int* rows, const S* a, const S* b, int p,
-                             const S& sign, S* ya, S* yb) {
+void gather_product2_generic(int m, int ld, const S* M, const int* rows, const S* a, const S* b,
+                             int p, const S& sign, S* ya, S* yb) {
   using Block4 = Eigen::Matrix<S, 4, 1>;
   int i = 0;
   for (; i + 4 <= m; i += 4) {
@@ -56,15 +56,17 @@ void gather_product2_generic(int m, int ld, const S* M, const int* rows, const S
 // multiply–adds per instruction where SSE2 does one (two lanes, separate multiply and add).
 // Results differ from the generic kernel's only by rounding (fused multiply–adds, the same
 // summation order per output).
-__attribute__((target("avx2,fma"))) inline void gather_product2_avx2(int m, int ld, const double* M, const int* rows,
-                                                                      const double* a, const double* b, int p,
-                                                                      double sign, double* ya, double* yb) {
+__attribute__((target("avx2,fma"))) inline void gather_product2_avx2(
+    int m, int ld, const double* M, const int* rows, const double* a, const double* b, int p,
+    double sign, double* ya, double* yb) {
   int i = 0;
   const __m256d sgn = _mm256_set1_pd(sign);
   // 16 rows at a time: each broadcast of a[t], b[t] feeds four fused multiply–adds.
   for (; i + 16 <= m; i += 16) {
-    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
-    __m256d b0 = _mm256_setzero_pd(), b1 = _mm256_setzero_pd(), b2 = _mm256_setzero_pd(), b3 = _mm256_setzero_pd();
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), a2 = _mm256_setzero_pd(),
+            a3 = _mm256_setzero_pd();
+    __m256d b0 = _mm256_setzero_pd(), b1 = _mm256_setzero_pd(), b2 = _mm256_setzero_pd(),
+            b3 = _mm256_setzero_pd();
     for (int t = 0; t < p; ++t) {
       const double* c = M + static_cast<std::ptrdiff_t>(rows[t]) * ld + i;
       const __m256d c0 = _mm256_loadu_pd(c), c1 = _mm256_loadu_pd(c + 4);
@@ -95,7 +97,8 @@ __attribute__((target("avx2,fma"))) inline void gather_product2_avx2(int m, int 
     const __m256i mask = _mm256_setr_epi64x(-1, r > 1 ? -1 : 0, r > 2 ? -1 : 0, r > 3 ? -1 : 0);
     __m256d a0 = _mm256_setzero_pd(), b0 = _mm256_setzero_pd();
     for (int t = 0; t < p; ++t) {
-      const __m256d c0 = _mm256_maskload_pd(M + static_cast<std::ptrdiff_t>(rows[t]) * ld + i, mask);
+      const __m256d c0 =
+          _mm256_maskload_pd(M + static_cast<std::ptrdiff_t>(rows[t]) * ld + i, mask);
       a0 = _mm256_fmadd_pd(c0, _mm256_set1_pd(a[t]), a0);
       b0 = _mm256_fmadd_pd(c0, _mm256_set1_pd(b[t]), b0);
     }
@@ -108,8 +111,8 @@ __attribute__((target("avx2,fma"))) inline void gather_product2_avx2(int m, int 
 
 // gather_product2_generic, or its AVX2 form for double where the processor has it.
 template <class S>
-void gather_product2(int m, int ld, const S* M, const int* rows, const S* a, const S* b, int p, const S& sign, S* ya,
-                     S* yb) {
+void gather_product2(int m, int ld, const S* M, const int* rows, const S* a, const S* b, int p,
+                     const S& sign, S* ya, S* yb) {
 #if LIEDYN_HAVE_X86_AVX2_DISPATCH
   if constexpr (std::is_same<S, double>::value) {
     if (cpu_has_avx2_fma()) return gather_product2_avx2(m, ld, M, rows, a, b, p, sign, ya, yb);
@@ -122,11 +125,13 @@ void gather_product2(int m, int ld, const S* M, const int* rows, const S* a, con
 /// for t < rows.size() (a and b at least that long; ya and yb contiguous, M.rows() − first_row
 /// long; yb may be ya when only one column is wanted).
 template <class S>
-void gather_product2(const MatrixX<S>& M, Eigen::Index first_row, const Eigen::Ref<const Eigen::VectorXi>& rows,
-                     const Eigen::Ref<const VectorX<S>>& a, const Eigen::Ref<const VectorX<S>>& b, const S& sign,
-                     Eigen::Ref<VectorX<S>> ya, Eigen::Ref<VectorX<S>> yb) {
-  gather_product2(static_cast<int>(M.rows() - first_row), static_cast<int>(M.outerStride()), M.data() + first_row,
-                  rows.data(), a.data(), b.data(), static_cast<int>(rows.size()), sign, ya.data(), yb.data());
+void gather_product2(const MatrixX<S>& M, Eigen::Index first_row,
+                     const Eigen::Ref<const Eigen::VectorXi>& rows,
+                     const Eigen::Ref<const VectorX<S>>& a, const Eigen::Ref<const VectorX<S>>& b,
+                     const S& sign, Eigen::Ref<VectorX<S>> ya, Eigen::Ref<VectorX<S>> yb) {
+  gather_product2(static_cast<int>(M.rows() - first_row), static_cast<int>(M.outerStride()),
+                  M.data() + first_row, rows.data(), a.data(), b.data(),
+                  static_cast<int>(rows.size()), sign, ya.data(), yb.data());
 }
 
 }  // namespace detail

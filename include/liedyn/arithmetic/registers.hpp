@@ -21,15 +21,19 @@ struct Vec3 {
   S x, y, z;
 };
 template <class S>
-inline Vec3<S> load3(const S* a) { return {a[0], a[1], a[2]}; }
+inline Vec3<S> load3(const S* a) {
+  return {a[0], a[1], a[2]};
+}
 /// Coefficients offset, offset + 1, offset + 2 of an Eigen vector (or a matrix column).
 template <class Derived>
-inline Vec3<typename Derived::Scalar> load3(const Eigen::MatrixBase<Derived>& a, Eigen::Index offset) {
+inline Vec3<typename Derived::Scalar> load3(const Eigen::MatrixBase<Derived>& a,
+                                            Eigen::Index offset) {
   return {a(offset), a(offset + 1), a(offset + 2)};
 }
 /// Writes a into coefficients offset, offset + 1, offset + 2 of an Eigen vector or column.
 template <class Derived>
-inline void store3(const Eigen::MatrixBase<Derived>& out_, Eigen::Index offset, const Vec3<typename Derived::Scalar>& a) {
+inline void store3(const Eigen::MatrixBase<Derived>& out_, Eigen::Index offset,
+                   const Vec3<typename Derived::Scalar>& a) {
   auto& out = const_cast<Eigen::MatrixBase<Derived>&>(out_);
   out(offset) = a.x;
   out(offset + 1) = a.y;
@@ -42,11 +46,17 @@ inline void store3(S* out, const Vec3<S>& a) {
   out[2] = a.z;
 }
 template <class S>
-inline Vec3<S> operator+(const Vec3<S>& a, const Vec3<S>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+inline Vec3<S> operator+(const Vec3<S>& a, const Vec3<S>& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
 template <class S>
-inline Vec3<S> operator-(const Vec3<S>& a, const Vec3<S>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+inline Vec3<S> operator-(const Vec3<S>& a, const Vec3<S>& b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
 template <class S>
-inline Vec3<S> operator*(const S& s, const Vec3<S>& a) { return {s * a.x, s * a.y, s * a.z}; }
+inline Vec3<S> operator*(const S& s, const Vec3<S>& a) {
+  return {s * a.x, s * a.y, s * a.z};
+}
 template <class S>
 inline Vec3<S> cross3(const Vec3<S>& a, const Vec3<S>& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
@@ -54,13 +64,15 @@ inline Vec3<S> cross3(const Vec3<S>& a, const Vec3<S>& b) {
 /// R a.
 template <class S>
 inline Vec3<S> mul3(const Matrix3<S>& R, const Vec3<S>& a) {
-  return {R(0, 0) * a.x + R(0, 1) * a.y + R(0, 2) * a.z, R(1, 0) * a.x + R(1, 1) * a.y + R(1, 2) * a.z,
+  return {R(0, 0) * a.x + R(0, 1) * a.y + R(0, 2) * a.z,
+          R(1, 0) * a.x + R(1, 1) * a.y + R(1, 2) * a.z,
           R(2, 0) * a.x + R(2, 1) * a.y + R(2, 2) * a.z};
 }
 /// Rᵀ a.
 template <class S>
 inline Vec3<S> mul3_transpose(const Matrix3<S>& R, const Vec3<S>& a) {
-  return {R(0, 0) * a.x + R(1, 0) * a.y + R(2, 0) * a.z, R(0, 1) * a.x + R(1, 1) * a.y + R(2, 1) * a.z,
+  return {R(0, 0) * a.x + R(1, 0) * a.y + R(2, 0) * a.z,
+          R(0, 1) * a.x + R(1, 1) * a.y + R(2, 1) * a.z,
           R(0, 2) * a.x + R(1, 2) * a.y + R(2, 2) * a.z};
 }
 

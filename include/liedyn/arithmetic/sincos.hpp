@@ -72,7 +72,7 @@ LIEDYN_ALWAYS_INLINE void sin_cos_lanes(const V& q, V& s, V& c) {
   constexpr double two_over_pi = 0.6366197723675814;
   constexpr double shifter = 6755399441055744.0;  // 1.5·2⁵²: adding it rounds to an integer
   const V shifted = q * two_over_pi + shifter;
-  const V n = shifted - shifter;          // nearest integer to q·2/π (ties to even)
+  const V n = shifted - shifter;  // nearest integer to q·2/π (ties to even)
   U quadrant;
   to_bits(shifted, quadrant);  // its low bits are n's two's complement
   const V r1 = q - n * P1;
@@ -113,7 +113,8 @@ constexpr double sin_cos_fast_limit = 102943.70801;
 // sine and cosine are the same bits whichever kernel computed them, on whichever processor (one
 // source for a joint's rotation), unless the whole build may fuse (-mfma, -march=native). Fused
 // multiply–adds would make this path a third faster (BENCHMARKS.md, design measurements).
-__attribute__((target("avx2"))) inline void sin_cos_avx2(int n, const double* q, double* s, double* c) {
+__attribute__((target("avx2"))) inline void sin_cos_avx2(int n, const double* q, double* s,
+                                                         double* c) {
   int i = 0;
   for (; i + 4 <= n; i += 4) {
     Double4 x, sv, cv;

@@ -62,10 +62,11 @@ struct ForwardDynamicsJacobians {
 /// data.tau). For a welded base D1, D3 are nv × 0.
 template <class S, class Dddq, class DTau, class DD1, class DD2, class DD3, class DD4, class DM>
 InverseDynamicsJacobians<S> inverse_dynamics_jacobians_to(
-    const Convention& conv, const Model<S>& model, const State<S>& x, const Eigen::MatrixBase<Dddq>& ddq,
-    const Eigen::MatrixBase<DTau>& tau, const Eigen::MatrixBase<DD1>& D1, const Eigen::MatrixBase<DD2>& D2,
-    const Eigen::MatrixBase<DD3>& D3, const Eigen::MatrixBase<DD4>& D4, const Eigen::MatrixBase<DM>& M,
-    const JointPermutation& perm = JointPermutation()) {
+    const Convention& conv, const Model<S>& model, const State<S>& x,
+    const Eigen::MatrixBase<Dddq>& ddq, const Eigen::MatrixBase<DTau>& tau,
+    const Eigen::MatrixBase<DD1>& D1, const Eigen::MatrixBase<DD2>& D2,
+    const Eigen::MatrixBase<DD3>& D3, const Eigen::MatrixBase<DD4>& D4,
+    const Eigen::MatrixBase<DM>& M, const JointPermutation& perm = JointPermutation()) {
   const char* who = "inverse_dynamics_jacobians_to";
   detail::require_permutation(who, model, perm);
   const int nv = model.nv(), n = model.num_joints(), off = model.offset();
@@ -96,7 +97,8 @@ InverseDynamicsJacobians<S> inverse_dynamics_jacobians_to(
   const Vector6<S> nu_dot = ddq.template head<6>();
   const Matrix6<S> N = detail::rotation_sensitivity(f, x.nu);
   const Matrix6<S> Q = detail::apparent_sensitivity(f, x.nu);
-  const Matrix6<S> G = detail::rotation_sensitivity(f, Vector6<S>(nu_dot + detail::apparent_term(f, x.nu))) + Q * N;
+  const Matrix6<S> G =
+      detail::rotation_sensitivity(f, Vector6<S>(nu_dot + detail::apparent_term(f, x.nu))) + Q * N;
   const MatrixX<S> Mb = M.leftCols(6);
   const MatrixX<S> d_eta = MatrixX<S>(D1) + D3 * N + Mb * G;
   MatrixX<S> base_q = T * d_eta;
@@ -111,12 +113,11 @@ InverseDynamicsJacobians<S> inverse_dynamics_jacobians_to(
 /// nv rows are used), M⁻¹ (nv × nv) and ddq = FD(x, τ̄) (nv) — all of linearize(model, data, x,
 /// tau) with opt.representation = TwistRepresentation::Body (data.A, data.Minv, data.ddq).
 template <class S, class DTau, class Dddq, class DA, class DMinv>
-ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(const Convention& conv, const Model<S>& model,
-                                                          const State<S>& x, const Eigen::MatrixBase<DTau>& tau,
-                                                          const Eigen::MatrixBase<Dddq>& ddq,
-                                                          const Eigen::MatrixBase<DA>& A,
-                                                          const Eigen::MatrixBase<DMinv>& Minv,
-                                                          const JointPermutation& perm = JointPermutation()) {
+ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(
+    const Convention& conv, const Model<S>& model, const State<S>& x,
+    const Eigen::MatrixBase<DTau>& tau, const Eigen::MatrixBase<Dddq>& ddq,
+    const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DMinv>& Minv,
+    const JointPermutation& perm = JointPermutation()) {
   const char* who = "forward_dynamics_jacobians_to";
   detail::require_permutation(who, model, perm);
   const int nv = model.nv(), n = model.num_joints(), off = model.offset();
@@ -142,10 +143,12 @@ ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(const Convention& conv
   const Vector6<S> nu_dot = ddq.template head<6>();
   const Matrix6<S> N = detail::rotation_sensitivity(f, x.nu);
   const Matrix6<S> Q = detail::apparent_sensitivity(f, x.nu);
-  const Matrix6<S> G = detail::rotation_sensitivity(f, Vector6<S>(nu_dot + detail::apparent_term(f, x.nu))) + Q * N;
+  const Matrix6<S> G =
+      detail::rotation_sensitivity(f, Vector6<S>(nu_dot + detail::apparent_term(f, x.nu))) + Q * N;
   const MatrixX<S> A_eta = Ab.leftCols(6), A_nu = Ab.middleCols(6 + n, 6);
   const MatrixX<S> d_eta =
-      A_eta + A_nu * N + Minv.leftCols(6) * detail::rotation_sensitivity(f, Vector6<S>(tau.template head<6>()));
+      A_eta + A_nu * N +
+      Minv.leftCols(6) * detail::rotation_sensitivity(f, Vector6<S>(tau.template head<6>()));
   MatrixX<S> base_q = T * d_eta;
   base_q.topRows(6) -= Tb * G;
   out.dddq_dq.leftCols(6) = base_q * Tb.transpose();
@@ -161,9 +164,12 @@ ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(const Convention& conv
 /// B = [0; 0; Pᵀ Minv P]. Pinocchio's Minv may hold only its upper triangle: pass it
 /// symmetrized. For a welded base: A = [0 I; ddq_dq ddq_dv], B = [0; Minv].
 template <class S, class Dq, class Dv, class DMinv>
-void linearization_from_pinocchio(const Model<S>& model, const State<S>& x, const Eigen::MatrixBase<Dq>& ddq_dq,
-                                  const Eigen::MatrixBase<Dv>& ddq_dv, const Eigen::MatrixBase<DMinv>& Minv,
-                                  MatrixX<S>& A, MatrixX<S>& B, const JointPermutation& perm = JointPermutation()) {
+void linearization_from_pinocchio(const Model<S>& model, const State<S>& x,
+                                  const Eigen::MatrixBase<Dq>& ddq_dq,
+                                  const Eigen::MatrixBase<Dv>& ddq_dv,
+                                  const Eigen::MatrixBase<DMinv>& Minv, MatrixX<S>& A,
+                                  MatrixX<S>& B,
+                                  const JointPermutation& perm = JointPermutation()) {
   const char* who = "linearization_from_pinocchio";
   detail::require_permutation(who, model, perm);
   const int nv = model.nv(), n = model.num_joints(), off = model.offset();

@@ -53,17 +53,18 @@ namespace interop {
 /// How another library represents the base part of the generalized velocity (see the header).
 enum class BaseVelocity {
   Body,                    ///< [^0 v; ^0 ω], T_b = I (Pinocchio; liedyn's native ν)
-  WorldLinearBodyAngular,  ///< [^A ȯ_0; ^0 ω], T_b = blockdiag(R, I) (MuJoCo free joint, RBDL FloatingBase)
+  WorldLinearBodyAngular,  ///< [^A ȯ_0; ^0 ω], T_b = blockdiag(R, I) (MuJoCo free joint, RBDL
+                           ///< FloatingBase)
   MixedLinearFirst,        ///< [^A ȯ_0; ^A ω], T_b = blockdiag(R, R) (iDynTree's default)
   MixedAngularFirst,       ///< [^A ω; ^A ȯ_0], T_b = [0, R; R, 0] (Drake QuaternionFloatingJoint)
 };
 
 /// Where another library puts the base pose in its configuration vector q (see the header).
 enum class ConfigurationLayout {
-  None,                    ///< no q vector (iDynTree: a 4×4 transform; or an unknown library)
-  PositionQuaternionXYZW,  ///< [p; qx qy qz qw; s] (Pinocchio)
-  PositionQuaternionWXYZ,  ///< [p; qw qx qy qz; s] (MuJoCo)
-  QuaternionWXYZPosition,  ///< [qw qx qy qz; p; s] (Drake)
+  None,                        ///< no q vector (iDynTree: a 4×4 transform; or an unknown library)
+  PositionQuaternionXYZW,      ///< [p; qx qy qz qw; s] (Pinocchio)
+  PositionQuaternionWXYZ,      ///< [p; qw qx qy qz; s] (MuJoCo)
+  QuaternionWXYZPosition,      ///< [qw qx qy qz; p; s] (Drake)
   PositionQuaternionXYZWLast,  ///< [p; qx qy qz; s; qw] (RBDL)
 };
 
@@ -98,10 +99,10 @@ struct Convention {
 
  private:
   static constexpr BaseVelocity velocity_of(Library lib) {
-    return lib == Library::Pinocchio                      ? BaseVelocity::Body
+    return lib == Library::Pinocchio                          ? BaseVelocity::Body
            : (lib == Library::MuJoCo || lib == Library::RBDL) ? BaseVelocity::WorldLinearBodyAngular
-           : lib == Library::iDynTree                     ? BaseVelocity::MixedLinearFirst
-                                                          : BaseVelocity::MixedAngularFirst;
+           : lib == Library::iDynTree                         ? BaseVelocity::MixedLinearFirst
+                                                              : BaseVelocity::MixedAngularFirst;
   }
   static constexpr ConfigurationLayout layout_of(Library lib) {
     return lib == Library::Pinocchio ? ConfigurationLayout::PositionQuaternionXYZW
@@ -135,17 +136,18 @@ inline BaseFlags base_flags(BaseVelocity c) {
 /// Throws std::invalid_argument "liedyn::interop::<who>: <what> has size <got>, expected <want>".
 inline void require_size(const char* who, const char* what, Eigen::Index got, Eigen::Index want) {
   if (got != want)
-    throw std::invalid_argument(std::string("liedyn::interop::") + who + ": " + what + " has size " +
-                                std::to_string(got) + ", expected " + std::to_string(want));
+    throw std::invalid_argument(std::string("liedyn::interop::") + who + ": " + what +
+                                " has size " + std::to_string(got) + ", expected " +
+                                std::to_string(want));
 }
 
 /// Throws unless the permutation fits the model's joints.
 template <class S>
 void require_permutation(const char* who, const Model<S>& model, const JointPermutation& perm) {
   if (perm.size() >= 0 && perm.size() != model.num_joints())
-    throw std::invalid_argument(std::string("liedyn::interop::") + who + ": the joint permutation has " +
-                                std::to_string(perm.size()) + " joints, the model " +
-                                std::to_string(model.num_joints()));
+    throw std::invalid_argument(std::string("liedyn::interop::") + who +
+                                ": the joint permutation has " + std::to_string(perm.size()) +
+                                " joints, the model " + std::to_string(model.num_joints()));
 }
 
 /// rotation_sensitivity(u) = [0, u_lin^ (if linear in world); 0, u_ang^ (if angular in world)]:
@@ -165,7 +167,9 @@ Matrix6<S> rotation_sensitivity(BaseFlags f, const Vector6<S>& u) {
 template <class S>
 Vector6<S> apparent_term(BaseFlags f, const Vector6<S>& nu) {
   Vector6<S> c = Vector6<S>::Zero();
-  if (f.linear_world) c.template head<3>() = Vector3<S>(nu.template tail<3>()).cross(Vector3<S>(nu.template head<3>()));
+  if (f.linear_world)
+    c.template head<3>() =
+        Vector3<S>(nu.template tail<3>()).cross(Vector3<S>(nu.template head<3>()));
   return c;
 }
 
@@ -215,11 +219,15 @@ SE3<S> retract(const Convention& conv, const SE3<S>& H, const Eigen::MatrixBase<
   const Vector6<S> d = delta;
   if (conv.velocity == BaseVelocity::Body) return H * SE3<S>::exp(d);
   const detail::BaseFlags f = detail::base_flags(conv.velocity);
-  const Vector3<S> dp = f.angular_first ? Vector3<S>(d.template tail<3>()) : Vector3<S>(d.template head<3>());
-  const Vector3<S> dth = f.angular_first ? Vector3<S>(d.template head<3>()) : Vector3<S>(d.template tail<3>());
+  const Vector3<S> dp =
+      f.angular_first ? Vector3<S>(d.template tail<3>()) : Vector3<S>(d.template head<3>());
+  const Vector3<S> dth =
+      f.angular_first ? Vector3<S>(d.template head<3>()) : Vector3<S>(d.template tail<3>());
   const Matrix3<S>& R = H.rotation();
-  const Vector3<S> p = f.linear_world ? Vector3<S>(H.translation() + dp) : Vector3<S>(H.translation() + R * dp);
-  const Matrix3<S> Rn = f.angular_world ? Matrix3<S>(SO3<S>::exp(dth).matrix() * R) : Matrix3<S>(R * SO3<S>::exp(dth).matrix());
+  const Vector3<S> p =
+      f.linear_world ? Vector3<S>(H.translation() + dp) : Vector3<S>(H.translation() + R * dp);
+  const Matrix3<S> Rn = f.angular_world ? Matrix3<S>(SO3<S>::exp(dth).matrix() * R)
+                                        : Matrix3<S>(R * SO3<S>::exp(dth).matrix());
   return SE3<S>(Rn, p);
 }
 
@@ -255,12 +263,15 @@ VectorX<S> velocity_to(const Convention& conv, const Model<S>& model, const Stat
 /// Our generalized velocity [ν; r] (size nv, our order) from theirs, at base pose H.
 template <class S, class Derived>
 VectorX<S> velocity_from(const Convention& conv, const Model<S>& model, const SE3<S>& H,
-                         const Eigen::MatrixBase<Derived>& v_theirs, const JointPermutation& perm = JointPermutation()) {
+                         const Eigen::MatrixBase<Derived>& v_theirs,
+                         const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("velocity_from", model, perm);
   detail::require_size("velocity_from", "their velocity", v_theirs.size(), model.nv());
   const int off = model.offset();
   VectorX<S> v = perm.vector_to_ours(VectorX<S>(v_theirs), off);
-  if (off) v.template head<6>() = base_velocity_matrix(conv, H.rotation()).transpose() * Vector6<S>(v.template head<6>());
+  if (off)
+    v.template head<6>() =
+        base_velocity_matrix(conv, H.rotation()).transpose() * Vector6<S>(v.template head<6>());
   return v;
 }
 
@@ -268,14 +279,16 @@ VectorX<S> velocity_from(const Convention& conv, const Model<S>& model, const SE
 /// (our order), at the state x (its H and ν enter the apparent term c = ω × v_lin).
 template <class S, class Derived>
 VectorX<S> acceleration_to(const Convention& conv, const Model<S>& model, const State<S>& x,
-                           const Eigen::MatrixBase<Derived>& ddq, const JointPermutation& perm = JointPermutation()) {
+                           const Eigen::MatrixBase<Derived>& ddq,
+                           const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("acceleration_to", model, perm);
   detail::require_size("acceleration_to", "ddq", ddq.size(), model.nv());
   const int off = model.offset();
   VectorX<S> a = perm.vector_to_theirs(VectorX<S>(ddq), off);
   if (off) {
     const Vector6<S> nu_dot = ddq.template head<6>();
-    const Vector6<S> apparent = nu_dot + detail::apparent_term(detail::base_flags(conv.velocity), x.nu);
+    const Vector6<S> apparent =
+        nu_dot + detail::apparent_term(detail::base_flags(conv.velocity), x.nu);
     a.template head<6>() = base_velocity_matrix(conv, x.H.rotation()) * apparent;
   }
   return a;
@@ -291,8 +304,10 @@ VectorX<S> acceleration_from(const Convention& conv, const Model<S>& model, cons
   const int off = model.offset();
   VectorX<S> ddq = perm.vector_to_ours(VectorX<S>(a_theirs), off);
   if (off) {
-    const Vector6<S> apparent = base_velocity_matrix(conv, x.H.rotation()).transpose() * Vector6<S>(ddq.template head<6>());
-    ddq.template head<6>() = apparent - detail::apparent_term(detail::base_flags(conv.velocity), x.nu);
+    const Vector6<S> apparent =
+        base_velocity_matrix(conv, x.H.rotation()).transpose() * Vector6<S>(ddq.template head<6>());
+    ddq.template head<6>() =
+        apparent - detail::apparent_term(detail::base_flags(conv.velocity), x.nu);
   }
   return ddq;
 }
@@ -302,24 +317,30 @@ VectorX<S> acceleration_from(const Convention& conv, const Model<S>& model, cons
 /// (e.g. MuJoCo: force in the world, moment in the base frame; Drake: [moment; force], world).
 template <class S, class Derived>
 VectorX<S> force_to(const Convention& conv, const Model<S>& model, const SE3<S>& H,
-                    const Eigen::MatrixBase<Derived>& tau, const JointPermutation& perm = JointPermutation()) {
+                    const Eigen::MatrixBase<Derived>& tau,
+                    const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("force_to", model, perm);
   detail::require_size("force_to", "tau", tau.size(), model.nv());
   const int off = model.offset();
   VectorX<S> t = perm.vector_to_theirs(VectorX<S>(tau), off);
-  if (off) t.template head<6>() = base_velocity_matrix(conv, H.rotation()) * Vector6<S>(t.template head<6>());
+  if (off)
+    t.template head<6>() =
+        base_velocity_matrix(conv, H.rotation()) * Vector6<S>(t.template head<6>());
   return t;
 }
 
 /// Our τ̄ (our order, base wrench in the base frame) from their generalized force: Tᵀ τ_L.
 template <class S, class Derived>
 VectorX<S> force_from(const Convention& conv, const Model<S>& model, const SE3<S>& H,
-                      const Eigen::MatrixBase<Derived>& tau_theirs, const JointPermutation& perm = JointPermutation()) {
+                      const Eigen::MatrixBase<Derived>& tau_theirs,
+                      const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("force_from", model, perm);
   detail::require_size("force_from", "their force", tau_theirs.size(), model.nv());
   const int off = model.offset();
   VectorX<S> t = perm.vector_to_ours(VectorX<S>(tau_theirs), off);
-  if (off) t.template head<6>() = base_velocity_matrix(conv, H.rotation()).transpose() * Vector6<S>(t.template head<6>());
+  if (off)
+    t.template head<6>() =
+        base_velocity_matrix(conv, H.rotation()).transpose() * Vector6<S>(t.template head<6>());
   return t;
 }
 
@@ -327,7 +348,8 @@ VectorX<S> force_from(const Convention& conv, const Model<S>& model, const SE3<S
 /// M⁻¹ (the same map, T being orthogonal), their ∂τ/∂a.
 template <class S, class Derived>
 MatrixX<S> matrix_to(const Convention& conv, const Model<S>& model, const SE3<S>& H,
-                     const Eigen::MatrixBase<Derived>& X, const JointPermutation& perm = JointPermutation()) {
+                     const Eigen::MatrixBase<Derived>& X,
+                     const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("matrix_to", model, perm);
   detail::require_size("matrix_to", "rows", X.rows(), model.nv());
   detail::require_size("matrix_to", "cols", X.cols(), model.nv());
@@ -338,7 +360,8 @@ MatrixX<S> matrix_to(const Convention& conv, const Model<S>& model, const SE3<S>
 /// Tᵀ X_L T: our M (or M⁻¹) from theirs.
 template <class S, class Derived>
 MatrixX<S> matrix_from(const Convention& conv, const Model<S>& model, const SE3<S>& H,
-                       const Eigen::MatrixBase<Derived>& X_theirs, const JointPermutation& perm = JointPermutation()) {
+                       const Eigen::MatrixBase<Derived>& X_theirs,
+                       const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("matrix_from", model, perm);
   detail::require_size("matrix_from", "rows", X_theirs.rows(), model.nv());
   detail::require_size("matrix_from", "cols", X_theirs.cols(), model.nv());
@@ -355,8 +378,9 @@ MatrixX<S> matrix_from(const Convention& conv, const Model<S>& model, const SE3<
 template <class S>
 int configuration_size(const Convention& conv, const Model<S>& model) {
   if (model.has_moving_base() && conv.layout == ConfigurationLayout::None)
-    throw std::invalid_argument("liedyn::interop::configuration_size: this convention has no configuration vector "
-                                "(iDynTree takes a 4x4 transform, see interop/idyntree.hpp)");
+    throw std::invalid_argument(
+        "liedyn::interop::configuration_size: this convention has no configuration vector "
+        "(iDynTree takes a 4x4 transform, see interop/idyntree.hpp)");
   return (model.has_moving_base() ? 7 : 0) + model.num_joints();
 }
 
@@ -377,9 +401,15 @@ VectorX<S> configuration_to(const Convention& conv, const Model<S>& model, const
   const Vector3<S>& p = x.H.translation();
   switch (conv.layout) {
     case ConfigurationLayout::PositionQuaternionXYZW: q << p, xyzw, s; break;
-    case ConfigurationLayout::PositionQuaternionWXYZ: q << p, xyzw(3), xyzw.template head<3>(), s; break;
-    case ConfigurationLayout::QuaternionWXYZPosition: q << xyzw(3), xyzw.template head<3>(), p, s; break;
-    case ConfigurationLayout::PositionQuaternionXYZWLast: q << p, xyzw.template head<3>(), s, xyzw(3); break;
+    case ConfigurationLayout::PositionQuaternionWXYZ:
+      q << p, xyzw(3), xyzw.template head<3>(), s;
+      break;
+    case ConfigurationLayout::QuaternionWXYZPosition:
+      q << xyzw(3), xyzw.template head<3>(), p, s;
+      break;
+    case ConfigurationLayout::PositionQuaternionXYZWLast:
+      q << p, xyzw.template head<3>(), s, xyzw(3);
+      break;
     case ConfigurationLayout::None: break;  // configuration_size threw
   }
   return q;
@@ -388,7 +418,8 @@ VectorX<S> configuration_to(const Convention& conv, const Model<S>& model, const
 /// The base pose ^A H_0 and our joint positions s from their configuration vector q (the
 /// quaternion is normalized). Returned as a State with zero velocities.
 template <class S, class Derived>
-State<S> configuration_from(const Convention& conv, const Model<S>& model, const Eigen::MatrixBase<Derived>& q,
+State<S> configuration_from(const Convention& conv, const Model<S>& model,
+                            const Eigen::MatrixBase<Derived>& q,
                             const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("configuration_from", model, perm);
   detail::require_size("configuration_from", "q", q.size(), configuration_size(conv, model));
@@ -434,7 +465,8 @@ State<S> configuration_from(const Convention& conv, const Model<S>& model, const
 /// The full state from their configuration q and velocity v (sizes configuration_size and nv).
 template <class S, class Dq, class Dv>
 State<S> state_from(const Convention& conv, const Model<S>& model, const Eigen::MatrixBase<Dq>& q,
-                    const Eigen::MatrixBase<Dv>& v, const JointPermutation& perm = JointPermutation()) {
+                    const Eigen::MatrixBase<Dv>& v,
+                    const JointPermutation& perm = JointPermutation()) {
   State<S> x = configuration_from<S>(conv, model, q, perm);
   const VectorX<S> qd = velocity_from<S>(conv, model, x.H, v, perm);
   const int off = model.offset();

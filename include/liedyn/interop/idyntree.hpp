@@ -22,9 +22,9 @@ namespace interop {
 template <class S>
 struct IDynTreeState {
   Matrix4<S> world_T_base = Matrix4<S>::Identity();  ///< ^A H_0 as a homogeneous matrix
-  VectorX<S> s;                                     ///< joint positions, iDynTree's joint order
-  Vector6<S> base_velocity = Vector6<S>::Zero();    ///< mixed twist [^A ȯ_0; ^A ω]
-  VectorX<S> s_dot;                                 ///< joint velocities, iDynTree's joint order
+  VectorX<S> s;                                      ///< joint positions, iDynTree's joint order
+  Vector6<S> base_velocity = Vector6<S>::Zero();     ///< mixed twist [^A ȯ_0; ^A ω]
+  VectorX<S> s_dot;                                  ///< joint velocities, iDynTree's joint order
 };
 
 /// iDynTree's state from ours (a welded-base model gives the welded pose and a zero base velocity).
@@ -55,7 +55,8 @@ State<S> from_idyntree_state(const Model<S>& model, const IDynTreeState<S>& st,
   x.r = perm.vector_to_ours(st.s_dot, 0);
   if (model.has_moving_base()) {
     x.H = SE3<S>::from_matrix(st.world_T_base);
-    x.nu = base_velocity_matrix(Convention(Library::iDynTree), x.H.rotation()).transpose() * st.base_velocity;
+    x.nu = base_velocity_matrix(Convention(Library::iDynTree), x.H.rotation()).transpose() *
+           st.base_velocity;
   }
   return x;
 }

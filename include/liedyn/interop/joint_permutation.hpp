@@ -43,21 +43,23 @@ class JointPermutation {
   /// model's joint names, each exactly once, and every joint of the model must be named.
   /// Throws std::invalid_argument naming the first unknown, repeated or missing joint.
   template <class S>
-  static JointPermutation from_names(const Model<S>& model, const std::vector<std::string>& their_names) {
+  static JointPermutation from_names(const Model<S>& model,
+                                     const std::vector<std::string>& their_names) {
     const int n = model.num_joints();
     if (static_cast<int>(their_names.size()) != n)
-      throw std::invalid_argument("liedyn::interop::JointPermutation::from_names: " +
-                                  std::to_string(their_names.size()) + " names for a model with " + std::to_string(n) +
-                                  " joints");
+      throw std::invalid_argument(
+          "liedyn::interop::JointPermutation::from_names: " + std::to_string(their_names.size()) +
+          " names for a model with " + std::to_string(n) + " joints");
     std::vector<int> theirs_of_ours(n, -1);
     for (int j = 0; j < n; ++j) {
       const int body = model.joint_id(their_names[j]);
       if (body < 1)
-        throw std::invalid_argument("liedyn::interop::JointPermutation::from_names: the model has no joint named '" +
-                                    their_names[j] + "'");
+        throw std::invalid_argument(
+            "liedyn::interop::JointPermutation::from_names: the model has no joint named '" +
+            their_names[j] + "'");
       if (theirs_of_ours[body - 1] >= 0)
-        throw std::invalid_argument("liedyn::interop::JointPermutation::from_names: joint '" + their_names[j] +
-                                    "' is named twice");
+        throw std::invalid_argument("liedyn::interop::JointPermutation::from_names: joint '" +
+                                    their_names[j] + "' is named twice");
       theirs_of_ours[body - 1] = j;
     }
     return from_indices(std::move(theirs_of_ours));
@@ -72,8 +74,9 @@ class JointPermutation {
     for (int k = 0; k < n; ++k) {
       const int j = theirs_of_ours[k];
       if (j < 0 || j >= n || p.ours_of_theirs_[j] >= 0)
-        throw std::invalid_argument("liedyn::interop::JointPermutation::from_indices: not a permutation of 0.." +
-                                    std::to_string(n - 1));
+        throw std::invalid_argument(
+            "liedyn::interop::JointPermutation::from_indices: not a permutation of 0.." +
+            std::to_string(n - 1));
       p.ours_of_theirs_[j] = k;
     }
     p.theirs_of_ours_ = std::move(theirs_of_ours);
@@ -97,22 +100,24 @@ class JointPermutation {
   /// A vector in their order from one in ours: out[base + theirs(k)] = v[base + k]; the first
   /// `base` entries are copied unchanged. v.size() must be base + size().
   template <class Derived>
-  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_theirs(const Eigen::MatrixBase<Derived>& v,
-                                                                              int base) const {
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_theirs(
+      const Eigen::MatrixBase<Derived>& v, int base) const {
     check_length("vector_to_theirs", v.size(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> out(v.size());
     out.head(base) = v.head(base);
-    for (Eigen::Index k = 0; k < v.size() - base; ++k) out(base + theirs_of_ours(static_cast<int>(k))) = v(base + k);
+    for (Eigen::Index k = 0; k < v.size() - base; ++k)
+      out(base + theirs_of_ours(static_cast<int>(k))) = v(base + k);
     return out;
   }
   /// The inverse of vector_to_theirs: out[base + k] = v[base + theirs(k)].
   template <class Derived>
-  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_ours(const Eigen::MatrixBase<Derived>& v,
-                                                                            int base) const {
+  Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_ours(
+      const Eigen::MatrixBase<Derived>& v, int base) const {
     check_length("vector_to_ours", v.size(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> out(v.size());
     out.head(base) = v.head(base);
-    for (Eigen::Index k = 0; k < v.size() - base; ++k) out(base + k) = v(base + theirs_of_ours(static_cast<int>(k)));
+    for (Eigen::Index k = 0; k < v.size() - base; ++k)
+      out(base + k) = v(base + theirs_of_ours(static_cast<int>(k)));
     return out;
   }
 
@@ -123,7 +128,8 @@ class JointPermutation {
     check_length("rows_to_theirs", m.rows(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
     out.topRows(base) = m.topRows(base);
-    for (Eigen::Index k = 0; k < m.rows() - base; ++k) out.row(base + theirs_of_ours(static_cast<int>(k))) = m.row(base + k);
+    for (Eigen::Index k = 0; k < m.rows() - base; ++k)
+      out.row(base + theirs_of_ours(static_cast<int>(k))) = m.row(base + k);
     return out;
   }
   /// Rows reordered from their order to ours (the inverse of rows_to_theirs).
@@ -133,7 +139,8 @@ class JointPermutation {
     check_length("rows_to_ours", m.rows(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
     out.topRows(base) = m.topRows(base);
-    for (Eigen::Index k = 0; k < m.rows() - base; ++k) out.row(base + k) = m.row(base + theirs_of_ours(static_cast<int>(k)));
+    for (Eigen::Index k = 0; k < m.rows() - base; ++k)
+      out.row(base + k) = m.row(base + theirs_of_ours(static_cast<int>(k)));
     return out;
   }
   /// Columns reordered to their order (columns 0..base−1 unchanged); the rows are left alone.
@@ -143,7 +150,8 @@ class JointPermutation {
     check_length("cols_to_theirs", m.cols(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
     out.leftCols(base) = m.leftCols(base);
-    for (Eigen::Index k = 0; k < m.cols() - base; ++k) out.col(base + theirs_of_ours(static_cast<int>(k))) = m.col(base + k);
+    for (Eigen::Index k = 0; k < m.cols() - base; ++k)
+      out.col(base + theirs_of_ours(static_cast<int>(k))) = m.col(base + k);
     return out;
   }
   /// Columns reordered from their order to ours (the inverse of cols_to_theirs).
@@ -153,7 +161,8 @@ class JointPermutation {
     check_length("cols_to_ours", m.cols(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
     out.leftCols(base) = m.leftCols(base);
-    for (Eigen::Index k = 0; k < m.cols() - base; ++k) out.col(base + k) = m.col(base + theirs_of_ours(static_cast<int>(k)));
+    for (Eigen::Index k = 0; k < m.cols() - base; ++k)
+      out.col(base + k) = m.col(base + theirs_of_ours(static_cast<int>(k)));
     return out;
   }
   /// Rows and columns reordered to their order: P m Pᵀ for a generalized (base + n) square
@@ -175,7 +184,8 @@ class JointPermutation {
   template <class S = double>
   Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> matrix(int base, int n) const {
     check_length("matrix", base + n, base);
-    Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> P = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>::Zero(base + n, base + n);
+    Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> P =
+        Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>::Zero(base + n, base + n);
     for (int b = 0; b < base; ++b) P(b, b) = S(1);
     for (int k = 0; k < n; ++k) P(base + theirs_of_ours(k), base + k) = S(1);
     return P;
@@ -183,9 +193,11 @@ class JointPermutation {
 
  private:
   void check_length(const char* who, Eigen::Index length, int base) const {
-    if (base < 0 || length < base || (sized_ && length - base != static_cast<Eigen::Index>(theirs_of_ours_.size())))
-      throw std::invalid_argument(std::string("liedyn::interop::JointPermutation::") + who + ": length " +
-                                  std::to_string(length) + " with " + std::to_string(base) +
+    if (base < 0 || length < base ||
+        (sized_ && length - base != static_cast<Eigen::Index>(theirs_of_ours_.size())))
+      throw std::invalid_argument(std::string("liedyn::interop::JointPermutation::") + who +
+                                  ": length " + std::to_string(length) + " with " +
+                                  std::to_string(base) +
                                   " base entries does not fit a permutation of " +
                                   std::to_string(theirs_of_ours_.size()) + " joints");
   }

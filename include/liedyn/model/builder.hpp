@@ -18,8 +18,8 @@
 #include <variant>
 #include <vector>
 
-#include "liedyn/model/model.hpp"
 #include "liedyn/arithmetic/cholesky6.hpp"
+#include "liedyn/model/model.hpp"
 
 namespace liedyn {
 
@@ -40,11 +40,13 @@ struct JointSpec {
 
   /// A revolute joint about `axis` (Γ = [0; e], e = axis normalized by add_body), placed at
   /// ^{parent}H_{joint frame} = placement.
-  static JointSpec revolute(std::string name, const Vector3<S>& axis, const SE3<S>& placement = SE3<S>()) {
+  static JointSpec revolute(std::string name, const Vector3<S>& axis,
+                            const SE3<S>& placement = SE3<S>()) {
     return make(std::move(name), JointType::Revolute, axis, S(0), placement);
   }
   /// A prismatic joint along `axis` (Γ = [e; 0], e = axis normalized), placed at `placement`.
-  static JointSpec prismatic(std::string name, const Vector3<S>& axis, const SE3<S>& placement = SE3<S>()) {
+  static JointSpec prismatic(std::string name, const Vector3<S>& axis,
+                             const SE3<S>& placement = SE3<S>()) {
     return make(std::move(name), JointType::Prismatic, axis, S(0), placement);
   }
   /// A helical joint about `axis` with `pitch` in metres per radian (Γ = [p e; e]), placed at
@@ -66,7 +68,8 @@ struct JointSpec {
   }
 
  private:
-  static JointSpec make(std::string name, JointType t, const Vector3<S>& axis, const S& pitch, const SE3<S>& X) {
+  static JointSpec make(std::string name, JointType t, const Vector3<S>& axis, const S& pitch,
+                        const SE3<S>& X) {
     JointSpec j;
     j.name = std::move(name);
     j.type = t;
@@ -119,8 +122,8 @@ inline InertiaReview review_inertia(double m, const Matrix3<double>& Ic, double 
     r.error = "rotational inertia is not symmetric";
     return r;
   }
-  const Eigen::SelfAdjointEigenSolver<Matrix3<double>> es(Matrix3<double>(0.5 * (Ic + Ic.transpose())),
-                                                          Eigen::EigenvaluesOnly);
+  const Eigen::SelfAdjointEigenSolver<Matrix3<double>> es(
+      Matrix3<double>(0.5 * (Ic + Ic.transpose())), Eigen::EigenvaluesOnly);
   r.moments = es.eigenvalues();  // ascending
   if (r.moments(0) < -tol) {
     r.error = "rotational inertia is not positive semi-definite (smallest principal moment " +
@@ -152,17 +155,19 @@ inline std::string number_text(double x) {
 /// The triangle-inequality sentence of a diagnostic or error ("principal moments (a, b, c)
 /// violate ... by x kg m^2 (p % of c)").
 inline std::string triangle_text(const InertiaReview& r) {
-  return "principal moments (" + number_text(r.moments(0)) + ", " + number_text(r.moments(1)) + ", " +
-         number_text(r.moments(2)) + ") kg m^2 violate the triangle inequality l1 + l2 >= l3 by " +
-         number_text(r.triangle_excess) + " kg m^2 (" + number_text(100.0 * r.triangle_excess / r.moments(2)) +
-         " % of l3)";
+  return "principal moments (" + number_text(r.moments(0)) + ", " + number_text(r.moments(1)) +
+         ", " + number_text(r.moments(2)) +
+         ") kg m^2 violate the triangle inequality l1 + l2 >= l3 by " +
+         number_text(r.triangle_excess) + " kg m^2 (" +
+         number_text(100.0 * r.triangle_excess / r.moments(2)) + " % of l3)";
 }
 
 /// Applies `policy` to a reviewed inertia of link `link`: throws ModelError(prefix + why) for an
 /// error or (strict) a triangle violation; appends the diagnostics; returns δ ≥ 0, the isotropic
 /// inertia balance adds about the centre of mass (0 otherwise).
-inline double apply_inertia_policy(const InertiaReview& r, InertiaPolicy policy, bool check_triangle,
-                                   const std::string& link, const std::string& error_prefix,
+inline double apply_inertia_policy(const InertiaReview& r, InertiaPolicy policy,
+                                   bool check_triangle, const std::string& link,
+                                   const std::string& error_prefix,
                                    std::vector<ModelDiagnostic>& out) {
   if (!r.error.empty()) throw ModelError(error_prefix + r.error);
   double delta = 0.0;
@@ -173,22 +178,24 @@ inline double apply_inertia_policy(const InertiaReview& r, InertiaPolicy policy,
     if (policy == InertiaPolicy::balance) {
       delta = r.triangle_excess;
       out.push_back(ModelDiagnostic{link, DiagnosticKind::balanced_inertia,
-                                    "link '" + link + "': " + triangle_text(r) + "; balanced by adding " +
-                                        number_text(delta) + " kg m^2 to each principal moment",
+                                    "link '" + link + "': " + triangle_text(r) +
+                                        "; balanced by adding " + number_text(delta) +
+                                        " kg m^2 to each principal moment",
                                     delta});
     } else {
-      out.push_back(ModelDiagnostic{link, DiagnosticKind::triangle_inequality,
-                                    "link '" + link + "': " + triangle_text(r) + "; loaded as written",
-                                    r.triangle_excess});
+      out.push_back(ModelDiagnostic{
+          link, DiagnosticKind::triangle_inequality,
+          "link '" + link + "': " + triangle_text(r) + "; loaded as written", r.triangle_excess});
     }
   }
   if (r.placeholder_ratio < 1.0)
-    out.push_back(ModelDiagnostic{
-        link, DiagnosticKind::placeholder_inertia,
-        "link '" + link + "': rotational inertia (trace " + number_text(r.moments.sum()) +
-            " kg m^2) is " + number_text(r.placeholder_ratio) +
-            " times the least a rigid body of its mass can have (an osmium ball); likely a placeholder",
-        r.placeholder_ratio});
+    out.push_back(ModelDiagnostic{link, DiagnosticKind::placeholder_inertia,
+                                  "link '" + link + "': rotational inertia (trace " +
+                                      number_text(r.moments.sum()) + " kg m^2) is " +
+                                      number_text(r.placeholder_ratio) +
+                                      " times the least a rigid body of its mass can have (an "
+                                      "osmium ball); likely a placeholder",
+                                  r.placeholder_ratio});
   return delta;
 }
 
@@ -214,7 +221,9 @@ class ModelBuilder {
   }
 
   /// Replaces the base body's inertia (validated, then symmetrized). Throws ModelError if invalid.
-  void set_base_inertia(const SpatialInertia<S>& I) { entries_[0].inertia = reviewed_inertia(entries_[0].name, I); }
+  void set_base_inertia(const SpatialInertia<S>& I) {
+    entries_[0].inertia = reviewed_inertia(entries_[0].name, I);
+  }
   /// Must be called before adding bodies to take effect on them (each body is checked when added).
   /// PositiveDefinite accepts triangle-inequality violations silently (synthetic robots).
   void set_inertia_check(InertiaCheck check) { inertia_check_ = check; }
@@ -246,7 +255,8 @@ class ModelBuilder {
     check_new_body(name, parent);
     const SpatialInertia<S> reviewed = reviewed_inertia(name, inertia);
     if (joint.name.empty()) throw ModelError("liedyn: " + who + ": its joint has no name");
-    if (joint_names_.count(joint.name)) throw ModelError("liedyn: duplicate joint name '" + joint.name + "'");
+    if (joint_names_.count(joint.name))
+      throw ModelError("liedyn: duplicate joint name '" + joint.name + "'");
     const std::string jwho = "joint '" + joint.name + "' (of body '" + name + "')";
     if (!joint.axis.allFinite()) throw ModelError("liedyn: " + jwho + ": axis is not finite");
     Vector3<S> axis = joint.axis;
@@ -302,9 +312,11 @@ class ModelBuilder {
   }
 
   /// Records q_joint = multiplier q_leader + offset (joints by name).
-  void add_mimic(const std::string& joint, const std::string& leader, double multiplier, double offset) {
+  void add_mimic(const std::string& joint, const std::string& leader, double multiplier,
+                 double offset) {
     if (!std::isfinite(multiplier) || !std::isfinite(offset))
-      throw ModelError("liedyn: mimic relation of joint '" + joint + "': non-finite multiplier or offset");
+      throw ModelError("liedyn: mimic relation of joint '" + joint +
+                       "': non-finite multiplier or offset");
     mimics_.push_back(PendingMimic{joint, leader, multiplier, offset});
   }
 
@@ -314,7 +326,8 @@ class ModelBuilder {
   Model<S> build() const {
     const int N = static_cast<int>(entries_.size());
     std::vector<int> parent(N, -1);
-    for (int e = 1; e < N; ++e) parent[e] = resolve(entries_[e].parent, "body '" + entries_[e].name + "'");
+    for (int e = 1; e < N; ++e)
+      parent[e] = resolve(entries_[e].parent, "body '" + entries_[e].name + "'");
 
     // Every chain of parents must end at the base; one that doesn't is a cycle.
     std::vector<int> state(N, 0);  // 0 unvisited, 1 on the current path, 2 reaches the base
@@ -331,7 +344,8 @@ class ModelBuilder {
         std::string names;
         auto it = std::find(path.begin(), path.end(), k);
         for (; it != path.end(); ++it) names += "'" + entries_[*it].name + "' -> ";
-        throw ModelError("liedyn: the bodies form a cycle: " + names + "'" + entries_[k].name + "'");
+        throw ModelError("liedyn: the bodies form a cycle: " + names + "'" + entries_[k].name +
+                         "'");
       }
       for (int p : path) state[p] = 2;
     }
@@ -405,7 +419,8 @@ class ModelBuilder {
     }
     for (int i = nb - 1; i >= 0; --i) {
       m.subtree_end_[i] = i + 1;
-      for (int c : m.children_[i]) m.subtree_end_[i] = std::max(m.subtree_end_[i], m.subtree_end_[c]);
+      for (int c : m.children_[i])
+        m.subtree_end_[i] = std::max(m.subtree_end_[i], m.subtree_end_[c]);
     }
     const int off = m.offset(), nv = m.nv();
     m.dof_parent_.assign(nv, -1);
@@ -429,9 +444,11 @@ class ModelBuilder {
     }
     for (const PendingMimic& pm : mimics_) {
       const int j = m.joint_id(pm.joint), l = m.joint_id(pm.leader);
-      if (j < 0) throw ModelError("liedyn: mimic relation names an unknown joint '" + pm.joint + "'");
+      if (j < 0)
+        throw ModelError("liedyn: mimic relation names an unknown joint '" + pm.joint + "'");
       if (l < 0)
-        throw ModelError("liedyn: joint '" + pm.joint + "' mimics an unknown joint '" + pm.leader + "'");
+        throw ModelError("liedyn: joint '" + pm.joint + "' mimics an unknown joint '" + pm.leader +
+                         "'");
       m.mimic_.push_back(MimicRelation{j, l, pm.multiplier, pm.offset});
     }
     // Carrying fixed bodies to their anchor can overflow although every input was finite. (A
@@ -489,8 +506,8 @@ class ModelBuilder {
   void check_ref(const BodyRef& ref, const std::string& who) const {
     if (const int* id = std::get_if<int>(&ref)) {
       if (*id < 0 || *id >= static_cast<int>(entries_.size()))
-        throw ModelError("liedyn: " + who + ": bad parent id " + std::to_string(*id) + " (ids are 0.." +
-                         std::to_string(entries_.size() - 1) + ")");
+        throw ModelError("liedyn: " + who + ": bad parent id " + std::to_string(*id) +
+                         " (ids are 0.." + std::to_string(entries_.size() - 1) + ")");
     }
   }
   void check_new_body(const std::string& name, const BodyRef& parent) const {
@@ -507,18 +524,20 @@ class ModelBuilder {
     const double m = static_cast<double>(I.mass());
     const Vector3<double> h = I.first_moment().template cast<double>();
     const Matrix3<double> Io = I.inertia_origin().template cast<double>();
-    if (!std::isfinite(m) || !h.allFinite() || !Io.allFinite()) throw ModelError(prefix + "non-finite mass or inertia");
+    if (!std::isfinite(m) || !h.allFinite() || !Io.allFinite())
+      throw ModelError(prefix + "non-finite mass or inertia");
     if (m == 0.0 && h.cwiseAbs().maxCoeff() > 0.0)
       throw ModelError(prefix + "massless body with a non-zero first moment");
     const Matrix3<double> Ic = m > 0.0 ? Matrix3<double>(Io + hat(h) * hat(h) / m) : Io;
     const detail::InertiaReview r = detail::review_inertia(m, Ic, Io.cwiseAbs().maxCoeff());
     std::vector<ModelDiagnostic> ignored;
     const bool physical = inertia_check_ == InertiaCheck::Physical;
-    const double delta =
-        detail::apply_inertia_policy(r, inertia_policy_, physical, body, prefix, physical ? diagnostics_ : ignored);
+    const double delta = detail::apply_inertia_policy(r, inertia_policy_, physical, body, prefix,
+                                                      physical ? diagnostics_ : ignored);
     if (delta == 0.0) return I.symmetrized();
-    return SpatialInertia<S>::from_moments(I.mass(), I.first_moment(),
-                                           Matrix3<S>(I.inertia_origin() + S(delta) * Matrix3<S>::Identity()))
+    return SpatialInertia<S>::from_moments(
+               I.mass(), I.first_moment(),
+               Matrix3<S>(I.inertia_origin() + S(delta) * Matrix3<S>::Identity()))
         .symmetrized();
   }
 
@@ -536,8 +555,8 @@ class ModelBuilder {
       const int count = m.subtree_end(i) - i;
       m.diagnostics_.push_back(ModelDiagnostic{
           m.body_name(i), DiagnosticKind::massless_subtree,
-          "link '" + m.body_name(i) + "': joint '" + m.joint_name(i) + "' moves " + std::to_string(count) +
-              (count == 1 ? " body" : " bodies") +
+          "link '" + m.body_name(i) + "': joint '" + m.joint_name(i) + "' moves " +
+              std::to_string(count) + (count == 1 ? " body" : " bodies") +
               " with no mass (kinematics work; forward dynamics need inertia or armature there)",
           0.0});
     }
@@ -545,7 +564,8 @@ class ModelBuilder {
   void check_placement(const std::string& who, const SE3<S>& X) const {
     if (!X.rotation().allFinite() || !X.translation().allFinite())
       throw ModelError("liedyn: " + who + ": placement is not finite");
-    const S err = (X.rotation() * X.rotation().transpose() - Matrix3<S>::Identity()).cwiseAbs().maxCoeff();
+    const S err =
+        (X.rotation() * X.rotation().transpose() - Matrix3<S>::Identity()).cwiseAbs().maxCoeff();
     if (err > S(1e-6) || X.rotation().determinant() < S(0))
       throw ModelError("liedyn: " + who + ": placement rotation is not a rotation matrix");
   }

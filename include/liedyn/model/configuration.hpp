@@ -26,7 +26,8 @@ struct Configuration {
   Configuration() = default;
   /// The neutral configuration of `model`: H = identity (moving base) or the welded pose, s = 0.
   explicit Configuration(const Model<S>& model)
-      : H(model.has_moving_base() ? SE3<S>() : model.welded_base_pose()), s(VectorX<S>::Zero(model.num_joints())) {}
+      : H(model.has_moving_base() ? SE3<S>() : model.welded_base_pose()),
+        s(VectorX<S>::Zero(model.num_joints())) {}
   /// The configuration part (H, s) of a state.
   explicit Configuration(const State<S>& x) : H(x.H), s(x.s) {}
 
@@ -52,7 +53,9 @@ void check_configuration(const char* who, const Model<S>& model, const Configura
 
 /// The neutral configuration: H = identity (or the welded pose), s = 0.
 template <class S>
-Configuration<S> neutral_configuration(const Model<S>& model) { return Configuration<S>(model); }
+Configuration<S> neutral_configuration(const Model<S>& model) {
+  return Configuration<S>(model);
+}
 
 /// A random configuration: base attitude uniform on SO(3), position in [−1, 1]³, joint positions
 /// uniform within the limits where both are finite (else in [−π, π]), as random_state.
@@ -71,19 +74,21 @@ Configuration<S> random_configuration(const Model<S>& model, Rng& rng) {
 
 /// out = q ⊕ δq = (H exp(η^), s + δs); δq of size nv (η first for a moving base). `out` may be q.
 template <class S, class Derived>
-void integrate(const Model<S>& model, const Configuration<S>& q, const Eigen::MatrixBase<Derived>& dq,
-               Configuration<S>& out) {
+void integrate(const Model<S>& model, const Configuration<S>& q,
+               const Eigen::MatrixBase<Derived>& dq, Configuration<S>& out) {
   detail::check_configuration("integrate", model, q);
   LIEDYN_CHECK_SIZE("integrate", "dq", dq, model.nv());
   const int off = model.offset(), n = model.num_joints();
   if (&out != &q) out.s = q.s;
   out.s += dq.segment(off, n);
-  out.H = model.has_moving_base() ? SE3<S>(q.H * SE3<S>::exp(Vector6<S>(dq.template head<6>()))) : q.H;
+  out.H =
+      model.has_moving_base() ? SE3<S>(q.H * SE3<S>::exp(Vector6<S>(dq.template head<6>()))) : q.H;
 }
 
 /// q ⊕ δq (see the output-argument form).
 template <class S, class Derived>
-Configuration<S> integrate(const Model<S>& model, const Configuration<S>& q, const Eigen::MatrixBase<Derived>& dq) {
+Configuration<S> integrate(const Model<S>& model, const Configuration<S>& q,
+                           const Eigen::MatrixBase<Derived>& dq) {
   Configuration<S> out;
   integrate(model, q, dq, out);
   return out;
@@ -104,7 +109,8 @@ void difference(const Model<S>& model, const Configuration<S>& q0, const Configu
 
 /// q1 ⊖ q0 (see the output-argument form).
 template <class S>
-VectorX<S> difference(const Model<S>& model, const Configuration<S>& q0, const Configuration<S>& q1) {
+VectorX<S> difference(const Model<S>& model, const Configuration<S>& q0,
+                      const Configuration<S>& q1) {
   VectorX<S> out(model.nv());
   difference(model, q0, q1, out);
   return out;
@@ -113,8 +119,8 @@ VectorX<S> difference(const Model<S>& model, const Configuration<S>& q0, const C
 /// out = q0 ⊕ t (q1 ⊖ q0): the geodesic of SE(3) × Rⁿ from q0 (t = 0) to q1 (t = 1); the base
 /// moves along a screw. `out` may be q0 or q1.
 template <class S>
-void interpolate(const Model<S>& model, const Configuration<S>& q0, const Configuration<S>& q1, const S& t,
-                 Configuration<S>& out) {
+void interpolate(const Model<S>& model, const Configuration<S>& q0, const Configuration<S>& q1,
+                 const S& t, Configuration<S>& out) {
   detail::check_configuration("interpolate", model, q0);
   detail::check_configuration("interpolate", model, q1);
   if (model.has_moving_base()) {
@@ -130,8 +136,8 @@ void interpolate(const Model<S>& model, const Configuration<S>& q0, const Config
 
 /// The geodesic interpolation q0 ⊕ t (q1 ⊖ q0) (see the output-argument form).
 template <class S>
-Configuration<S> interpolate(const Model<S>& model, const Configuration<S>& q0, const Configuration<S>& q1,
-                             const S& t) {
+Configuration<S> interpolate(const Model<S>& model, const Configuration<S>& q0,
+                             const Configuration<S>& q1, const S& t) {
   Configuration<S> out = q0;
   interpolate(model, q0, q1, t, out);
   return out;
@@ -140,8 +146,8 @@ Configuration<S> interpolate(const Model<S>& model, const Configuration<S>& q0, 
 /// Jacobians of q ⊕ δq (nv × nv each, left-trivialized): ∂/∂q = Ad(exp(η)⁻¹) on the base block,
 /// ∂/∂δq = Jr(η); identity on the joints. No allocation once J_q, J_dq are nv × nv.
 template <class S, class Derived>
-void integrate_jacobians(const Model<S>& model, const Configuration<S>& q, const Eigen::MatrixBase<Derived>& dq,
-                         MatrixX<S>& J_q, MatrixX<S>& J_dq) {
+void integrate_jacobians(const Model<S>& model, const Configuration<S>& q,
+                         const Eigen::MatrixBase<Derived>& dq, MatrixX<S>& J_q, MatrixX<S>& J_dq) {
   detail::check_configuration("integrate_jacobians", model, q);
   LIEDYN_CHECK_SIZE("integrate_jacobians", "dq", dq, model.nv());
   const int nv = model.nv();
@@ -156,8 +162,8 @@ void integrate_jacobians(const Model<S>& model, const Configuration<S>& q, const
 /// Jacobians of q1 ⊖ q0 with respect to q0 and q1 (nv × nv each, left-trivialized): base blocks
 /// −Jl⁻¹(η) and Jr⁻¹(η), η = log(H0⁻¹ H1); −I and I on the joints.
 template <class S>
-void difference_jacobians(const Model<S>& model, const Configuration<S>& q0, const Configuration<S>& q1,
-                          MatrixX<S>& J_q0, MatrixX<S>& J_q1) {
+void difference_jacobians(const Model<S>& model, const Configuration<S>& q0,
+                          const Configuration<S>& q1, MatrixX<S>& J_q0, MatrixX<S>& J_q1) {
   detail::check_configuration("difference_jacobians", model, q0);
   detail::check_configuration("difference_jacobians", model, q1);
   const int nv = model.nv();

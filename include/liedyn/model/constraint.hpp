@@ -54,7 +54,15 @@ class ConstraintError : public ModelError {
 };
 
 /// The kinds of constraint (see the header for the rows each one blocks).
-enum class ConstraintType { PointContact, RigidContact, RigidLoop, BallLoop, RevoluteLoop, PrismaticLoop, Coupling };
+enum class ConstraintType {
+  PointContact,
+  RigidContact,
+  RigidLoop,
+  BallLoop,
+  RevoluteLoop,
+  PrismaticLoop,
+  Coupling
+};
 
 /// "point contact", "rigid contact", "rigid loop", "ball loop", "revolute loop",
 /// "prismatic loop", "coupling".
@@ -139,7 +147,8 @@ struct ConstraintSpec {
   }
   /// A loop closure of type `t` (RigidLoop, BallLoop, RevoluteLoop, PrismaticLoop) between
   /// frame1 and frame2; `axis` in frame 2's coordinates for the loop joints.
-  static ConstraintSpec loop(ConstraintType t, const std::string& frame1, const std::string& frame2_name,
+  static ConstraintSpec loop(ConstraintType t, const std::string& frame1,
+                             const std::string& frame2_name,
                              TwistRepresentation sense = TwistRepresentation::Body,
                              const Vector3<S>& axis_in_frame2 = Vector3<S>::UnitZ()) {
     ConstraintSpec c;
@@ -151,8 +160,8 @@ struct ConstraintSpec {
     return c;
   }
   /// The coupling s_joint = ratio · s_master + offset.
-  static ConstraintSpec coupling(const std::string& joint_name, const std::string& master_name, const S& ratio_,
-                                 const S& offset_ = S(0)) {
+  static ConstraintSpec coupling(const std::string& joint_name, const std::string& master_name,
+                                 const S& ratio_, const S& offset_ = S(0)) {
     ConstraintSpec c;
     c.type = ConstraintType::Coupling;
     c.joint = joint_name;
@@ -169,15 +178,15 @@ struct Constraint {
   ConstraintType type = ConstraintType::PointContact;
   std::string name;
   TwistRepresentation sense = TwistRepresentation::Body;
-  int body1 = -1;        ///< body of frame 1; −1: the environment (contacts)
-  SE3<S> placement1;     ///< ^{body1} H_1 (identity for the environment)
-  int body2 = -1;        ///< body of frame 2 (the contact frame for contacts)
-  SE3<S> placement2;     ///< ^{body2} H_2
+  int body1 = -1;              ///< body of frame 1; −1: the environment (contacts)
+  SE3<S> placement1;           ///< ^{body1} H_1 (identity for the environment)
+  int body2 = -1;              ///< body of frame 2 (the contact frame for contacts)
+  SE3<S> placement2;           ///< ^{body2} H_2
   bool has_placement = false;  ///< whether `placement` was given (contacts; loops always have one)
-  SE3<S> placement;      ///< desired ^1 H_2 (contacts: ^A H_F)
-  Vector3<S> axis = Vector3<S>::UnitZ();   ///< loop joint axis, frame 2's coordinates
-  Eigen::Matrix<S, 3, 2> complement;       ///< B: orthonormal directions ⟂ axis (frame 2)
-  VectorX<S> velocity, acceleration;       ///< v*, a* (size dim)
+  SE3<S> placement;            ///< desired ^1 H_2 (contacts: ^A H_F)
+  Vector3<S> axis = Vector3<S>::UnitZ();  ///< loop joint axis, frame 2's coordinates
+  Eigen::Matrix<S, 3, 2> complement;      ///< B: orthonormal directions ⟂ axis (frame 2)
+  VectorX<S> velocity, acceleration;      ///< v*, a* (size dim)
   S Kp = S(0), Kd = S(0);
   std::vector<int> components;  ///< kept rows of the full_dimension(type) ones, increasing
   int joint = -1, master = -1;  ///< couplings: body indices of joint j and master i
@@ -250,7 +259,9 @@ class ConstraintSet {
     return "'" + constraints_[k].name + "' (" + to_string(constraints_[k].type) + ")";
   }
   /// Whether the set was built for this model (same nv and body count).
-  bool fits(const Model<S>& model) const { return model.nv() == nv_ && model.num_bodies() == num_bodies_; }
+  bool fits(const Model<S>& model) const {
+    return model.nv() == nv_ && model.num_bodies() == num_bodies_;
+  }
 
   /// The same set in scalar type T (for a Model cast to T).
   template <class T>
@@ -271,8 +282,8 @@ class ConstraintSet {
     throw ConstraintError("liedyn: ConstraintSet: constraint '" + name + "': " + what);
   }
 
-  static void resolve_frame(const Model<S>& model, const std::string& cname, const std::string& frame, int& body,
-                            SE3<S>& placement) {
+  static void resolve_frame(const Model<S>& model, const std::string& cname,
+                            const std::string& frame, int& body, SE3<S>& placement) {
     if (frame.empty()) fail(cname, "no frame given");
     const int f = model.frame_id(frame);
     if (f < 0) fail(cname, "the model has no frame named '" + frame + "'");
@@ -294,13 +305,17 @@ class ConstraintSet {
       c.name = spec.name.empty() ? spec.joint + " = coupling(" + spec.master + ")" : spec.name;
       c.joint = model.joint_id(spec.joint);
       c.master = model.joint_id(spec.master);
-      if (spec.joint.empty() || c.joint < 1) fail(c.name, "the model has no joint named '" + spec.joint + "'");
-      if (spec.master.empty() || c.master < 1) fail(c.name, "the model has no joint named '" + spec.master + "'");
+      if (spec.joint.empty() || c.joint < 1)
+        fail(c.name, "the model has no joint named '" + spec.joint + "'");
+      if (spec.master.empty() || c.master < 1)
+        fail(c.name, "the model has no joint named '" + spec.master + "'");
       if (c.joint == c.master) fail(c.name, "joint '" + spec.joint + "' is coupled to itself");
-      if (!finite(spec.ratio) || !finite(spec.offset)) fail(c.name, "ratio and offset must be finite");
+      if (!finite(spec.ratio) || !finite(spec.offset))
+        fail(c.name, "ratio and offset must be finite");
       for (const Constraint<S>& o : constraints_)
         if (o.type == ConstraintType::Coupling && o.joint == c.joint)
-          fail(c.name, "joint '" + spec.joint + "' is already coupled by constraint '" + o.name + "'");
+          fail(c.name,
+               "joint '" + spec.joint + "' is already coupled by constraint '" + o.name + "'");
       c.ratio = spec.ratio;
       c.offset = spec.offset;
     } else if (is_contact(spec.type)) {
@@ -315,15 +330,18 @@ class ConstraintSet {
       c.name = spec.name.empty() ? spec.frame + "~" + spec.frame2 : spec.name;
       resolve_frame(model, c.name, spec.frame, c.body1, c.placement1);
       resolve_frame(model, c.name, spec.frame2, c.body2, c.placement2);
-      if (c.body1 == c.body2) fail(c.name, "both frames are on body '" + model.body_name(c.body1) + "'");
+      if (c.body1 == c.body2)
+        fail(c.name, "both frames are on body '" + model.body_name(c.body1) + "'");
       c.has_placement = true;
       if (spec.placement) c.placement = *spec.placement;
       if (spec.type == ConstraintType::RevoluteLoop || spec.type == ConstraintType::PrismaticLoop) {
         if (spec.sense == TwistRepresentation::Inertial)
           fail(c.name, std::string("a ") + to_string(spec.type) +
-                           " has no inertial sense (its rows would mix in the free motion): use body or mixed");
+                           " has no inertial sense (its rows would mix in the free motion): use "
+                           "body or mixed");
         const S norm = spec.axis.norm();
-        if (!(norm > S(0)) || !finite(norm)) fail(c.name, "the axis must be a finite non-zero vector");
+        if (!(norm > S(0)) || !finite(norm))
+          fail(c.name, "the axis must be a finite non-zero vector");
         if (spec.axis_frame != 1 && spec.axis_frame != 2) fail(c.name, "axis_frame must be 1 or 2");
         Vector3<S> a = spec.axis / norm;
         // On the manifold ^1R_2 = R* exp(θ a^), which leaves a fixed: a_2 = R*ᵀ a_1.
@@ -344,7 +362,9 @@ class ConstraintSet {
     } else {
       for (std::size_t i = 0; i < spec.components.size(); ++i) {
         const int k = spec.components[i];
-        if (k < 0 || k >= full) fail(c.name, "component " + std::to_string(k) + " out of range [0, " + std::to_string(full) + ")");
+        if (k < 0 || k >= full)
+          fail(c.name, "component " + std::to_string(k) + " out of range [0, " +
+                           std::to_string(full) + ")");
         if (i > 0 && k <= spec.components[i - 1]) fail(c.name, "components must be increasing");
         c.components.push_back(k);
       }
@@ -353,7 +373,8 @@ class ConstraintSet {
     auto vector_or_zero = [&](const VectorX<S>& v, const char* what) {
       if (v.size() == 0) return VectorX<S>(VectorX<S>::Zero(c.dim));
       if (v.size() != c.dim)
-        fail(c.name, std::string(what) + " has size " + std::to_string(v.size()) + ", expected " + std::to_string(c.dim));
+        fail(c.name, std::string(what) + " has size " + std::to_string(v.size()) + ", expected " +
+                         std::to_string(c.dim));
       return v;
     };
     c.velocity = vector_or_zero(spec.velocity, "the desired velocity");
@@ -375,8 +396,8 @@ template <class S>
 std::vector<ConstraintSpec<S>> mimic_couplings(const Model<S>& model) {
   std::vector<ConstraintSpec<S>> specs;
   for (const MimicRelation& r : model.mimic_relations())
-    specs.push_back(ConstraintSpec<S>::coupling(model.joint_name(r.joint), model.joint_name(r.leader), S(r.multiplier),
-                                                S(r.offset)));
+    specs.push_back(ConstraintSpec<S>::coupling(
+        model.joint_name(r.joint), model.joint_name(r.leader), S(r.multiplier), S(r.offset)));
   return specs;
 }
 
@@ -387,18 +408,39 @@ template <class S>
 struct ConstrainedDerivativesWorkspace {
   /// Allocates every buffer for a model of nv velocities and num_bodies bodies, m constraint rows.
   ConstrainedDerivativesWorkspace(int nv, int m, int num_bodies)
-      : theta1(6, nv), dv1(6, nv), daq1(6, nv), dav1(6, nv), theta2(6, nv), dv2(6, nv), daq2(6, nv), dav2(6, nv),
-        dw(6, nv), star(6, nv), de(6, nv), gdot(6, nv), du(6, 2 * nv), dud(6, 2 * nv), dv2_full(6, 2 * nv),
-        dy(6, 2 * nv), rows(6, 2 * nv), column_dy(6, 2), column_theta(6, 1), column_rows(6, 2),
-        rhs(nv, 2 * nv), rhs_t(2 * nv, nv), lambda_t(2 * nv, m), ddq_t(2 * nv, nv),
-        velocity(nv), wrenches(num_bodies, Force<S>()) {}
+      : theta1(6, nv),
+        dv1(6, nv),
+        daq1(6, nv),
+        dav1(6, nv),
+        theta2(6, nv),
+        dv2(6, nv),
+        daq2(6, nv),
+        dav2(6, nv),
+        dw(6, nv),
+        star(6, nv),
+        de(6, nv),
+        gdot(6, nv),
+        du(6, 2 * nv),
+        dud(6, 2 * nv),
+        dv2_full(6, 2 * nv),
+        dy(6, 2 * nv),
+        rows(6, 2 * nv),
+        column_dy(6, 2),
+        column_theta(6, 1),
+        column_rows(6, 2),
+        rhs(nv, 2 * nv),
+        rhs_t(2 * nv, nv),
+        lambda_t(2 * nv, m),
+        ddq_t(2 * nv, nv),
+        velocity(nv),
+        wrenches(num_bodies, Force<S>()) {}
   Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de, gdot;
   Matrix6X<S> du, dud, dv2_full, dy, rows;
   Matrix6X<S> column_dy, column_theta, column_rows;  ///< one column of J̇ at a time
-  MatrixX<S> rhs;                  ///< −∂ₓ(ĪD − Jᵀλ) (nv × 2nv)
+  MatrixX<S> rhs;                                    ///< −∂ₓ(ĪD − Jᵀλ) (nv × 2nv)
   MatrixX<S> rhs_t, lambda_t, ddq_t;  ///< the KKT solves' transposed right-hand sides and results
-  VectorX<S> velocity;             ///< impulse derivatives: the velocity the rows are differentiated at
-  State<S> motion_state;           ///< impulse derivatives: x with that velocity (sized by ConstraintData)
+  VectorX<S> velocity;    ///< impulse derivatives: the velocity the rows are differentiated at
+  State<S> motion_state;  ///< impulse derivatives: x with that velocity (sized by ConstraintData)
   std::vector<Force<S>> wrenches;  ///< the constraint forces as external wrenches, body frames
 };
 
@@ -450,16 +492,16 @@ struct ConstraintData {
   }
 
   // --- results ------------------------------------------------------------------------------
-  MatrixX<S> J;              ///< stacked constraint Jacobian (m × nv), rows in each constraint's sense
-  VectorX<S> gamma;          ///< J q̈ + gamma = 0 is the constraint: drift + Baumgarte terms − a*
-  VectorX<S> drift;          ///< J̇ ν̄ alone (the acceleration of the rows at q̈ = 0)
-  VectorX<S> position_error; ///< e (zero for contacts without a desired placement)
-  VectorX<S> velocity_error; ///< J ν̄ − v*
-  VectorX<S> lambda;         ///< constraint forces on the robot (constrained_forward_dynamics)
-  VectorX<S> ddq;            ///< constrained accelerations [ν̇; ṙ]
-  VectorX<S> impulse;        ///< constraint impulses on the robot (impulse_dynamics)
-  VectorX<S> v_after;        ///< generalized velocity after the impact [ν⁺; r⁺]
-  MatrixX<S> delassus;       ///< J M⁻¹ Jᵀ (both triangles)
+  MatrixX<S> J;      ///< stacked constraint Jacobian (m × nv), rows in each constraint's sense
+  VectorX<S> gamma;  ///< J q̈ + gamma = 0 is the constraint: drift + Baumgarte terms − a*
+  VectorX<S> drift;  ///< J̇ ν̄ alone (the acceleration of the rows at q̈ = 0)
+  VectorX<S> position_error;   ///< e (zero for contacts without a desired placement)
+  VectorX<S> velocity_error;   ///< J ν̄ − v*
+  VectorX<S> lambda;           ///< constraint forces on the robot (constrained_forward_dynamics)
+  VectorX<S> ddq;              ///< constrained accelerations [ν̇; ṙ]
+  VectorX<S> impulse;          ///< constraint impulses on the robot (impulse_dynamics)
+  VectorX<S> v_after;          ///< generalized velocity after the impact [ν⁺; r⁺]
+  MatrixX<S> delassus;         ///< J M⁻¹ Jᵀ (both triangles)
   MatrixX<S> delassus_factor;  ///< its Cholesky factor (lower triangle)
   /// constrained_forward_dynamics_derivatives: columns δx = (η, δs, δt, δr), rows q̈ = [ν̇; s̈]
   /// (ddq_dx, nv × 2nv) or λ (lambda_dx, m × 2nv); ∂/∂τ̄ (nv × nv, m × nv).
@@ -476,7 +518,8 @@ struct ConstraintData {
   MatrixX<S> v_after_dx, impulse_dx;
 
   // --- scratch ------------------------------------------------------------------------------
-  std::vector<Motion<S>> bias_acceleration;  ///< body accelerations at q̈ = 0, no gravity (body frames)
+  std::vector<Motion<S>>
+      bias_acceleration;         ///< body accelerations at q̈ = 0, no gravity (body frames)
   Matrix6X<S> world_columns;     ///< inertial Jacobian columns ^A X_j Γ_j (base: ^A X_0)
   Matrix6X<S> relative_columns;  ///< one constraint's relative-twist Jacobian (frame 2, body)
   Matrix6X<S> rows_full;         ///< one constraint's rows before the component mask
@@ -485,14 +528,16 @@ struct ConstraintData {
   VectorX<S> rhs;
   VectorX<S> tmp_nv, tmp_q;
 
-  ConstrainedDerivativesWorkspace<S> derivatives{0, 0, 0};  ///< constrained_forward_dynamics_derivatives
+  ConstrainedDerivativesWorkspace<S> derivatives{0, 0,
+                                                 0};  ///< constrained_forward_dynamics_derivatives
 
   // --- the other routes of constrained_forward_dynamics (constrained_solvers.hpp) -------------
-  ProximalWorkspace<S> proximal{0, 0};      ///< damped route: scratch
-  ProjectorWorkspace<S> projector{0, 0};    ///< redundant-coordinates route: J⁺_M and N of the last call
+  ProximalWorkspace<S> proximal{0, 0};  ///< damped route: scratch
+  ProjectorWorkspace<S> projector{0,
+                                  0};  ///< redundant-coordinates route: J⁺_M and N of the last call
   MinimalCoordinatesWorkspace<S> minimal{0, 0};  ///< minimal-coordinates route: keeps its partition
-  ProximalReport<S> proximal_report;        ///< what the damped route did in the last call
-  MinimalCoordinatesReport<S> minimal_report;  ///< what the minimal-coordinates route did
+  ProximalReport<S> proximal_report;             ///< what the damped route did in the last call
+  MinimalCoordinatesReport<S> minimal_report;    ///< what the minimal-coordinates route did
 };
 
 }  // namespace liedyn

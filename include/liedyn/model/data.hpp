@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "liedyn/model/model.hpp"
 #include "liedyn/arithmetic/cholesky6.hpp"
+#include "liedyn/model/model.hpp"
 
 namespace liedyn {
 
@@ -116,13 +116,14 @@ struct Data {
   std::vector<Motion<S>> vJ;     ///< joint velocity Γ_i r_i
 
   // --- inverse dynamics (EIDAmb, Table 4; RNEA) --------------------------------------------
-  std::vector<Motion<S>> a;       ///< RNEA, ABA: body acceleration incl. gravity
-  std::vector<Motion<S>> a_r;     ///< a^r_i: relative to the base acceleration, with gravity
-  std::vector<Motion<S>> a_base;  ///< ^i a_{A,0}: the base acceleration seen in body i
-  std::vector<Force<S>> momentum; ///< m_i = M_i v_i
-  std::vector<Force<S>> f;        ///< RNEA: body wrench
-  std::vector<Force<S>> b_c;      ///< b^c_i: composite bias wrench
-  std::vector<SpatialInertia<S>> Ic;  ///< EIDAmb, crba: composite rigid-body inertia of subtree(i), in frame i
+  std::vector<Motion<S>> a;        ///< RNEA, ABA: body acceleration incl. gravity
+  std::vector<Motion<S>> a_r;      ///< a^r_i: relative to the base acceleration, with gravity
+  std::vector<Motion<S>> a_base;   ///< ^i a_{A,0}: the base acceleration seen in body i
+  std::vector<Force<S>> momentum;  ///< m_i = M_i v_i
+  std::vector<Force<S>> f;         ///< RNEA: body wrench
+  std::vector<Force<S>> b_c;       ///< b^c_i: composite bias wrench
+  std::vector<SpatialInertia<S>>
+      Ic;  ///< EIDAmb, crba: composite rigid-body inertia of subtree(i), in frame i
 
   // --- articulated bodies (ABA, IMMAmb) ---------------------------------------------------
   std::vector<Matrix6<S>> IA;  ///< ABA: articulated inertia M^A_i (frame i)
@@ -136,20 +137,21 @@ struct Data {
 
   // --- EIDAmb derivatives: "ground" quantities, expressed in the base frame 0 frozen at the
   // current instant (eidamb_derivatives.hpp) ------------------------------------------------
-  std::vector<Motion<S>> ground_axis;   ///< S_i = ^0X_i Γ_i
-  std::vector<Motion<S>> ground_v;      ///< V_i = ^0X_i v_i
-  std::vector<Motion<S>> ground_a;      ///< A_i = ^0X_i a_i (with gravity and base acceleration)
-  std::vector<Motion<S>> ground_u;      ///< u_i = S_i × V_i
-  std::vector<Motion<S>> ground_psi;    ///< ψ_i = S_i × A_i − u_i × V_i
-  std::vector<Motion<S>> ground_w;      ///< W_i = (V_λ(i) + V_i) × S_i
+  std::vector<Motion<S>> ground_axis;  ///< S_i = ^0X_i Γ_i
+  std::vector<Motion<S>> ground_v;     ///< V_i = ^0X_i v_i
+  std::vector<Motion<S>> ground_a;     ///< A_i = ^0X_i a_i (with gravity and base acceleration)
+  std::vector<Motion<S>> ground_u;     ///< u_i = S_i × V_i
+  std::vector<Motion<S>> ground_psi;   ///< ψ_i = S_i × A_i − u_i × V_i
+  std::vector<Motion<S>> ground_w;     ///< W_i = (V_λ(i) + V_i) × S_i
   std::vector<SpatialInertia<S>> ground_Ic;  ///< composite inertia of subtree(i)
-  std::vector<SpatialInertia<S>> ground_Bc;  ///< composite inertia variation Σ (V_j×̄* I_j − I_j V_j×)
-  std::vector<Force<S>> ground_hc;      ///< composite momentum
-  std::vector<Force<S>> ground_fc;      ///< composite wrench F^c_i (τ_i = S_i · F^c_i)
-  std::vector<Force<S>> ground_y;       ///< I^c_i S_i (kept for the linearization's second pass)
-  std::vector<Force<S>> ground_e;       ///< B^c_i S_i − S_i ×̄* h^c_i (likewise)
-  std::vector<Motion<S>> ground_dA;     ///< scratch: the change of A_i with the accelerations
-  std::vector<Force<S>> ground_dF;      ///< scratch: Σ over subtree(i) of I_j (ΔA_j − ΔA_i)
+  std::vector<SpatialInertia<S>>
+      ground_Bc;                    ///< composite inertia variation Σ (V_j×̄* I_j − I_j V_j×)
+  std::vector<Force<S>> ground_hc;  ///< composite momentum
+  std::vector<Force<S>> ground_fc;  ///< composite wrench F^c_i (τ_i = S_i · F^c_i)
+  std::vector<Force<S>> ground_y;   ///< I^c_i S_i (kept for the linearization's second pass)
+  std::vector<Force<S>> ground_e;   ///< B^c_i S_i − S_i ×̄* h^c_i (likewise)
+  std::vector<Motion<S>> ground_dA;  ///< scratch: the change of A_i with the accelerations
+  std::vector<Force<S>> ground_dF;   ///< scratch: Σ over subtree(i) of I_j (ΔA_j − ΔA_i)
   MatrixX<S> D1;  ///< ∂ĪD/∂η (nv × 6), twist of the chosen representation held fixed
   MatrixX<S> D2;  ///< ∂ĪD/∂s (nv × n)
   MatrixX<S> D3;  ///< ∂ĪD/∂(base twist) in the chosen representation (nv × 6)
@@ -163,28 +165,31 @@ struct Data {
   std::vector<Vector6<S>> aza_p;   ///< per-solve bias wrench (frame 0)
   std::vector<Vector6<S>> aza_a;   ///< per-solve body acceleration (frame 0)
   std::vector<S> aza_u;            ///< per-solve u_i
-  detail::Cholesky6<S> aza_base;  ///< factorization of the base's articulated inertia
+  detail::Cholesky6<S> aza_base;   ///< factorization of the base's articulated inertia
 
   // --- linearization (linearization.hpp) ---------------------------------------------------
   MatrixX<S> lin_K;      ///< [D1 D2 D3 D4] (nv × 2nv; the Sweeps route only, else scratch)
-  MatrixX<S> lin_MinvK;  ///< scratch: M⁻¹ [D1 D2 D3 D4] (the Sweeps route), −M⁻¹ [D1 D2 D3 D4] (linearize_discrete)
-  Eigen::VectorXi lin_rows;   ///< scratch: the rows of one column pattern of D2/D4 (nv)
-  MatrixX<S> A;          ///< δẋ = A δx + B δτ̄ (2nv × 2nv), or the discrete step's Jacobian
-  MatrixX<S> B;          ///< (2nv × nv), input τ̄ (all generalized forces, base first)
+  MatrixX<S> lin_MinvK;  ///< scratch: M⁻¹ [D1 D2 D3 D4] (the Sweeps route), −M⁻¹ [D1 D2 D3 D4]
+                         ///< (linearize_discrete)
+  Eigen::VectorXi lin_rows;  ///< scratch: the rows of one column pattern of D2/D4 (nv)
+  MatrixX<S> A;  ///< δẋ = A δx + B δτ̄ (2nv × 2nv), or the discrete step's Jacobian
+  MatrixX<S> B;  ///< (2nv × nv), input τ̄ (all generalized forces, base first)
 
   // --- outputs ------------------------------------------------------------------------------
-  VectorX<S> tau;   ///< generalized force τ̄ = [τ̄_b; τ]
-  VectorX<S> h;     ///< bias h(x)
-  VectorX<S> ddq;   ///< forward dynamics [ν̇; ṙ]
-  MatrixX<S> M;     ///< mass matrix, both triangles
-  MatrixX<S> Minv;  ///< its inverse, both triangles
-  MatrixX<S> ltdl;       ///< M = Lᵀ D L (ltdl.hpp): D on the diagonal, L strictly below
-  Matrix6X<S> ltdl_base_rows;  ///< scratch of ltdl_inverse: column d = row d of L⁻¹ on the base (moving base)
-  VectorX<S> ltdl_scratch;  ///< scratch of ltdl_factorize and ltdl_inverse (2 nv)
+  VectorX<S> tau;              ///< generalized force τ̄ = [τ̄_b; τ]
+  VectorX<S> h;                ///< bias h(x)
+  VectorX<S> ddq;              ///< forward dynamics [ν̇; ṙ]
+  MatrixX<S> M;                ///< mass matrix, both triangles
+  MatrixX<S> Minv;             ///< its inverse, both triangles
+  MatrixX<S> ltdl;             ///< M = Lᵀ D L (ltdl.hpp): D on the diagonal, L strictly below
+  Matrix6X<S> ltdl_base_rows;  ///< scratch of ltdl_inverse: column d = row d of L⁻¹ on the base
+                               ///< (moving base)
+  VectorX<S> ltdl_scratch;     ///< scratch of ltdl_factorize and ltdl_inverse (2 nv)
   VectorX<S> tmp_nv, tmp_nv2;  ///< scratch of size nv
 
   // --- centroidal quantities, energy (centroidal.hpp, coriolis.hpp) ------------------------
-  Matrix6X<S> centroidal_matrix;  ///< A_G (6 × nv): h_G = A_G ν̄, centroidal frame (CoM origin, inertial axes)
+  Matrix6X<S> centroidal_matrix;  ///< A_G (6 × nv): h_G = A_G ν̄, centroidal frame (CoM origin,
+                                  ///< inertial axes)
   Eigen::Matrix<S, 3, Eigen::Dynamic> com_jacobian;  ///< J_com (3 × nv), frame as requested
   MatrixX<S> coriolis;  ///< C(x) (nv × nv): C ν̄ = velocity products, Ṁ − 2C skew-symmetric
   Eigen::Matrix<S, 3, Eigen::Dynamic> com_dx;  ///< ∂p_com/∂x (3 × 2nv), inertial frame

@@ -4,7 +4,8 @@
 // frame (docs/conventions.md §2), linear first:
 //   revolute about unit e: Γ = [0; e]   prismatic along e: Γ = [e; 0]   helical: Γ = [p e; e]
 // with p the pitch in metres per radian. With the constant placement ^{λ(i)}H_{λ(i)|i} of the
-// joint frame in the parent frame, the child pose is ^{λ(i)}H_i(s_i) = ^{λ(i)}H_{λ(i)|i} exp((Γ s_i)^).
+// joint frame in the parent frame, the child pose is ^{λ(i)}H_i(s_i) = ^{λ(i)}H_{λ(i)|i} exp((Γ
+// s_i)^).
 #pragma once
 
 #include <limits>
@@ -40,15 +41,15 @@ struct Joint {
   std::string name;
   JointType type = JointType::Revolute;
   Vector3<S> axis = Vector3<S>::UnitZ();  ///< unit axis e in the child (= joint) frame
-  S pitch = S(0);                          ///< helical pitch (m/rad); 0 for other types
-  Motion<S> screw;                         ///< Γ, linear first
-  SE3<S> placement;                        ///< ^{λ(i)}H_{λ(i)|i}
+  S pitch = S(0);                         ///< helical pitch (m/rad); 0 for other types
+  Motion<S> screw;                        ///< Γ, linear first
+  SE3<S> placement;                       ///< ^{λ(i)}H_{λ(i)|i}
   AxisAlignment alignment = AxisAlignment::General;
   /// The placement's rotation is exactly the identity (nearly every joint of real robots), so a
   /// revolute joint about ±e_k turns its child about the parent's own e_k: kernels move vectors
   /// across it with 4 multiplications per 3-vector instead of 9.
   bool placement_unrotated = false;
-  S armature = S(0);                       ///< rotor inertia reflected to the joint (added to M_ii)
+  S armature = S(0);  ///< rotor inertia reflected to the joint (added to M_ii)
   S lower = -std::numeric_limits<S>::infinity();  ///< position limits (±inf when unknown)
   S upper = std::numeric_limits<S>::infinity();
   S velocity_limit = std::numeric_limits<S>::infinity();
@@ -67,7 +68,8 @@ struct Joint {
     // (the axis is an eigenvector of the exp's V matrix, so the translation is p e q).
     const Matrix3<S> E = hat(axis);
     Matrix3<S> R = Matrix3<S>::Identity() + s * E + (S(1) - c) * (E * E);
-    Vector3<S> p = (type == JointType::Helical) ? Vector3<S>(axis * (pitch * q)) : Vector3<S>::Zero();
+    Vector3<S> p =
+        (type == JointType::Helical) ? Vector3<S>(axis * (pitch * q)) : Vector3<S>::Zero();
     return SE3<S>(R, p);
   }
   /// ^{λ(i)}H_i(q) = placement · exp((Γ q)^).
@@ -128,7 +130,9 @@ struct Joint {
 
   /// k when the joint is revolute about ±e_k, −1 otherwise (the fast cases' test).
   int revolute_coordinate_axis() const {
-    return type == JointType::Revolute && alignment != AxisAlignment::General ? static_cast<int>(alignment) : -1;
+    return type == JointType::Revolute && alignment != AxisAlignment::General
+               ? static_cast<int>(alignment)
+               : -1;
   }
 
   /// Γᵀ f: the generalized force on this joint of a wrench f = (force; moment) on its child body,
@@ -144,7 +148,8 @@ struct Joint {
   /// frame) needs to accelerate along the joint at unit rate. `out` is a 6-vector (or a column):
   /// written in place, as a returned Force's copy was a measurable share of crba.
   template <class Derived>
-  void inertia_times_subspace(const SpatialInertia<S>& I, const Eigen::MatrixBase<Derived>& out_) const {
+  void inertia_times_subspace(const SpatialInertia<S>& I,
+                              const Eigen::MatrixBase<Derived>& out_) const {
     auto& out = const_cast<Eigen::MatrixBase<Derived>&>(out_);
     const int k = revolute_coordinate_axis();
     if (k < 0) {
@@ -176,7 +181,8 @@ struct Joint {
     const Vec3<S> r = load3(H.rotation().col(k), 0), p = load3(H.translation(), 0);
     const S sign = axis(k);
     const Vec3<S> v = cross3(p, r);
-    return Motion<S>(Vector3<S>(sign * v.x, sign * v.y, sign * v.z), Vector3<S>(sign * r.x, sign * r.y, sign * r.z));
+    return Motion<S>(Vector3<S>(sign * v.x, sign * v.y, sign * v.z),
+                     Vector3<S>(sign * r.x, sign * r.y, sign * r.z));
   }
 
   /// Every column of `forces` (wrenches in the child frame i) moved to the parent frame in place,

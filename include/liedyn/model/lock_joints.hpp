@@ -31,11 +31,12 @@ namespace liedyn {
 /// size mismatch or a non-finite position. Frames: as in the original model, attached to the
 /// same links; placements relative to the merged bodies are composed exactly.
 template <class S>
-Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& names, const std::vector<S>& positions) {
+Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& names,
+                     const std::vector<S>& positions) {
   const char* who = "lock_joints";
-  LIEDYN_CHECK(names.size() == positions.size(), std::string(who) + ": positions has size " +
-                                                     std::to_string(positions.size()) + ", expected " +
-                                                     std::to_string(names.size()) + " (one per name)");
+  LIEDYN_CHECK(names.size() == positions.size(),
+               std::string(who) + ": positions has size " + std::to_string(positions.size()) +
+                   ", expected " + std::to_string(names.size()) + " (one per name)");
   const int nb = model.num_bodies();
   std::vector<char> locked(nb, 0);
   std::vector<S> q(nb, S(0));
@@ -77,13 +78,13 @@ Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& name
       b.add_fixed_body(parent, model.body_name(i), j.transform(q[i]), model.inertia(i));
       std::ostringstream pos;
       pos << static_cast<double>(q[i]);
-      b.add_diagnostic(ModelDiagnostic{model.body_name(i), DiagnosticKind::locked_joint,
-                                       "link '" + model.body_name(i) + "': joint '" + j.name + "' locked at " +
-                                           pos.str() + (j.type == JointType::Prismatic ? " m" : " rad") +
-                                           (follows[i] ? " (it mimics the locked joint '" +
-                                                             model.joint_name(follows[i]) + "')"
-                                                       : ""),
-                                       static_cast<double>(q[i])});
+      b.add_diagnostic(ModelDiagnostic{
+          model.body_name(i), DiagnosticKind::locked_joint,
+          "link '" + model.body_name(i) + "': joint '" + j.name + "' locked at " + pos.str() +
+              (j.type == JointType::Prismatic ? " m" : " rad") +
+              (follows[i] ? " (it mimics the locked joint '" + model.joint_name(follows[i]) + "')"
+                          : ""),
+          static_cast<double>(q[i])});
       continue;
     }
     JointSpec<S> spec;
@@ -111,8 +112,9 @@ Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& name
     }
     if (locked[m.leader]) continue;  // both locked (the follower with its leader): nothing left
     b.add_diagnostic(ModelDiagnostic{model.body_name(m.joint), DiagnosticKind::locked_joint,
-                                     "mimic relation of joint '" + model.joint_name(m.joint) + "' on joint '" +
-                                         model.joint_name(m.leader) + "' dropped: '" + model.joint_name(m.joint) +
+                                     "mimic relation of joint '" + model.joint_name(m.joint) +
+                                         "' on joint '" + model.joint_name(m.leader) +
+                                         "' dropped: '" + model.joint_name(m.joint) +
                                          "' is locked and its leader is not",
                                      static_cast<double>(q[m.joint])});
   }

@@ -45,7 +45,9 @@ struct Frame {
   SE3<S> placement;
   /// The same frame in scalar type T.
   template <class T>
-  Frame<T> cast() const { return Frame<T>{name, body, placement.template cast<T>()}; }
+  Frame<T> cast() const {
+    return Frame<T>{name, body, placement.template cast<T>()};
+  }
 };
 
 /// q_joint = multiplier · q_leader + offset (URDF <mimic>). Recorded, not enforced: the joint
@@ -206,7 +208,8 @@ class Model {
     if (singular_joints_.empty()) return;
     std::string names;
     for (int j : singular_joints_) names += (names.empty() ? "" : ", ") + joints_[j].name;
-    throw ModelError(std::string(who) + ": the mass matrix is singular because these joints move no inertia " +
+    throw ModelError(std::string(who) +
+                     ": the mass matrix is singular because these joints move no inertia " +
                      "along their axis: " + names + " (add armature or inertia to them)");
   }
 

@@ -67,8 +67,8 @@ Vector6<S> base_twist_to_body(const SE3<S>& H, const Vector6<S>& twist, TwistRep
 /// (ẇ = ^A X_0 ν̇, because ν × ν = 0). For mixed it does not: ṁ = blockdiag(R, R) ν̇ +
 /// [R (ω × v_lin); 0], while the intrinsic mixed acceleration is blockdiag(R, R) ν̇ alone.
 template <class S>
-Vector6<S> base_acceleration_from_body(const SE3<S>& H, const Vector6<S>& nu, const Vector6<S>& nu_dot,
-                                       TwistRepresentation rep) {
+Vector6<S> base_acceleration_from_body(const SE3<S>& H, const Vector6<S>& nu,
+                                       const Vector6<S>& nu_dot, TwistRepresentation rep) {
   Vector6<S> a = base_twist_from_body(H, nu_dot, rep);
   if (rep == TwistRepresentation::Mixed) {
     const Vector3<S> v = nu.template head<3>(), w = nu.template tail<3>();
@@ -93,10 +93,10 @@ Vector6<S> base_acceleration_to_body(const SE3<S>& H, const Vector6<S>& nu, cons
 /// The state (H, s, ν, r). For a welded base, H is the welded pose and ν stays zero.
 template <class S>
 struct State {
-  SE3<S> H;          ///< ^A H_0
-  VectorX<S> s;      ///< joint positions, joint i at s[i−1]
+  SE3<S> H;                            ///< ^A H_0
+  VectorX<S> s;                        ///< joint positions, joint i at s[i−1]
   Vector6<S> nu = Vector6<S>::Zero();  ///< body twist ^0 v_{A,0} (native representation)
-  VectorX<S> r;      ///< joint velocities
+  VectorX<S> r;                        ///< joint velocities
 
   State() = default;
   /// The neutral state of `model`: H = identity (moving base) or the welded pose, s = 0, ν = 0,
@@ -109,7 +109,9 @@ struct State {
   /// The base twist in `rep`.
   Vector6<S> base_twist(TwistRepresentation rep) const { return base_twist_from_body(H, nu, rep); }
   /// Sets the base twist given in `rep` (stored as the body twist).
-  void set_base_twist(const Vector6<S>& twist, TwistRepresentation rep) { nu = base_twist_to_body(H, twist, rep); }
+  void set_base_twist(const Vector6<S>& twist, TwistRepresentation rep) {
+    nu = base_twist_to_body(H, twist, rep);
+  }
   /// Generalized velocity [ν; r] (or r for a welded base).
   VectorX<S> velocity(const Model<S>& model) const {
     LIEDYN_CHECK_SIZE("State::velocity", "state.r", r, model.num_joints());
@@ -134,7 +136,8 @@ struct State {
 namespace detail {
 /// s and r of `x` have the model's num_joints() entries (`name` is the argument's name).
 template <class S>
-void check_state_sizes(const char* who, const char* name, const Model<S>& model, const State<S>& x) {
+void check_state_sizes(const char* who, const char* name, const Model<S>& model,
+                       const State<S>& x) {
   LIEDYN_CHECK_SIZE(who, std::string(name) + ".s", x.s, model.num_joints());
   LIEDYN_CHECK_SIZE(who, std::string(name) + ".r", x.r, model.num_joints());
 }
@@ -142,11 +145,15 @@ void check_state_sizes(const char* who, const char* name, const Model<S>& model,
 
 /// Size of the state's tangent space: 12 + 2n (moving base) or 2n.
 template <class S>
-int tangent_size(const Model<S>& model) { return 2 * model.nv(); }
+int tangent_size(const Model<S>& model) {
+  return 2 * model.nv();
+}
 
 /// The neutral state: H = identity (or the welded pose), s = 0, at rest.
 template <class S>
-State<S> neutral(const Model<S>& model) { return State<S>(model); }
+State<S> neutral(const Model<S>& model) {
+  return State<S>(model);
+}
 
 namespace detail {
 /// The joint position at fraction t ∈ [0, 1] of the joint's range: lower + t (upper − lower)
@@ -174,7 +181,8 @@ State<S> random_state(const Model<S>& model, Rng& rng) {
     // to left): a seed gives the same state as before, and under every compiler.
     const double pz = u(rng), py = u(rng), px = u(rng);
     const double q3 = g(rng), q2 = g(rng), q1 = g(rng), q0 = g(rng);
-    x.H = SE3<S>(SO3<S>::from_quaternion(S(q0), S(q1), S(q2), S(q3)), Vector3<S>(S(px), S(py), S(pz)));
+    x.H = SE3<S>(SO3<S>::from_quaternion(S(q0), S(q1), S(q2), S(q3)),
+                 Vector3<S>(S(px), S(py), S(pz)));
     for (int k = 0; k < 6; ++k) x.nu(k) = S(u(rng));
   }
   for (int i = 1; i <= model.num_joints(); ++i) {
@@ -210,7 +218,8 @@ VectorX<S> difference(const Model<S>& model, const State<S>& x, const State<S>& 
   detail::check_state_sizes("difference", "x", model, x);
   detail::check_state_sizes("difference", "y", model, y);
   VectorX<S> dx(tangent_size(model));
-  if (model.has_moving_base()) dx << x.H.inverse_times(y.H).log(), y.s - x.s, y.nu - x.nu, y.r - x.r;
+  if (model.has_moving_base())
+    dx << x.H.inverse_times(y.H).log(), y.s - x.s, y.nu - x.nu, y.r - x.r;
   else dx << y.s - x.s, y.r - x.r;
   return dx;
 }
@@ -218,8 +227,8 @@ VectorX<S> difference(const Model<S>& model, const State<S>& x, const State<S>& 
 /// Jacobians of y = x ⊕ δx, both left-trivialized: ∂y/∂x (for fixed δx) and ∂y/∂δx.
 /// Only the base-pose block is not an identity: ∂/∂x = Ad(exp(η)⁻¹), ∂/∂δx = Jr(η).
 template <class S, class Derived>
-void integrate_jacobians(const Model<S>& model, const Eigen::MatrixBase<Derived>& dx, MatrixX<S>& J_x,
-                         MatrixX<S>& J_dx) {
+void integrate_jacobians(const Model<S>& model, const Eigen::MatrixBase<Derived>& dx,
+                         MatrixX<S>& J_x, MatrixX<S>& J_dx) {
   LIEDYN_CHECK_SIZE("integrate_jacobians", "dx", dx, tangent_size(model));
   const int N = tangent_size(model);
   J_x.setIdentity(N, N);
@@ -233,8 +242,8 @@ void integrate_jacobians(const Model<S>& model, const Eigen::MatrixBase<Derived>
 /// Jacobians of δx = y ⊖ x with respect to x and y (left-trivialized):
 /// base-pose blocks −Jl⁻¹(η) and Jr⁻¹(η); the others −I and I.
 template <class S>
-void difference_jacobians(const Model<S>& model, const State<S>& x, const State<S>& y, MatrixX<S>& J_x,
-                          MatrixX<S>& J_y) {
+void difference_jacobians(const Model<S>& model, const State<S>& x, const State<S>& y,
+                          MatrixX<S>& J_x, MatrixX<S>& J_y) {
   detail::check_state_sizes("difference_jacobians", "x", model, x);
   detail::check_state_sizes("difference_jacobians", "y", model, y);
   const int N = tangent_size(model);

@@ -125,7 +125,8 @@ inline bool parse_numbers(const char* text, int n, double* out, std::string& why
       why = "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + ", got more";
       return false;
     }
-    // Decimal text only: rejects nan, inf, hexadecimal and stray characters before strtod sees them.
+    // Decimal text only: rejects nan, inf, hexadecimal and stray characters before strtod sees
+    // them.
     if (token.find_first_not_of("0123456789+-.eE") != std::string::npos) {
       why = quote(token.c_str()) + " is not a finite decimal number";
       return false;
@@ -143,7 +144,8 @@ inline bool parse_numbers(const char* text, int n, double* out, std::string& why
     out[count++] = v;
   }
   if (count != n) {
-    why = "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + ", got " + std::to_string(count);
+    why = "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + ", got " +
+          std::to_string(count);
     return false;
   }
   return true;
@@ -151,20 +153,21 @@ inline bool parse_numbers(const char* text, int n, double* out, std::string& why
 
 /// Reads attribute `attr` of `el` as `n` numbers into `out`. Returns false (leaving `out`
 /// untouched) when the attribute is absent and not `required`.
-inline bool read_numbers(const Context& c, const XMLElement* el, const char* attr, int n, double* out,
-                         const std::string& who, bool required) {
+inline bool read_numbers(const Context& c, const XMLElement* el, const char* attr, int n,
+                         double* out, const std::string& who, bool required) {
   const char* text = el->Attribute(attr);
   if (!text) {
     if (required) c.fail(el, who + ": <" + el->Name() + "> has no attribute '" + attr + "'");
     return false;
   }
   std::string why;
-  if (!parse_numbers(text, n, out, why)) c.fail(el, who + ": <" + el->Name() + "> attribute '" + attr + "': " + why);
+  if (!parse_numbers(text, n, out, why))
+    c.fail(el, who + ": <" + el->Name() + "> attribute '" + attr + "': " + why);
   return true;
 }
 
-inline double read_number(const Context& c, const XMLElement* el, const char* attr, const std::string& who,
-                          bool required, double fallback) {
+inline double read_number(const Context& c, const XMLElement* el, const char* attr,
+                          const std::string& who, bool required, double fallback) {
   double v = fallback;
   read_numbers(c, el, attr, 1, &v, who, required);
   return v;
@@ -180,7 +183,8 @@ inline const XMLElement* unique_child(const Context& c, const XMLElement* el, co
 }
 
 /// A required, non-empty string attribute.
-inline std::string read_name(const Context& c, const XMLElement* el, const char* attr, const std::string& who) {
+inline std::string read_name(const Context& c, const XMLElement* el, const char* attr,
+                             const std::string& who) {
   const char* text = el->Attribute(attr);
   if (!text) c.fail(el, who + ": <" + el->Name() + "> has no attribute '" + attr + "'");
   if (!*text) c.fail(el, who + ": <" + el->Name() + "> attribute '" + attr + "' is empty");
@@ -213,7 +217,7 @@ struct Link {
   std::string name;
   const XMLElement* el = nullptr;
   SpatialInertia<double> inertia;
-  int parent_joint = -1;  // index into the joints, -1 for a root
+  int parent_joint = -1;                     // index into the joints, -1 for a root
   std::vector<ModelDiagnostic> diagnostics;  // from the inertia policy
 };
 
@@ -222,8 +226,10 @@ struct Joint {
   const XMLElement* el = nullptr;
   SE3<double> origin;
   Vector3<double> axis = Vector3<double>::UnitX();
-  double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
-  double effort = std::numeric_limits<double>::infinity(), velocity = std::numeric_limits<double>::infinity();
+  double lower = -std::numeric_limits<double>::infinity(),
+         upper = std::numeric_limits<double>::infinity();
+  double effort = std::numeric_limits<double>::infinity(),
+         velocity = std::numeric_limits<double>::infinity();
   const XMLElement* mimic = nullptr;
   std::string leader;
   double multiplier = 1.0, offset = 0.0;
@@ -258,10 +264,12 @@ inline Link read_link(const Context& c, const XMLElement* el, InertiaPolicy poli
   } catch (const ModelError& e) {
     c.fail(in, iwho + ": " + e.what());
   }
-  for (ModelDiagnostic& d : l.diagnostics) d.message = "line " + std::to_string(in->GetLineNum()) + ": " + d.message;
+  for (ModelDiagnostic& d : l.diagnostics)
+    d.message = "line " + std::to_string(in->GetLineNum()) + ": " + d.message;
   Ic.diagonal().array() += delta;
   // In the <inertial> frame the centre of mass is the origin; then move to the link frame.
-  l.inertia = SpatialInertia<double>::from_mass_com_inertia(m, Vector3<double>::Zero(), Ic).transformed(X);
+  l.inertia =
+      SpatialInertia<double>::from_mass_com_inertia(m, Vector3<double>::Zero(), Ic).transformed(X);
   // Finite numbers can overflow on the way to the link frame (a huge mass far off the origin).
   if (!std::isfinite(l.inertia.mass()) || !l.inertia.first_moment().allFinite() ||
       !l.inertia.inertia_origin().allFinite())
@@ -276,7 +284,8 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
   const std::string who = "joint '" + j.name + "'";
   j.type = read_name(c, el, "type", who);
   if (j.type == "floating" || j.type == "planar")
-    c.fail(el, who + ": " + j.type + " joints are not supported (a joint is one screw; only the root link " +
+    c.fail(el, who + ": " + j.type +
+                   " joints are not supported (a joint is one screw; only the root link " +
                    "moves freely, as the moving base)");
   if (j.type != "revolute" && j.type != "continuous" && j.type != "prismatic" && j.type != "fixed")
     c.fail(el, who + ": unknown joint type '" + j.type + "'");
@@ -295,7 +304,8 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
     j.axis = Vector3<double>(a[0], a[1], a[2]);  // the builder normalizes it and rejects zero
   }
   const XMLElement* limit = unique_child(c, el, "limit", who);
-  if (!limit && j.type != "continuous") c.fail(el, who + ": a " + j.type + " joint needs a <limit>");
+  if (!limit && j.type != "continuous")
+    c.fail(el, who + ": a " + j.type + " joint needs a <limit>");
   if (limit) {
     // As in the URDF specification (and urdfdom): effort and velocity are required, lower and
     // upper default to 0; a continuous joint ignores lower and upper.
@@ -318,7 +328,8 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
   return j;
 }
 
-inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, const UrdfOptions& opt) {
+inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c,
+                           const UrdfOptions& opt) {
   const XMLElement* robot = doc.RootElement();
   if (!robot) c.fail("the document has no root element");
   if (std::string(robot->Name()) != "robot")
@@ -328,7 +339,8 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, c
 
   std::vector<Link> links;
   std::map<std::string, int> link_id;
-  for (const XMLElement* el = robot->FirstChildElement("link"); el; el = el->NextSiblingElement("link")) {
+  for (const XMLElement* el = robot->FirstChildElement("link"); el;
+       el = el->NextSiblingElement("link")) {
     Link l = read_link(c, el, opt.inertia);
     if (link_id.count(l.name)) c.fail(el, "duplicate link name '" + l.name + "'");
     link_id[l.name] = static_cast<int>(links.size());
@@ -338,16 +350,21 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, c
 
   std::vector<Joint> joints;
   std::map<std::string, int> joint_id;
-  for (const XMLElement* el = robot->FirstChildElement("joint"); el; el = el->NextSiblingElement("joint")) {
+  for (const XMLElement* el = robot->FirstChildElement("joint"); el;
+       el = el->NextSiblingElement("joint")) {
     Joint j = read_joint(c, el);
     if (joint_id.count(j.name)) c.fail(el, "duplicate joint name '" + j.name + "'");
     const std::string who = "joint '" + j.name + "'";
-    if (!link_id.count(j.parent)) c.fail(el, who + ": its parent link '" + j.parent + "' does not exist");
-    if (!link_id.count(j.child)) c.fail(el, who + ": its child link '" + j.child + "' does not exist");
-    if (j.parent == j.child) c.fail(el, who + ": link '" + j.child + "' is its own parent (a loop)");
+    if (!link_id.count(j.parent))
+      c.fail(el, who + ": its parent link '" + j.parent + "' does not exist");
+    if (!link_id.count(j.child))
+      c.fail(el, who + ": its child link '" + j.child + "' does not exist");
+    if (j.parent == j.child)
+      c.fail(el, who + ": link '" + j.child + "' is its own parent (a loop)");
     Link& child = links[link_id[j.child]];
     if (child.parent_joint >= 0)
-      c.fail(el, who + ": link '" + j.child + "' is already the child of joint '" + joints[child.parent_joint].name +
+      c.fail(el, who + ": link '" + j.child + "' is already the child of joint '" +
+                     joints[child.parent_joint].name +
                      "' (a link has one parent; closed loops are not supported)");
     child.parent_joint = static_cast<int>(joints.size());
     joint_id[j.name] = static_cast<int>(joints.size());
@@ -358,7 +375,8 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, c
   std::vector<int> roots;
   for (int l = 0; l < static_cast<int>(links.size()); ++l)
     if (links[l].parent_joint < 0) roots.push_back(l);
-  if (roots.empty()) c.fail(robot, "no root link: every link is the child of a joint, so the joints form a loop");
+  if (roots.empty())
+    c.fail(robot, "no root link: every link is the child of a joint, so the joints form a loop");
   if (roots.size() > 1) {
     std::string names;
     for (int l : roots) names += (names.empty() ? "'" : ", '") + links[l].name + "'";
@@ -389,8 +407,8 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, c
         if (!where) where = joints[links[l].parent_joint].el;
       }
     if (where)
-      c.fail(where, "the joints form a loop: links " + names + " are not connected to the root link '" + root.name +
-                        "'");
+      c.fail(where, "the joints form a loop: links " + names +
+                        " are not connected to the root link '" + root.name + "'");
   }
 
   // Mimic relations: between movable joints.
@@ -399,7 +417,8 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, c
     const std::string who = "joint '" + j.name + "'";
     auto it = joint_id.find(j.leader);
     if (it == joint_id.end()) c.fail(j.mimic, who + ": mimics an unknown joint '" + j.leader + "'");
-    if (!joints[it->second].movable()) c.fail(j.mimic, who + ": mimics the fixed joint '" + j.leader + "'");
+    if (!joints[it->second].movable())
+      c.fail(j.mimic, who + ": mimics the fixed joint '" + j.leader + "'");
     if (j.leader == j.name) c.fail(j.mimic, who + ": mimics itself");
   }
 
@@ -428,8 +447,9 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c, c
         b.add_fixed_body(j.parent, j.child, j.origin, child.inertia);
         continue;
       }
-      JointSpec<double> spec = j.type == "prismatic" ? JointSpec<double>::prismatic(j.name, j.axis, j.origin)
-                                                     : JointSpec<double>::revolute(j.name, j.axis, j.origin);
+      JointSpec<double> spec = j.type == "prismatic"
+                                   ? JointSpec<double>::prismatic(j.name, j.axis, j.origin)
+                                   : JointSpec<double>::revolute(j.name, j.axis, j.origin);
       spec.lower = j.lower;
       spec.upper = j.upper;
       spec.effort_limit = j.effort;

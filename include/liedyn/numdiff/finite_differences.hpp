@@ -115,7 +115,8 @@ S coordinate_step(const NumDiffOptions<S>& opt, const S& c) {
 /// coordinate value c(k)) for k in [0, ncols), written into `out` (m × ncols, sized on the
 /// first evaluation). `f0` evaluates the function at the unperturbed point.
 template <class S, class G, class Coord, class F0>
-MatrixX<S> difference_columns(int ncols, G&& g, Coord&& coord, F0&& f0, const NumDiffOptions<S>& opt) {
+MatrixX<S> difference_columns(int ncols, G&& g, Coord&& coord, F0&& f0,
+                              const NumDiffOptions<S>& opt) {
   MatrixX<S> out;
   VectorX<S> y0;
   const bool central = opt.scheme == DifferenceScheme::Central;
@@ -131,15 +132,18 @@ MatrixX<S> difference_columns(int ncols, G&& g, Coord&& coord, F0&& f0, const Nu
       const S hm = c - S(c - h);
       const VectorX<S> yp = g(k, hp);
       const VectorX<S> ym = g(k, S(-hm));
-      if (yp.size() != ym.size()) liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
+      if (yp.size() != ym.size())
+        liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
       col = (yp - ym) / S(hp + hm);
     } else {
       const VectorX<S> yp = g(k, hp);
-      if (yp.size() != y0.size()) liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
+      if (yp.size() != y0.size())
+        liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
       col = (yp - y0) / hp;
     }
     if (k == 0) out.resize(col.size(), ncols);
-    else if (col.size() != out.rows()) liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
+    else if (col.size() != out.rows())
+      liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
     out.col(k) = col;
   }
   return out;
@@ -151,10 +155,22 @@ void block_range(const Model<S>& model, StateBlock block, int& first, int& width
   const int n = model.num_joints();
   const bool moving = model.has_moving_base();
   switch (block) {
-    case StateBlock::Pose: first = 0; width = moving ? 6 : 0; return;
-    case StateBlock::JointPositions: first = moving ? 6 : 0; width = n; return;
-    case StateBlock::Twist: first = moving ? 6 + n : n; width = moving ? 6 : 0; return;
-    case StateBlock::JointVelocities: first = moving ? 12 + n : n; width = n; return;
+    case StateBlock::Pose:
+      first = 0;
+      width = moving ? 6 : 0;
+      return;
+    case StateBlock::JointPositions:
+      first = moving ? 6 : 0;
+      width = n;
+      return;
+    case StateBlock::Twist:
+      first = moving ? 6 + n : n;
+      width = moving ? 6 : 0;
+      return;
+    case StateBlock::JointVelocities:
+      first = moving ? 12 + n : n;
+      width = n;
+      return;
   }
   first = width = 0;
 }
@@ -162,8 +178,8 @@ void block_range(const Model<S>& model, StateBlock block, int& first, int& width
 /// Columns of one block of the state tangent.
 /// `f0()` returns f(x) (called only when needed: forward scheme, or an empty block).
 template <class S, class F, class F0>
-MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<S>& x, StateBlock block,
-                               const NumDiffOptions<S>& opt) {
+MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<S>& x,
+                               StateBlock block, const NumDiffOptions<S>& opt) {
   const TwistRepresentation rep = opt.twist_representation;
   const bool moving = model.has_moving_base();
   const int n = model.num_joints();
@@ -178,7 +194,8 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
         y.nu = base_twist_to_body(y.H, t, rep);
         return as_vector<S>(f(static_cast<const State<S>&>(y)));
       };
-      return difference_columns<S>(ncols, g, [](int) { return S(0); }, f0, opt);
+      return difference_columns<S>(
+          ncols, g, [](int) { return S(0); }, f0, opt);
     }
     case StateBlock::JointPositions: {
       auto g = [&](int k, const S& h) {
@@ -186,7 +203,8 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
         y.s[k] = x.s[k] + h;
         return as_vector<S>(f(static_cast<const State<S>&>(y)));
       };
-      return difference_columns<S>(n, g, [&](int k) { return x.s[k]; }, f0, opt);
+      return difference_columns<S>(
+          n, g, [&](int k) { return x.s[k]; }, f0, opt);
     }
     case StateBlock::Twist: {
       const int ncols = moving ? 6 : 0;
@@ -198,7 +216,8 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
         y.nu = base_twist_to_body(x.H, tk, rep);
         return as_vector<S>(f(static_cast<const State<S>&>(y)));
       };
-      return difference_columns<S>(ncols, g, [&](int k) { return t[k]; }, f0, opt);
+      return difference_columns<S>(
+          ncols, g, [&](int k) { return t[k]; }, f0, opt);
     }
     case StateBlock::JointVelocities: {
       auto g = [&](int k, const S& h) {
@@ -206,7 +225,8 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
         y.r[k] = x.r[k] + h;
         return as_vector<S>(f(static_cast<const State<S>&>(y)));
       };
-      return difference_columns<S>(n, g, [&](int k) { return x.r[k]; }, f0, opt);
+      return difference_columns<S>(
+          n, g, [&](int k) { return x.r[k]; }, f0, opt);
     }
   }
   return MatrixX<S>();
@@ -218,7 +238,8 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
 /// (η, δs, δtwist, δr) for a moving base, (δs, δr) for a welded one; see the header for the
 /// perturbations and for what the pose columns hold fixed.
 template <class S, class F>
-MatrixX<S> state_jacobian(const Model<S>& model, F&& f, const State<S>& x, const NumDiffOptions<S>& opt = {}) {
+MatrixX<S> state_jacobian(const Model<S>& model, F&& f, const State<S>& x,
+                          const NumDiffOptions<S>& opt = {}) {
   liedyn::detail::check_state_sizes("numdiff::state_jacobian", "x", model, x);
   // f(x), evaluated at most once and shared by the blocks.
   VectorX<S> y0;
@@ -231,13 +252,15 @@ MatrixX<S> state_jacobian(const Model<S>& model, F&& f, const State<S>& x, const
   const StateBlock blocks[4] = {StateBlock::Pose, StateBlock::JointPositions, StateBlock::Twist,
                                 StateBlock::JointVelocities};
   MatrixX<S> cols[4];
-  for (int b = 0; b < 4; ++b) cols[b] = detail::state_block_columns(model, f, f0, x, blocks[b], opt);
+  for (int b = 0; b < 4; ++b)
+    cols[b] = detail::state_block_columns(model, f, f0, x, blocks[b], opt);
   // Every block has m rows, an empty one too (it evaluated f at x).
   const Eigen::Index m = cols[0].rows();
   MatrixX<S> J(m, tangent_size(model));
   int first = 0;
   for (int b = 0; b < 4; ++b) {
-    if (cols[b].rows() != m) liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
+    if (cols[b].rows() != m)
+      liedyn::detail::throw_invalid_argument("numdiff: f changed its output size");
     J.middleCols(first, cols[b].cols()) = cols[b];
     first += static_cast<int>(cols[b].cols());
   }
@@ -256,7 +279,8 @@ MatrixX<S> state_jacobian_block(const Model<S>& model, F&& f, const State<S>& x,
 
 /// ∂f/∂η: H ← H exp(η^), the base twist held fixed in opt.twist_representation.
 template <class S, class F>
-MatrixX<S> jacobian_wrt_pose(const Model<S>& model, F&& f, const State<S>& x, const NumDiffOptions<S>& opt = {}) {
+MatrixX<S> jacobian_wrt_pose(const Model<S>& model, F&& f, const State<S>& x,
+                             const NumDiffOptions<S>& opt = {}) {
   return state_jacobian_block(model, f, x, StateBlock::Pose, opt);
 }
 /// ∂f/∂s.
@@ -267,7 +291,8 @@ MatrixX<S> jacobian_wrt_joint_positions(const Model<S>& model, F&& f, const Stat
 }
 /// ∂f/∂(base twist in opt.twist_representation), H held fixed.
 template <class S, class F>
-MatrixX<S> jacobian_wrt_twist(const Model<S>& model, F&& f, const State<S>& x, const NumDiffOptions<S>& opt = {}) {
+MatrixX<S> jacobian_wrt_twist(const Model<S>& model, F&& f, const State<S>& x,
+                              const NumDiffOptions<S>& opt = {}) {
   return state_jacobian_block(model, f, x, StateBlock::Twist, opt);
 }
 /// ∂f/∂r.
@@ -282,7 +307,8 @@ MatrixX<S> jacobian_wrt_joint_velocities(const Model<S>& model, F&& f, const Sta
 template <class F, class Derived>
 MatrixX<typename Derived::Scalar> vector_jacobian(
     F&& f, const Eigen::MatrixBase<Derived>& x,
-    const NumDiffOptions<typename Derived::Scalar>& opt = NumDiffOptions<typename Derived::Scalar>()) {
+    const NumDiffOptions<typename Derived::Scalar>& opt =
+        NumDiffOptions<typename Derived::Scalar>()) {
   using S = typename Derived::Scalar;
   const VectorX<S> x0 = x;  // a plain copy (x may be an expression or a row vector)
   VectorX<S> y = x0;
@@ -293,7 +319,8 @@ MatrixX<typename Derived::Scalar> vector_jacobian(
     y[k] = x0[k];
     return out;
   };
-  return detail::difference_columns<S>(static_cast<int>(x0.size()), g, [&](int k) { return x0[k]; }, f0, opt);
+  return detail::difference_columns<S>(
+      static_cast<int>(x0.size()), g, [&](int k) { return x0[k]; }, f0, opt);
 }
 
 }  // namespace numdiff

@@ -47,20 +47,42 @@ class float128 {
   constexpr float128(T v) : v_(static_cast<builtin>(v)) {}  // NOLINT
 
   template <class T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
-  explicit constexpr operator T() const { return static_cast<T>(v_); }
+  explicit constexpr operator T() const {
+    return static_cast<T>(v_);
+  }
   constexpr builtin value() const { return v_; }
 
-  float128& operator+=(const float128& o) { v_ += o.v_; return *this; }
-  float128& operator-=(const float128& o) { v_ -= o.v_; return *this; }
-  float128& operator*=(const float128& o) { v_ *= o.v_; return *this; }
-  float128& operator/=(const float128& o) { v_ /= o.v_; return *this; }
+  float128& operator+=(const float128& o) {
+    v_ += o.v_;
+    return *this;
+  }
+  float128& operator-=(const float128& o) {
+    v_ -= o.v_;
+    return *this;
+  }
+  float128& operator*=(const float128& o) {
+    v_ *= o.v_;
+    return *this;
+  }
+  float128& operator/=(const float128& o) {
+    v_ /= o.v_;
+    return *this;
+  }
   constexpr float128 operator-() const { return float128(-v_); }
   constexpr float128 operator+() const { return *this; }
 
-  friend constexpr float128 operator+(const float128& a, const float128& b) { return float128(a.v_ + b.v_); }
-  friend constexpr float128 operator-(const float128& a, const float128& b) { return float128(a.v_ - b.v_); }
-  friend constexpr float128 operator*(const float128& a, const float128& b) { return float128(a.v_ * b.v_); }
-  friend constexpr float128 operator/(const float128& a, const float128& b) { return float128(a.v_ / b.v_); }
+  friend constexpr float128 operator+(const float128& a, const float128& b) {
+    return float128(a.v_ + b.v_);
+  }
+  friend constexpr float128 operator-(const float128& a, const float128& b) {
+    return float128(a.v_ - b.v_);
+  }
+  friend constexpr float128 operator*(const float128& a, const float128& b) {
+    return float128(a.v_ * b.v_);
+  }
+  friend constexpr float128 operator/(const float128& a, const float128& b) {
+    return float128(a.v_ / b.v_);
+  }
   friend constexpr bool operator==(const float128& a, const float128& b) { return a.v_ == b.v_; }
   friend constexpr bool operator!=(const float128& a, const float128& b) { return a.v_ != b.v_; }
   friend constexpr bool operator<(const float128& a, const float128& b) { return a.v_ < b.v_; }
@@ -83,16 +105,24 @@ inline float128 tan(const float128& x) { return tanf128(x.value()); }
 inline float128 asin(const float128& x) { return asinf128(x.value()); }
 inline float128 acos(const float128& x) { return acosf128(x.value()); }
 inline float128 atan(const float128& x) { return atanf128(x.value()); }
-inline float128 atan2(const float128& y, const float128& x) { return atan2f128(y.value(), x.value()); }
+inline float128 atan2(const float128& y, const float128& x) {
+  return atan2f128(y.value(), x.value());
+}
 inline float128 exp(const float128& x) { return expf128(x.value()); }
 inline float128 log(const float128& x) { return logf128(x.value()); }
 inline float128 pow(const float128& x, const float128& y) { return powf128(x.value(), y.value()); }
 inline float128 floor(const float128& x) { return floorf128(x.value()); }
 inline float128 ceil(const float128& x) { return ceilf128(x.value()); }
-inline float128 fmod(const float128& x, const float128& y) { return fmodf128(x.value(), y.value()); }
+inline float128 fmod(const float128& x, const float128& y) {
+  return fmodf128(x.value(), y.value());
+}
 inline float128 ldexp(const float128& x, int e) { return ldexpf128(x.value(), e); }
-inline float128 hypot(const float128& x, const float128& y) { return hypotf128(x.value(), y.value()); }
-inline bool isfinite(const float128& x) { return x.value() == x.value() && x.value() - x.value() == 0; }
+inline float128 hypot(const float128& x, const float128& y) {
+  return hypotf128(x.value(), y.value());
+}
+inline bool isfinite(const float128& x) {
+  return x.value() == x.value() && x.value() - x.value() == 0;
+}
 inline bool isnan(const float128& x) { return x.value() != x.value(); }
 inline bool isinf(const float128& x) { return x.value() == x.value() && !isfinite(x); }
 

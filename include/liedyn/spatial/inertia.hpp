@@ -36,14 +36,17 @@ class SpatialInertia {
   }
   /// From mass, centre of mass c and rotational inertia I_c about the centre of mass, all in
   /// the body frame.
-  static SpatialInertia from_mass_com_inertia(const S& m, const Vector3<S>& c, const Matrix3<S>& I_c) {
+  static SpatialInertia from_mass_com_inertia(const S& m, const Vector3<S>& c,
+                                              const Matrix3<S>& I_c) {
     const Matrix3<S> C = hat(c);
     return from_moments(m, Vector3<S>(m * c), Matrix3<S>(I_c - m * C * C));
   }
   /// The same inertia with its rotational part replaced by the symmetric part (I + Iᵀ)/2. A
   /// rotated inertia R D Rᵀ (URDF rpy, CAD exports) is symmetric only to round-off; the model
   /// builder stores this form, after validation, so that mass matrices come out exactly symmetric.
-  SpatialInertia symmetrized() const { return from_moments(m_, h_, Matrix3<S>(S(0.5) * (Io_ + Io_.transpose()))); }
+  SpatialInertia symmetrized() const {
+    return from_moments(m_, h_, Matrix3<S>(S(0.5) * (Io_ + Io_.transpose())));
+  }
   /// From the 6×6 matrix form (its symmetric rigid-body structure is assumed).
   template <class Derived>
   static SpatialInertia from_matrix(const Eigen::MatrixBase<Derived>& M) {
@@ -116,7 +119,9 @@ class SpatialInertia {
 
   /// Given this inertia in frame B and X = ^A H_B, the same body's inertia in frame A:
   /// _A X^B M ^B X_A.
-  SpatialInertia transformed(const SE3<S>& X) const { return rotated(X.rotation()).translated(X.translation()); }
+  SpatialInertia transformed(const SE3<S>& X) const {
+    return rotated(X.rotation()).translated(X.translation());
+  }
   /// transformed(X) for a pure rotation X = (R, 0): frame A shares B's origin, R = ^A R_B.
   SpatialInertia rotated(const Matrix3<S>& R) const {
     const Matrix3<S> RI = R * Io_;
@@ -160,7 +165,8 @@ class SpatialInertia {
     const S* p = X.translation().data();
     S RI[9];  // R I_o, column-major
     for (int b = 0; b < 3; ++b)
-      for (int a = 0; a < 3; ++a) RI[a + 3 * b] = R[a] * Io[3 * b] + R[a + 3] * Io[1 + 3 * b] + R[a + 6] * Io[2 + 3 * b];
+      for (int a = 0; a < 3; ++a)
+        RI[a + 3 * b] = R[a] * Io[3 * b] + R[a + 3] * Io[1 + 3 * b] + R[a + 6] * Io[2 + 3 * b];
     S hr[3], g[3];
     const S half_m = S(0.5) * o.m_;
     for (int a = 0; a < 3; ++a) {
@@ -202,17 +208,20 @@ class SpatialInertia {
       return fail("non-finite mass or inertia");
     if (m_ < S(0)) return fail("negative mass");
     if (m_ == S(0) && !allow_degenerate) return fail("mass must be positive");
-    if (m_ == S(0) && h_.cwiseAbs().maxCoeff() > S(0)) return fail("massless body with a non-zero first moment");
+    if (m_ == S(0) && h_.cwiseAbs().maxCoeff() > S(0))
+      return fail("massless body with a non-zero first moment");
     const Matrix3<S> Ic = inertia_com();
     // I_c = I_o − m ĉ ĉᵀ loses the round-off of I_o, whose size is |I_c| + m|c|²: a point mass
     // away from the origin has I_c ≈ 0 and round-off of the order of ε m|c|².
     const S scale = std::max<S>(Ic.cwiseAbs().maxCoeff(), Io_.cwiseAbs().maxCoeff());
     const S tol = S(64) * Eigen::NumTraits<S>::epsilon() * (scale > S(0) ? scale : S(1));
-    if ((Ic - Ic.transpose()).cwiseAbs().maxCoeff() > tol) return fail("rotational inertia is not symmetric");
+    if ((Ic - Ic.transpose()).cwiseAbs().maxCoeff() > tol)
+      return fail("rotational inertia is not symmetric");
     const Eigen::SelfAdjointEigenSolver<Matrix3<S>> es(Matrix3<S>((Ic + Ic.transpose()) * S(0.5)),
                                                        Eigen::EigenvaluesOnly);
     const Vector3<S> l = es.eigenvalues();  // ascending
-    if (!allow_degenerate && !(l(0) > S(0))) return fail("rotational inertia is not positive definite");
+    if (!allow_degenerate && !(l(0) > S(0)))
+      return fail("rotational inertia is not positive definite");
     if (l(0) < -tol) return fail("rotational inertia is not positive semi-definite");
     if (l(0) + l(1) < l(2) - tol) return fail("principal moments violate the triangle inequality");
     return true;
@@ -224,7 +233,8 @@ class SpatialInertia {
     return SpatialInertia<T>::from_moments(T(m_), h_.template cast<T>(), Io_.template cast<T>());
   }
   /// Eigen's relative test on the 6×6 matrices.
-  bool isApprox(const SpatialInertia& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
+  bool isApprox(const SpatialInertia& o,
+                const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return matrix().isApprox(o.matrix(), prec);
   }
 

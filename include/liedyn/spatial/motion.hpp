@@ -7,8 +7,8 @@
 // angular first — do not mix.
 #pragma once
 
-#include "liedyn/spatial/fwd.hpp"
 #include "liedyn/arithmetic/registers.hpp"
+#include "liedyn/spatial/fwd.hpp"
 #include "liedyn/spatial/skew.hpp"
 
 namespace liedyn {
@@ -117,7 +117,9 @@ class Motion {
 
   /// The same motion with its coordinates converted to scalar type T.
   template <class T>
-  Motion<T> cast() const { return Motion<T>(data_.template cast<T>()); }
+  Motion<T> cast() const {
+    return Motion<T>(data_.template cast<T>());
+  }
 
  private:
   Vector data_;
@@ -196,7 +198,9 @@ class Force {
 
   /// The same force vector with its coordinates converted to scalar type T.
   template <class T>
-  Force<T> cast() const { return Force<T>(data_.template cast<T>()); }
+  Force<T> cast() const {
+    return Force<T>(data_.template cast<T>());
+  }
 
  private:
   Vector data_;
@@ -211,14 +215,20 @@ Force<S> Motion<S>::cross(const Force<S>& f) const {
 
 /// The power pairing ⟨v, f⟩ = vᵀ f.
 template <class S>
-S dot(const Motion<S>& v, const Force<S>& f) { return v.vector().dot(f.vector()); }
+S dot(const Motion<S>& v, const Force<S>& f) {
+  return v.vector().dot(f.vector());
+}
 
 /// Scalar times motion: a m = m a.
 template <class S>
-Motion<S> operator*(const S& a, const Motion<S>& m) { return m * a; }
+Motion<S> operator*(const S& a, const Motion<S>& m) {
+  return m * a;
+}
 /// Scalar times force vector: a f = f a.
 template <class S>
-Force<S> operator*(const S& a, const Force<S>& f) { return f * a; }
+Force<S> operator*(const S& a, const Force<S>& f) {
+  return f * a;
+}
 
 /// Column-wise twist cross product on a 6×k block: out = v × in (no 6×6 matrix formed).
 template <class S, class DerivedIn, class DerivedOut>

@@ -68,7 +68,8 @@ class SE3 {
   /// From a 4×4 homogeneous matrix.
   template <class Derived>
   static SE3 from_matrix(const Eigen::MatrixBase<Derived>& H) {
-    return SE3(Matrix3<S>(H.template topLeftCorner<3, 3>()), Vector3<S>(H.template topRightCorner<3, 1>()));
+    return SE3(Matrix3<S>(H.template topLeftCorner<3, 3>()),
+               Vector3<S>(H.template topRightCorner<3, 1>()));
   }
   /// The identity transform (R = I, p = 0).
   static SE3 Identity() { return SE3(); }
@@ -106,17 +107,22 @@ class SE3 {
   SE3 inverse_times(const SE3& o) const {
     using namespace detail;
     SE3 r;
-    for (int c = 0; c < 3; ++c) store3(r.R_.data() + 3 * c, mul3_transpose(R_, load3(o.R_.data() + 3 * c)));
+    for (int c = 0; c < 3; ++c)
+      store3(r.R_.data() + 3 * c, mul3_transpose(R_, load3(o.R_.data() + 3 * c)));
     store3(r.p_.data(), mul3_transpose(R_, load3(o.p_.data()) - load3(p_.data())));
     return r;
   }
 
   /// A point of frame B in frame A: R x + p.
   template <class Derived>
-  Vector3<S> act_point(const Eigen::MatrixBase<Derived>& x) const { return R_ * x + p_; }
+  Vector3<S> act_point(const Eigen::MatrixBase<Derived>& x) const {
+    return R_ * x + p_;
+  }
   /// A point of frame A in frame B: Rᵀ (x − p).
   template <class Derived>
-  Vector3<S> act_inverse_point(const Eigen::MatrixBase<Derived>& x) const { return R_.transpose() * (x - p_); }
+  Vector3<S> act_inverse_point(const Eigen::MatrixBase<Derived>& x) const {
+    return R_.transpose() * (x - p_);
+  }
 
   /// ^A v = ^A X_B ^B v.
   Motion<S> act(const Motion<S>& v) const {
@@ -178,7 +184,8 @@ class SE3 {
   }
   /// out = ^B X_A in, column-wise; `out` may alias `in`.
   template <class DIn, class DOut>
-  void act_inverse_motions(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+  void act_inverse_motions(const Eigen::MatrixBase<DIn>& in,
+                           const Eigen::MatrixBase<DOut>& out_) const {
     using namespace detail;
     auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
     const Vec3<S> p = load3(p_, 0);
@@ -204,7 +211,8 @@ class SE3 {
   }
   /// out = _B X^A in, column-wise; `out` may alias `in`.
   template <class DIn, class DOut>
-  void act_inverse_forces(const Eigen::MatrixBase<DIn>& in, const Eigen::MatrixBase<DOut>& out_) const {
+  void act_inverse_forces(const Eigen::MatrixBase<DIn>& in,
+                          const Eigen::MatrixBase<DOut>& out_) const {
     using namespace detail;
     auto& out = const_cast<Eigen::MatrixBase<DOut>&>(out_);
     const Vec3<S> p = load3(p_, 0);
@@ -281,7 +289,9 @@ class SE3 {
 
   /// The same transform in scalar type T.
   template <class T>
-  SE3<T> cast() const { return SE3<T>(R_.template cast<T>(), p_.template cast<T>()); }
+  SE3<T> cast() const {
+    return SE3<T>(R_.template cast<T>(), p_.template cast<T>());
+  }
   /// R: Eigen's relative test; p: ‖p − p_o‖ ≤ prec (1 + ‖p‖).
   bool isApprox(const SE3& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return R_.isApprox(o.R_, prec) && (p_ - o.p_).norm() <= prec * (S(1) + p_.norm());

@@ -10,8 +10,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "liedyn/spatial/fwd.hpp"
 #include "liedyn/arithmetic/registers.hpp"
+#include "liedyn/spatial/fwd.hpp"
 #include "liedyn/spatial/skew.hpp"
 
 namespace Eigen {
@@ -32,11 +32,13 @@ S atan2(const S& y, const S& x) {
   return atan2(y, x);
 }
 template <class D>
-Eigen::AutoDiffScalar<D> atan2(const Eigen::AutoDiffScalar<D>& y, const Eigen::AutoDiffScalar<D>& x) {
+Eigen::AutoDiffScalar<D> atan2(const Eigen::AutoDiffScalar<D>& y,
+                               const Eigen::AutoDiffScalar<D>& x) {
   using std::atan2;
   const auto yv = y.value(), xv = x.value();
   const auto r2 = xv * xv + yv * yv;
-  return Eigen::AutoDiffScalar<D>(atan2(yv, xv), D((xv * y.derivatives() - yv * x.derivatives()) / r2));
+  return Eigen::AutoDiffScalar<D>(atan2(yv, xv),
+                                  D((xv * y.derivatives() - yv * x.derivatives()) / r2));
 }
 
 // Coefficients of the SO(3) series, each with its Taylor branch (terms up to θ⁶) for small
@@ -108,10 +110,14 @@ class SO3 {
   SO3 inverse() const { return SO3(Matrix3<S>(R_.transpose())); }
   /// R u: a vector of frame B expressed in frame A.
   template <class Derived>
-  Vector3<S> act(const Eigen::MatrixBase<Derived>& u) const { return R_ * u; }
+  Vector3<S> act(const Eigen::MatrixBase<Derived>& u) const {
+    return R_ * u;
+  }
   /// Rᵀ u: a vector of frame A expressed in frame B.
   template <class Derived>
-  Vector3<S> act_inverse(const Eigen::MatrixBase<Derived>& u) const { return R_.transpose() * u; }
+  Vector3<S> act_inverse(const Eigen::MatrixBase<Derived>& u) const {
+    return R_.transpose() * u;
+  }
 
   /// exp(ω^) by Rodrigues' formula.
   template <class Derived>
@@ -131,7 +137,8 @@ class SO3 {
     if (cos_t > S(0) && sin2 < small_angle_threshold_squared<S>()) {
       // θ/sin θ = asin(s)/s as a series in s² = sin²θ: no square root, so it is smooth (and
       // differentiable by automatic differentiation) at the identity.
-      const S factor = S(1) + sin2 / S(6) + S(3) * sin2 * sin2 / S(40) + S(5) * sin2 * sin2 * sin2 / S(112);
+      const S factor =
+          S(1) + sin2 / S(6) + S(3) * sin2 * sin2 / S(40) + S(5) * sin2 * sin2 * sin2 / S(112);
       return skew * factor;
     }
     const S sin_t = sqrt(sin2);
@@ -184,7 +191,8 @@ class SO3 {
     const S n = sqrt(x * x + y * y + z * z + w * w);
     // Not a hot path (input conversion): refuse always, a zero quaternion would give NaNs.
     if (!(n > S(0)) || !(n < std::numeric_limits<S>::infinity()))
-      throw std::invalid_argument("liedyn: SO3::from_quaternion: the quaternion is zero or not finite");
+      throw std::invalid_argument(
+          "liedyn: SO3::from_quaternion: the quaternion is zero or not finite");
     const S qx = x / n, qy = y / n, qz = z / n, qw = w / n;
     Matrix3<S> R;
     R << S(1) - S(2) * (qy * qy + qz * qz), S(2) * (qx * qy - qz * qw), S(2) * (qx * qz + qy * qw),
@@ -227,7 +235,9 @@ class SO3 {
 
   /// The same rotation in scalar type T.
   template <class T>
-  SO3<T> cast() const { return SO3<T>(R_.template cast<T>()); }
+  SO3<T> cast() const {
+    return SO3<T>(R_.template cast<T>());
+  }
 
  private:
   Matrix3<S> R_;
