@@ -2,8 +2,9 @@
 # Checks that C++ files follow .clang-format; prints each file that does not, and fails.
 #
 # Usage (from anywhere):
-#   scripts/check-format.sh [--base REV] [--diff] [FILE...]
+#   scripts/check-format.sh [--all | --base REV] [--diff] [FILE...]
 #     FILE...     the files to check (C++ sources and headers; other files are ignored)
+#     --all       check every C++ file git tracks (what CI runs)
 #     --base REV  without FILEs: check the C++ files changed since REV — added, copied, modified
 #                 or renamed between the merge base of REV and HEAD and the working tree
 #                 (default REV: main, or HEAD~1 when there is no branch main)
@@ -11,21 +12,22 @@
 # Exit status: 0 every checked file is formatted (or there was nothing to check), 1 some file is
 # not, 2 usage or tool error. Needs clang-format (Debian: clang-format; scripts/install-deps.sh).
 #
-# To fix a file: clang-format -i FILE. The tree predates .clang-format and has not been
-# reformatted as a whole yet, so check what you changed, not everything.
+# To fix a file: clang-format -i FILE. The whole tree is formatted; CI runs --all.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 base=""
 show_diff=0
+all=0
 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) [ $# -ge 2 ] || { echo "check-format: --base needs a revision" >&2; exit 2; }
             base="$2"; shift 2 ;;
     --diff) show_diff=1; shift ;;
-    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --all) all=1; shift ;;
+    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; files+=("$@"); break ;;
     -*) echo "check-format: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
@@ -44,7 +46,9 @@ is_cpp() {
   esac
 }
 
-if [ "${#files[@]}" -eq 0 ]; then
+if [ "$all" -eq 1 ]; then
+  while IFS= read -r f; do files+=("$f"); done < <(git ls-files)
+elif [ "${#files[@]}" -eq 0 ]; then
   if [ -z "$base" ]; then
     if git rev-parse --verify --quiet main >/dev/null; then base=main; else base=HEAD~1; fi
   fi
