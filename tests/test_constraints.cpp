@@ -79,6 +79,20 @@ TEST_CASE(
     ConstraintData<L> cd(model, set);
     liedyn::constraint_kinematics(model, data, set, cd, x);
     const MatrixX<L> J = cd.J;
+    // Each constraint's support (the columns constraint_rows forms) is increasing, closed under
+    // the coordinate tree's ancestors, and holds every nonzero column of its rows.
+    for (const auto& c : set.constraints()) {
+      INFO(c.name);
+      std::vector<bool> in(model.nv(), false);
+      for (std::size_t k = 0; k < c.support.size(); ++k) {
+        if (k > 0) CHECK(c.support[k - 1] < c.support[k]);
+        in[c.support[k]] = true;
+      }
+      for (const int d : c.support)
+        if (model.dof_parent(d) >= 0) CHECK(in[model.dof_parent(d)]);
+      for (int d = 0; d < model.nv(); ++d)
+        if (!in[d]) CHECK(J.block(c.row, d, c.dim, 1).isZero(0));
+    }
     // Central differences of e along x ⊕ (t δ) for δ = the unit vectors (positions only).
     const int nv = model.nv();
     const L h = 1e-7L;

@@ -78,8 +78,7 @@ inline void scribble(ConstraintData<double>& cd) {
   scribble(cd.velocity_dx), scribble(cd.acceleration_dx), scribble(cd.position_error_dx),
       scribble(cd.Jdot);
   scribble(cd.v_after_dx), scribble(cd.impulse_dx);
-  scribble(cd.bias_acceleration), scribble(cd.world_columns), scribble(cd.relative_columns),
-      scribble(cd.rows_full);
+  scribble(cd.bias_acceleration), scribble(cd.relative_columns), scribble(cd.rows_full);
   scribble(cd.Y), scribble(cd.Z), scribble(cd.rhs), scribble(cd.tmp_nv), scribble(cd.tmp_q);
   ConstrainedDerivativesWorkspace<double>& w = cd.derivatives;
   for (Matrix6X<double>* m :

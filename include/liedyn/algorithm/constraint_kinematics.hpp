@@ -74,23 +74,22 @@ void check_constraint_call(const char* who, const Model<S>& model, const Data<S>
 }
 
 /// Writes the rows of every constraint; `with_drift`: also the accelerations at q̈ = 0 (drift,
-/// gamma), which need one more O(n) pass.
+/// gamma), one more pass along the constraints' support chains.
 template <class S>
 void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
                      ConstraintData<S>& cd, const State<S>& x, bool with_drift) {
   forward_kinematics(model, data, x);
-  const int nb = model.num_bodies();
-  if (with_drift) {
-    cd.bias_acceleration[0] = Motion<S>();
-    for (int i = 1; i < nb; ++i)
-      cd.bias_acceleration[i] =
-          data.H_parent[i].act_inverse(cd.bias_acceleration[model.parent(i)]) +
-          data.v[i].cross(data.vJ[i]);
-  }
-  if (model.has_moving_base())
-    cd.world_columns.template leftCols<6>() = data.H_world[0].velocity_transform();
-  for (int i = 1; i < nb; ++i)
-    cd.world_columns.col(model.v_index(i)) = model.joint(i).subspace_in(data.H_world[i]).vector();
+  // The bias accelerations (q̈ = 0, no gravity) of the bodies on `body`'s support chain, root
+  // first: only the constraints' chains are read.
+  auto bias_chain = [&](int body) {
+    if (body < 0) return;
+    detail::for_each_support_body(model, body, [&](int j) {
+      cd.bias_acceleration[j] =
+          j == 0 ? Motion<S>()
+                 : Motion<S>(data.H_parent[j].act_inverse(cd.bias_acceleration[model.parent(j)]) +
+                             data.v[j].cross(data.vJ[j]));
+    });
+  };
 
   Matrix6X<S>& R = cd.relative_columns;
   Matrix6X<S>& rows = cd.rows_full;
@@ -105,6 +104,10 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
       acc(0) = S(0);
       err(0) = x.s[c.joint - 1] - c.ratio * x.s[c.master - 1] - c.offset;
     } else {
+      if (with_drift) {
+        bias_chain(c.body1);
+        bias_chain(c.body2);
+      }
       const ConstraintFrameMotion<S> f1 = constraint_frame_motion(data, cd, c.body1, c.placement1);
       const ConstraintFrameMotion<S> f2 = constraint_frame_motion(data, cd, c.body2, c.placement2);
       const SE3<S> H12 = f1.H.inverse_times(f2.H);
@@ -112,23 +115,24 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
       const Motion<S> u = f2.v - Xv1;
       const Motion<S> ud =
           with_drift ? Motion<S>(f2.a - H12.act_inverse(f1.a) + f2.v.cross(Xv1)) : Motion<S>();
-      // Relative columns ^2X_A (J_2^A − J_1^A), frame-2 body coordinates.
+      // Relative columns ^2X_A (J_2^A − J_1^A), frame-2 body coordinates, from the inertial
+      // columns ^A X_j Γ_j (base: ^A X_0) of the two chains; zero off the support.
       R.setZero();
       auto add_chain = [&](int body, const S& sign) {
         if (body < 0) return;
         detail::for_each_support_body(model, body, [&](int j) {
           if (j == 0) {
             if (model.has_moving_base())
-              R.template leftCols<6>() += sign * cd.world_columns.template leftCols<6>();
+              R.template leftCols<6>() += sign * data.H_world[0].velocity_transform();
             return;
           }
-          const int col = model.v_index(j);
-          R.col(col) += sign * cd.world_columns.col(col);
+          R.col(model.v_index(j)) += sign * model.joint(j).subspace_in(data.H_world[j]).vector();
         });
       };
       add_chain(c.body2, S(1));
       add_chain(c.body1, S(-1));
-      f2.H.act_inverse_motions(R, R);
+      for (const int col : c.support)
+        R.col(col) = f2.H.act_inverse(Motion<S>(Vector6<S>(R.col(col)))).vector();
 
       const Matrix3<S>& R2 = f2.H.rotation();
       const Vector3<S>& o2 = f2.H.translation();

@@ -193,6 +193,10 @@ struct Constraint {
   S ratio = S(1), offset = S(0);
   int row = 0;  ///< first row in the stacked J
   int dim = 0;  ///< number of rows (components.size())
+  /// The coordinates whose columns of J may be nonzero in this constraint's rows, closed under
+  /// the coordinate tree's ancestors (Model::dof_parent), increasing (so J L⁻¹, M = Lᵀ D L, is
+  /// zero off it too): the constraint kinematics form only these columns.
+  std::vector<int> support;
 
   /// The same constraint in scalar type T.
   template <class T>
@@ -220,6 +224,7 @@ struct Constraint {
     c.offset = T(offset);
     c.row = row;
     c.dim = dim;
+    c.support = support;
     return c;
   }
 };
@@ -381,7 +386,31 @@ class ConstraintSet {
     c.acceleration = vector_or_zero(spec.acceleration, "the desired acceleration");
     c.row = rows_;
     rows_ += c.dim;
+    c.support = support_of(model, c);
     constraints_.push_back(std::move(c));
+  }
+
+  // The ancestor closure, in the coordinate tree, of the coordinates c's rows touch.
+  static std::vector<int> support_of(const Model<S>& model, const Constraint<S>& c) {
+    std::vector<char> in(model.nv(), 0);
+    auto close = [&](int d) {
+      for (; d >= 0 && !in[d]; d = model.dof_parent(d)) in[d] = 1;
+    };
+    auto chain = [&](int body) {
+      if (body >= 1) close(model.v_index(body));
+      else if (body == 0 && model.has_moving_base()) close(5);
+    };
+    if (c.type == ConstraintType::Coupling) {
+      chain(c.joint);
+      chain(c.master);
+    } else {
+      chain(c.body1);
+      chain(c.body2);
+    }
+    std::vector<int> support;
+    for (int d = 0; d < model.nv(); ++d)
+      if (in[d]) support.push_back(d);
+    return support;
   }
 
   int nv_ = 0;
@@ -466,7 +495,6 @@ struct ConstraintData {
     delassus.setZero(m, m);
     delassus_factor.setZero(m, m);
     bias_acceleration.assign(nb, Motion<S>());
-    world_columns.setZero(6, nv);
     relative_columns.setZero(6, nv);
     rows_full.setZero(6, nv);
     Y.setZero(m, nv);
@@ -520,7 +548,6 @@ struct ConstraintData {
   // --- scratch ------------------------------------------------------------------------------
   std::vector<Motion<S>>
       bias_acceleration;         ///< body accelerations at q̈ = 0, no gravity (body frames)
-  Matrix6X<S> world_columns;     ///< inertial Jacobian columns ^A X_j Γ_j (base: ^A X_0)
   Matrix6X<S> relative_columns;  ///< one constraint's relative-twist Jacobian (frame 2, body)
   Matrix6X<S> rows_full;         ///< one constraint's rows before the component mask
   MatrixX<S> Y;                  ///< J L⁻¹ (m × nv; M = Lᵀ D L)
