@@ -144,13 +144,13 @@ void delassus_solve(const ConstraintData<S>& cd, const Eigen::MatrixBase<Derived
   }
 }
 
-/// M, its LᵀDL factors and the Delassus factor at x (cd.J must be current).
+/// M, its LᵀDL factors and the Delassus factor at x. cd.J and data.H_parent must be current
+/// (constraint_rows at x, earlier in the same call, leaves both).
 template <class S>
 void factor_kkt(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                ConstraintData<S>& cd, const State<S>& x, const ConstrainedDynamicsOptions<S>& opt,
-                const char* who) {
+                ConstraintData<S>& cd, const ConstrainedDynamicsOptions<S>& opt, const char* who) {
   model.require_invertible_mass_matrix(who);
-  crba(model, data, x.s);
+  crba_from_transforms(model, data, CrbaRoute::Automatic);
   ltdl_factorize(model, data);
   factor_delassus(model, data, set, cd, opt, who);
 }
@@ -217,8 +217,9 @@ const VectorX<S>& constrained_forward_dynamics(
     }
     return cd.ddq;
   }
-  detail::factor_kkt(model, data, set, cd, x, opt, who);
-  bias_force(model, data, x);
+  detail::factor_kkt(model, data, set, cd, opt, who);
+  data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, true, nullptr,
+                                            /*transforms_current=*/true);
   VectorX<S>& y = cd.tmp_q;
   y = tau - data.h;
   detail::ltdl_solve_transposed(model, data, y);

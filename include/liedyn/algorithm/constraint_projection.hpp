@@ -56,7 +56,7 @@ int project_configuration(const Model<S>& model, Data<S>& data, const Constraint
           " keeps a position error above the tolerance; is the configuration within reach of "
           "the constraint manifold?");
     }
-    detail::factor_kkt(model, data, set, cd, x, opt.dynamics, who);
+    detail::factor_kkt(model, data, set, cd, opt.dynamics, who);
     cd.rhs = -cd.position_error;
     detail::delassus_solve(cd, cd.rhs);
     cd.tmp_q.setZero();
@@ -75,7 +75,7 @@ void project_velocity(const Model<S>& model, Data<S>& data, const ConstraintSet<
   const char* who = "project_velocity";
   detail::check_constraint_call(who, model, data, set, cd, x);
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
-  detail::factor_kkt(model, data, set, cd, x, opt, who);
+  detail::factor_kkt(model, data, set, cd, opt, who);
   VectorX<S>& v = cd.tmp_q;
   if (model.has_moving_base()) v << x.nu, x.r;
   else v = x.r;

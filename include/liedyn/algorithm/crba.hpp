@@ -135,6 +135,17 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
   M.bottomLeftCorner(nb - 1, 6) = F.transpose();
 }
 
+/// crba from data.H_parent (current at the call's s), for the kernels that computed it already.
+template <class S>
+void crba_from_transforms(const Model<S>& model, Data<S>& data, CrbaRoute route) {
+  // The routes write M's entries on the tree's ancestor/descendant pattern only: the joint block
+  // is cleared first so that the entries between branches are zero whatever data.M held.
+  data.M.bottomRightCorner(model.num_joints(), model.num_joints()).setZero();
+  if (route == CrbaRoute::Automatic) route = crba_automatic_route(model);
+  if (route == CrbaRoute::Walk) crba_walk(model, data);
+  else crba_base_frame(model, data);
+}
+
 }  // namespace detail
 
 /// The joint-space mass matrix M(s) (both triangles), into data.M (nv × nv). `route` picks how
@@ -145,12 +156,7 @@ const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::Matrix
   LIEDYN_CHECK_SIZE("crba", "s", s, model.num_joints());
   detail::check_data("crba", model, data);
   detail::update_joint_transforms(model, data, s);
-  // The routes write M's entries on the tree's ancestor/descendant pattern only: the joint block
-  // is cleared first so that the entries between branches are zero whatever data.M held.
-  data.M.bottomRightCorner(model.num_joints(), model.num_joints()).setZero();
-  if (route == CrbaRoute::Automatic) route = crba_automatic_route(model);
-  if (route == CrbaRoute::Walk) detail::crba_walk(model, data);
-  else detail::crba_base_frame(model, data);
+  detail::crba_from_transforms(model, data, route);
   return data.M;
 }
 

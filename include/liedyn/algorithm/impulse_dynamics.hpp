@@ -26,7 +26,7 @@ const VectorX<S>& impulse_dynamics(
   LIEDYN_CHECK(restitution >= S(0) && restitution <= S(1),
                std::string(who) + ": the restitution must lie in [0, 1]");
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
-  detail::factor_kkt(model, data, set, cd, x, opt, who);
+  detail::factor_kkt(model, data, set, cd, opt, who);
   VectorX<S>& v = cd.tmp_q;
   if (model.has_moving_base()) v << x.nu, x.r;
   else v = x.r;

@@ -20,14 +20,16 @@ namespace liedyn {
 namespace detail {
 
 // One RNEA pass into data.tau. `with_velocity`/`with_gravity` switch the velocity products and
-// gravity off for the split of h into V and G; `ddq` may be null (zero accelerations).
+// gravity off for the split of h into V and G; `ddq` may be null (zero accelerations);
+// `transforms_current`: data.H_parent is already at x.s (computed earlier in the same call).
 template <class S, class Derived>
 const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
                             const Eigen::MatrixBase<Derived>* ddq, bool with_velocity,
-                            bool with_gravity, const ExternalWrenches<S>* fext) {
+                            bool with_gravity, const ExternalWrenches<S>* fext,
+                            bool transforms_current = false) {
   const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
-  update_joint_transforms(model, data, x.s);
+  if (!transforms_current) update_joint_transforms(model, data, x.s);
 
   Motion<S>& v0 = data.v[0];
   Motion<S>& a0 = data.a[0];
