@@ -21,12 +21,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include <liedyn/algorithm/crba.hpp>
 #include <liedyn/algorithm/eidamb.hpp>
@@ -37,6 +34,7 @@
 #include <liedyn/model/urdf.hpp>
 #endif
 
+#include "support/fig4_case.hpp"
 #include "support/test_support.hpp"
 
 using namespace liedyn;
@@ -287,50 +285,32 @@ TEST_CASE("derivatives: D1..D4 match forward-mode automatic differentiation of e
 
 // ---------------------------------------------------------------------------------------------
 TEST_CASE("derivatives: the reference numbers of fig4_like_case.json", "[derivatives][reference]") {
-  std::ifstream in(LIEDYN_TEST_DATA_DIR "/fig4_like_case.json");
-  REQUIRE(in.good());
-  const nlohmann::json j = nlohmann::json::parse(in);
-  auto matrix = [](const nlohmann::json& a) {
-    MatrixX<double> m(a.size(), a.at(0).size());
-    for (Eigen::Index r = 0; r < m.rows(); ++r)
-      for (Eigen::Index c = 0; c < m.cols(); ++c) m(r, c) = a.at(r).at(c).get<double>();
-    return m;
-  };
-  auto vector = [](const nlohmann::json& a) {
-    VectorX<double> v(a.size());
-    for (Eigen::Index r = 0; r < v.size(); ++r) v(r) = a.at(r).get<double>();
-    return v;
-  };
+  const liedyn::test::Fig4Case ref = liedyn::test::Fig4Case::load();
   const Model<double> model = figure4_model<double>();
   Data<double> data(model);
-  State<double> x(model);
-  x.H = SE3<double>::from_matrix(matrix(j.at("state").at("H")));
-  x.s = vector(j.at("state").at("s"));
-  x.r = vector(j.at("state").at("r"));
-  // The json's w is the INERTIAL twist ^A v_{A,0}.
-  x.set_base_twist(Vector6<double>(vector(j.at("state").at("w"))), TwistRepresentation::Inertial);
+  const State<double> x = ref.state(model);
   // The derivatives are at the forward-dynamics accelerations `acc`.
-  const VectorX<double> acc = vector(j.at("acc"));
+  const VectorX<double> acc = ref.vector("acc");
   REQUIRE(acc.size() == model.nv());
 
   // Tolerance: the reference (another implementation, in double) and ours differ by round-off,
   // ~1e-15 relative to entries up to ~100; printed with 17 digits.
   eidamb_derivatives(model, data, x, acc, TwistRepresentation::Inertial);
-  const double e_d1 = relative_error(data.D1, matrix(j.at("D1")));
-  const double e_d2 = relative_error(data.D2, matrix(j.at("D2")));
-  const double e_d4 = relative_error(data.D4, matrix(j.at("D4")));
-  const double e_m = relative_error(data.M, matrix(j.at("M")));
+  const double e_d1 = relative_error(data.D1, ref.matrix("D1"));
+  const double e_d2 = relative_error(data.D2, ref.matrix("D2"));
+  const double e_d4 = relative_error(data.D4, ref.matrix("D4"));
+  const double e_m = relative_error(data.M, ref.matrix("M"));
   CHECK(e_d1 < 1e-10);
   CHECK(e_d2 < 1e-10);
   CHECK(e_d4 < 1e-10);
   CHECK(e_m < 1e-10);
   eidamb_derivatives(model, data, x, acc, TwistRepresentation::Body);
-  const double e_d1b = relative_error(data.D1, matrix(j.at("D1_bodyvel")));
-  const double e_d3 = relative_error(data.D3, matrix(j.at("D3")));
+  const double e_d1b = relative_error(data.D1, ref.matrix("D1_bodyvel"));
+  const double e_d3 = relative_error(data.D3, ref.matrix("D3"));
   CHECK(e_d1b < 1e-10);
   CHECK(e_d3 < 1e-10);
-  CHECK(relative_error(data.D2, matrix(j.at("D2"))) < 1e-10);
-  CHECK(relative_error(data.D4, matrix(j.at("D4"))) < 1e-10);
+  CHECK(relative_error(data.D2, ref.matrix("D2")) < 1e-10);
+  CHECK(relative_error(data.D4, ref.matrix("D4")) < 1e-10);
   report("reference: D1 (inertial twist held)", e_d1);
   report("reference: D1_bodyvel", e_d1b);
   report("reference: D2", e_d2);

@@ -13,7 +13,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <random>
 #include <string>
@@ -22,7 +21,6 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
-#include <nlohmann/json.hpp>
 
 #include <liedyn/algorithm/aba.hpp>
 #include <liedyn/algorithm/crba.hpp>
@@ -43,6 +41,7 @@
 #endif
 #endif
 
+#include "support/fig4_case.hpp"
 #include "support/test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -423,46 +422,26 @@ TEST_CASE("dynamics: crba and immamb keep the digits of light bodies far from th
 // ---------------------------------------------------------------------------------------------
 TEST_CASE("dynamics: the figure-4 reference numbers (tau, M, h, Minv, forward dynamics)",
           "[dynamics][reference]") {
-  std::ifstream in(LIEDYN_TEST_DATA_DIR "/fig4_like_case.json");
-  REQUIRE(in.good());
-  const nlohmann::json j = nlohmann::json::parse(in);
-  auto matrix = [](const nlohmann::json& a) {
-    MatrixX<double> m(a.size(), a.at(0).size());
-    for (Eigen::Index r = 0; r < m.rows(); ++r)
-      for (Eigen::Index c = 0; c < m.cols(); ++c) m(r, c) = a.at(r).at(c).get<double>();
-    return m;
-  };
-  auto vector = [](const nlohmann::json& a) {
-    VectorX<double> v(a.size());
-    for (Eigen::Index r = 0; r < v.size(); ++r) v(r) = a.at(r).get<double>();
-    return v;
-  };
+  const liedyn::test::Fig4Case ref = liedyn::test::Fig4Case::load();
   const Model<double> model = liedyn::figure4_model<double>();
   Data<double> data(model);
-  State<double> x(model);
-  const nlohmann::json& st = j.at("state");
-  x.H = SE3<double>::from_matrix(matrix(st.at("H")));
-  x.s = vector(st.at("s"));
-  x.r = vector(st.at("r"));
-  x.set_base_twist(Vector6<double>(vector(st.at("w"))),
-                   TwistRepresentation::Inertial);  // json: inertial twist
+  const State<double> x = ref.state(model);
   // The reference's gravity input is −[g; 0] with g = (0, 0, −9.81): ours is the physical g.
   REQUIRE(model.gravity().isApprox(Vector3<double>(0, 0, -9.81)));
-  VectorX<double> ddq(model.nv());
-  ddq << vector(st.at("a0")), vector(st.at("rd"));
+  const VectorX<double> ddq = ref.accelerations(model);
 
   // Tolerance: another implementation in double, printed with 17 digits; round-off ~1e-15
   // relative, and κ(M) ≈ 2e2 for M⁻¹ and the accelerations: 1e-10 relative as the issue states.
   const double tol = 1e-10;
-  const VectorX<double> tau_ref = vector(j.at("tau_bar"));
+  const VectorX<double> tau_ref = ref.vector("tau_bar");
   CHECK(relative_error(liedyn::eidamb(model, data, x, ddq), tau_ref) < tol);
   CHECK(relative_error(liedyn::rnea(model, data, x, ddq), tau_ref) < tol);
-  CHECK(relative_error(liedyn::crba(model, data, x.s), matrix(j.at("M"))) < tol);
-  CHECK(relative_error(liedyn::bias_force(model, data, x), vector(j.at("h"))) < tol);
-  CHECK(relative_error(liedyn::immamb(model, data, x.s), matrix(j.at("Minv"))) < tol);
-  const VectorX<double> u = vector(j.at("u"));
-  CHECK(relative_error(liedyn::aba(model, data, x, u), vector(j.at("acc"))) < tol);
-  CHECK(relative_error(liedyn::forward_dynamics_llt(model, data, x, u), vector(j.at("acc"))) < tol);
+  CHECK(relative_error(liedyn::crba(model, data, x.s), ref.matrix("M")) < tol);
+  CHECK(relative_error(liedyn::bias_force(model, data, x), ref.vector("h")) < tol);
+  CHECK(relative_error(liedyn::immamb(model, data, x.s), ref.matrix("Minv")) < tol);
+  const VectorX<double> u = ref.vector("u");
+  CHECK(relative_error(liedyn::aba(model, data, x, u), ref.vector("acc")) < tol);
+  CHECK(relative_error(liedyn::forward_dynamics_llt(model, data, x, u), ref.vector("acc")) < tol);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -885,39 +864,18 @@ TEST_CASE(
   // Numbers that do not come from liedyn: an independent numpy implementation of the paper's
   // tables (tests/data/fig4_like_case.json), and Newton and Euler about the centre of mass.
   namespace tb = liedyn::textbook;
-  std::ifstream in(LIEDYN_TEST_DATA_DIR "/fig4_like_case.json");
-  REQUIRE(in.good());
-  const nlohmann::json j = nlohmann::json::parse(in);
-  auto matrix = [](const nlohmann::json& a) {
-    MatrixX<double> m(a.size(), a.at(0).size());
-    for (Eigen::Index r = 0; r < m.rows(); ++r)
-      for (Eigen::Index c = 0; c < m.cols(); ++c) m(r, c) = a.at(r).at(c).get<double>();
-    return m;
-  };
-  auto vector = [](const nlohmann::json& a) {
-    VectorX<double> v(a.size());
-    for (Eigen::Index r = 0; r < v.size(); ++r) v(r) = a.at(r).get<double>();
-    return v;
-  };
+  const liedyn::test::Fig4Case ref = liedyn::test::Fig4Case::load();
   const Model<double> model = liedyn::figure4_model<double>();
-  State<double> x(model);
-  const nlohmann::json& st = j.at("state");
-  x.H = SE3<double>::from_matrix(matrix(st.at("H")));
-  x.s = vector(st.at("s"));
-  x.r = vector(st.at("r"));
-  x.set_base_twist(Vector6<double>(vector(st.at("w"))), TwistRepresentation::Inertial);
-  VectorX<double> ddq(model.nv());
-  ddq << vector(st.at("a0")), vector(st.at("rd"));
+  const State<double> x = ref.state(model);
+  const VectorX<double> ddq = ref.accelerations(model);
   // Tolerance: the same as the fast kernels' reference test — another implementation in double
   // printed with 17 digits, κ(M) ≈ 2e2: 1e-10 relative.
   const double tol = 1e-10;
-  LIEDYN_CHECK_BELOW(relative_error(tb::rnea(model, x, ddq), vector(j.at("tau_bar"))), tol);
-  LIEDYN_CHECK_BELOW(relative_error(tb::crba(model, x.s), matrix(j.at("M"))), tol);
-  LIEDYN_CHECK_BELOW(relative_error(tb::bias_force(model, x), vector(j.at("h"))), tol);
-  LIEDYN_CHECK_BELOW(relative_error(tb::inverse_mass_matrix(model, x.s), matrix(j.at("Minv"))),
-                     tol);
-  LIEDYN_CHECK_BELOW(relative_error(tb::aba(model, x, vector(j.at("u"))), vector(j.at("acc"))),
-                     tol);
+  LIEDYN_CHECK_BELOW(relative_error(tb::rnea(model, x, ddq), ref.vector("tau_bar")), tol);
+  LIEDYN_CHECK_BELOW(relative_error(tb::crba(model, x.s), ref.matrix("M")), tol);
+  LIEDYN_CHECK_BELOW(relative_error(tb::bias_force(model, x), ref.vector("h")), tol);
+  LIEDYN_CHECK_BELOW(relative_error(tb::inverse_mass_matrix(model, x.s), ref.matrix("Minv")), tol);
+  LIEDYN_CHECK_BELOW(relative_error(tb::aba(model, x, ref.vector("u")), ref.vector("acc")), tol);
 
   // A lone free body, centre of mass off its origin, gravity on, an applied wrench.
   const double m = 2.5;
