@@ -55,6 +55,16 @@ JointSpec<double> rev(const std::string& name,
   return JointSpec<double>::revolute(name, axis, X);
 }
 
+/// A one-joint spec of each 1-DoF type about `axis` (helical: pitch 0.05).
+JointSpec<double> spec_of_type(liedyn::JointType type, const Vector3<double>& axis,
+                               const SE3<double>& placement) {
+  switch (type) {
+    case liedyn::JointType::Prismatic: return JointSpec<double>::prismatic("j", axis, placement);
+    case liedyn::JointType::Helical: return JointSpec<double>::helical("j", axis, 0.05, placement);
+    default: return JointSpec<double>::revolute("j", axis, placement);
+  }
+}
+
 /// The inertia in frame A of a body whose inertia in frame B is I_B, X = ^A H_B, from the 6×6
 /// definition M_A = (^B X_A)ᵀ M_B ^B X_A (docs/conventions.md §1), independent of transformed().
 Matrix6<double> congruence(const SpatialInertia<double>& I_B, const SE3<double>& X) {
@@ -547,11 +557,7 @@ TEST_CASE("Joint: the axis-aligned transform equals placement * exp((Gamma q)^)"
       for (liedyn::JointType type : {liedyn::JointType::Revolute, liedyn::JointType::Prismatic,
                                      liedyn::JointType::Helical}) {
         const Vector3<double> e = sign * Vector3<double>::Unit(k);
-        JointSpec<double> spec = type == liedyn::JointType::Revolute
-                                     ? JointSpec<double>::revolute("j", e, placement)
-                                 : type == liedyn::JointType::Prismatic
-                                     ? JointSpec<double>::prismatic("j", e, placement)
-                                     : JointSpec<double>::helical("j", e, 0.05, placement);
+        const JointSpec<double> spec = spec_of_type(type, e, placement);
         ModelBuilder<double> b;
         b.add_body("base", "a", spec,
                    SpatialInertia<double>::from_mass_com_inertia(1, Vector3<double>::Zero(),
@@ -603,11 +609,7 @@ TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cas
           Vector3<double>(1.0 / 3, 2.0 / 3, -2.0 / 3)})
       for (liedyn::JointType type : {liedyn::JointType::Revolute, liedyn::JointType::Prismatic,
                                      liedyn::JointType::Helical}) {
-        JointSpec<double> spec = type == liedyn::JointType::Revolute
-                                     ? JointSpec<double>::revolute("j", e, placement)
-                                 : type == liedyn::JointType::Prismatic
-                                     ? JointSpec<double>::prismatic("j", e, placement)
-                                     : JointSpec<double>::helical("j", e, 0.05, placement);
+        const JointSpec<double> spec = spec_of_type(type, e, placement);
         ModelBuilder<double> b;
         b.add_body("base", "a", spec, I);
         const Model<double> m = b.build();
