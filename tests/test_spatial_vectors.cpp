@@ -114,6 +114,12 @@ void check_inertia(std::mt19937& gen) {
   LIEDYN_CHECK_CLOSE(MJ, Matrix6<S>(MJ.transpose()), tol);
   const Motion<S> v(random_vector<S, 6>(gen));
   LIEDYN_CHECK_CLOSE((J * v).vector(), Vector6<S>(MJ * v.vector()), tol);
+  // The Newton–Euler wrench I a + v ×̄* (I v) and its a = 0 case, against the 6×6 forms.
+  const Motion<S> acc(random_vector<S, 6>(gen));
+  const Vector6<S> momentum = MJ * v.vector();
+  const Vector6<S> bias = v.cross_star_matrix() * momentum;
+  LIEDYN_CHECK_CLOSE(J.bias_wrench(v).vector(), bias, tol);
+  LIEDYN_CHECK_CLOSE(J.net_wrench(acc, v).vector(), Vector6<S>(MJ * acc.vector() + bias), tol);
   const Block65<S> in = random_matrix<S, 6, 5>(gen);
   Block65<S> out = Block65<S>::Zero();
   J.apply_columns(in, out);

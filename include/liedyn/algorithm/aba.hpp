@@ -82,7 +82,7 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
   data.v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
   data.c[0] = Motion<S>::Zero();
   data.IA[0] = model.inertia(0).matrix();
-  data.pA[0] = data.v[0].cross(model.inertia(0) * data.v[0]);
+  data.pA[0] = model.inertia(0).bias_wrench(data.v[0]);
   if (fext) data.pA[0] -= (*fext)[0];
   for (int i = 1; i < nb; ++i) {
     const SpatialInertia<S>& Mi = model.inertia(i);
@@ -90,7 +90,7 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
     data.v[i] = data.H_parent[i].act_inverse(data.v[model.parent(i)]) + data.vJ[i];
     data.c[i] = data.v[i].cross(data.vJ[i]);
     data.IA[i] = Mi.matrix();
-    data.pA[i] = data.v[i].cross(Mi * data.v[i]);
+    data.pA[i] = Mi.bias_wrench(data.v[i]);
     if (fext) data.pA[i] -= (*fext)[i];
   }
 

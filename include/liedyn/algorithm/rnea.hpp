@@ -37,7 +37,7 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
   a0 = with_gravity ? gravity_in_base(model, x.H) : Motion<S>::Zero();
   if (moving && ddq) a0 += Motion<S>(Vector6<S>(ddq->template head<6>()));
   const SpatialInertia<S>& I0 = model.inertia(0);
-  data.f[0] = I0 * a0 + v0.cross(I0 * v0);
+  data.f[0] = I0.net_wrench(a0, v0);
   if (fext) data.f[0] -= (*fext)[0];
 
   const int off = model.offset();
@@ -51,7 +51,7 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
     data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];
     data.a[i] = X.act_inverse(data.a[p]) + j.screw * qdd + data.v[i].cross(data.vJ[i]);
     const SpatialInertia<S>& I = model.inertia(i);
-    data.f[i] = I * data.a[i] + data.v[i].cross(I * data.v[i]);
+    data.f[i] = I.net_wrench(data.a[i], data.v[i]);
     if (fext) data.f[i] -= (*fext)[i];
   }
   for (int i = nb - 1; i >= 1; --i) {

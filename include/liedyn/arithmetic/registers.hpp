@@ -1,8 +1,31 @@
 // liedyn — arithmetic: three scalars held in registers, the inner arithmetic of the spatial
-// operators (SE3's actions, the motion cross product) and of the joints' fast cases.
+// operators (SE3's actions, the cross products, the inertia's products) and of the joints' fast
+// cases.
 #pragma once
 
 #include "liedyn/spatial/fwd.hpp"
+
+// The spatial operators a kernel calls once per body (SE3's actions, the cross products, the
+// Newton–Euler wrench) are a few dozen flops: inlined, their operands stay in registers. GCC
+// leaves them out of line inside a large kernel unless told, and the call then costs as much as
+// the arithmetic (measured: BENCHMARKS.md).
+#if defined(__GNUC__)
+#define LIEDYN_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define LIEDYN_ALWAYS_INLINE inline
+#endif
+
+// SpatialInertia * Motion and the wrench cross product, the bulk of the derivative passes: with
+// AVX the per-coordinate form, inlined, is much faster there; with SSE2 alone Eigen's 3-vector
+// form, left to the compiler, is a little faster (both measured: BENCHMARKS.md, design
+// measurements). The two forms are the same arithmetic up to rounding.
+#if defined(__AVX__)
+#define LIEDYN_PER_COORDINATE_PRODUCTS 1
+#define LIEDYN_PRODUCT_INLINE LIEDYN_ALWAYS_INLINE
+#else
+#define LIEDYN_PER_COORDINATE_PRODUCTS 0
+#define LIEDYN_PRODUCT_INLINE inline
+#endif
 
 namespace liedyn {
 
@@ -12,10 +35,10 @@ namespace detail {
 // a 3-vector (or a cross product of 3-segments of a 6-vector) as 2-wide packets plus horizontal
 // adds and passes the halves through the stack, where a 16-byte reload of two 8-byte stores
 // stalls store forwarding. Written out coefficient by coefficient the same arithmetic stays in
-// registers; SE3's actions and the motion cross product use this form. Which operators use it
-// was decided by timing each (BENCHMARKS.md, design measurements), not by taste: SpatialInertia *
-// Motion and the wrench cross product were faster in Eigen's form inside the derivative pass, so
-// they keep it. Any scalar type works (AD too).
+// registers; SE3's actions, the motion cross product and the Newton–Euler wrench use this form,
+// always inlined, and so do SpatialInertia * Motion and the wrench cross product where AVX is
+// available (above; BENCHMARKS.md has the timings that decided each). Any scalar type works (AD
+// too).
 template <class S>
 struct Vec3 {
   S x, y, z;

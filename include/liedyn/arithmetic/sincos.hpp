@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "liedyn/arithmetic/registers.hpp"
 #include "liedyn/config.hpp"
 
 namespace liedyn {
@@ -25,11 +26,6 @@ template <class V>
 struct LaneBits {
   using type = std::uint64_t;
 };
-#if defined(__GNUC__)
-#define LIEDYN_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define LIEDYN_ALWAYS_INLINE inline
-#endif
 // By reference: a 32-byte vector passed by value outside an AVX function changes the ABI.
 template <class V>
 LIEDYN_ALWAYS_INLINE void to_bits(const V& x, typename LaneBits<V>::type& u) {

@@ -79,9 +79,34 @@ class SpatialInertia {
   }
 
   /// M v: momentum (or wrench) of a body moving with twist (acceleration) v.
-  Force<S> operator*(const Motion<S>& v) const {
+  LIEDYN_PRODUCT_INLINE Force<S> operator*(const Motion<S>& v) const {
+#if LIEDYN_PER_COORDINATE_PRODUCTS
+    const auto l = detail::load3(v.vector().data()), w = detail::load3(v.vector().data() + 3);
+    return store(momentum_linear(l, w), momentum_angular(l, w));
+#else
     return Force<S>(Vector3<S>(m_ * v.linear() - h_.cross(v.angular())),
                     Vector3<S>(h_.cross(v.linear()) + Io_ * v.angular()));
+#endif
+  }
+  /// I a + v ×̄* (I v): the net wrench on a body of this inertia moving with twist v and
+  /// acceleration a, all in this frame (the Newton–Euler body equation, RBDA eq. 2.92). Written
+  /// in registers: rnea calls it once per body, and the form I * a + v.cross(I * v) left both
+  /// products and the cross product out of line there.
+  LIEDYN_ALWAYS_INLINE Force<S> net_wrench(const Motion<S>& a, const Motion<S>& v) const {
+    using detail::cross3;
+    const auto vl = detail::load3(v.vector().data()), vw = detail::load3(v.vector().data() + 3);
+    const auto al = detail::load3(a.vector().data()), aw = detail::load3(a.vector().data() + 3);
+    const auto pl = momentum_linear(vl, vw), pw = momentum_angular(vl, vw);
+    return store(momentum_linear(al, aw) + cross3(vw, pl),
+                 momentum_angular(al, aw) + cross3(vl, pl) + cross3(vw, pw));
+  }
+  /// v ×̄* (I v): the velocity-product (bias) wrench of a body of this inertia moving with twist
+  /// v, both in this frame (net_wrench at zero acceleration; aba's p_i).
+  LIEDYN_ALWAYS_INLINE Force<S> bias_wrench(const Motion<S>& v) const {
+    using detail::cross3;
+    const auto vl = detail::load3(v.vector().data()), vw = detail::load3(v.vector().data() + 3);
+    const auto pl = momentum_linear(vl, vw), pw = momentum_angular(vl, vw);
+    return store(cross3(vw, pl), cross3(vl, pl) + cross3(vw, pw));
   }
   /// M applied to each column of a 6×k block of motions.
   template <class DIn, class DOut>
@@ -239,6 +264,23 @@ class SpatialInertia {
   }
 
  private:
+  // The two halves of I v = (m v_l − h × ω; h × v_l + I_o ω) in registers.
+  LIEDYN_ALWAYS_INLINE detail::Vec3<S> momentum_linear(const detail::Vec3<S>& l,
+                                                       const detail::Vec3<S>& w) const {
+    return m_ * l - detail::cross3(detail::load3(h_.data()), w);
+  }
+  LIEDYN_ALWAYS_INLINE detail::Vec3<S> momentum_angular(const detail::Vec3<S>& l,
+                                                        const detail::Vec3<S>& w) const {
+    return detail::cross3(detail::load3(h_.data()), l) + detail::mul3(Io_, w);
+  }
+  LIEDYN_ALWAYS_INLINE static Force<S> store(const detail::Vec3<S>& linear,
+                                             const detail::Vec3<S>& angular) {
+    Vector6<S> r;
+    detail::store3(r.data(), linear);
+    detail::store3(r.data() + 3, angular);
+    return Force<S>(r);
+  }
+
   S m_;
   Vector3<S> h_;
   Matrix3<S> Io_;

@@ -88,7 +88,7 @@ class Motion {
   }
 
   /// v × m (twist cross product, the adjoint action ad_v m).
-  Motion cross(const Motion& m) const {
+  LIEDYN_ALWAYS_INLINE Motion cross(const Motion& m) const {
     using detail::cross3;
     const auto v = detail::load3(data_.data()), w = detail::load3(data_.data() + 3);
     const auto mv = detail::load3(m.data_.data()), mw = detail::load3(m.data_.data() + 3);
@@ -207,9 +207,17 @@ class Force {
 };
 
 template <class S>
-Force<S> Motion<S>::cross(const Force<S>& f) const {
+LIEDYN_PRODUCT_INLINE Force<S> Motion<S>::cross(const Force<S>& f) const {
   Vector6<S> r;
+#if LIEDYN_PER_COORDINATE_PRODUCTS
+  using detail::cross3;
+  const auto v = detail::load3(data_.data()), w = detail::load3(data_.data() + 3);
+  const auto fl = detail::load3(f.vector().data()), fw = detail::load3(f.vector().data() + 3);
+  detail::store3(r.data(), cross3(w, fl));
+  detail::store3(r.data() + 3, cross3(v, fl) + cross3(w, fw));
+#else
   r << angular().cross(f.linear()), linear().cross(f.linear()) + angular().cross(f.angular());
+#endif
   return Force<S>(r);
 }
 

@@ -125,7 +125,7 @@ class SE3 {
   }
 
   /// ^A v = ^A X_B ^B v.
-  Motion<S> act(const Motion<S>& v) const {
+  LIEDYN_ALWAYS_INLINE Motion<S> act(const Motion<S>& v) const {
     using namespace detail;
     const S* x = v.vector().data();
     const Vec3<S> w = mul3(R_, load3(x + 3));
@@ -135,7 +135,7 @@ class SE3 {
     return Motion<S>(r);
   }
   /// ^B v = ^B X_A ^A v.
-  Motion<S> act_inverse(const Motion<S>& v) const {
+  LIEDYN_ALWAYS_INLINE Motion<S> act_inverse(const Motion<S>& v) const {
     using namespace detail;
     const S* x = v.vector().data();
     const Vec3<S> w = load3(x + 3);
@@ -145,7 +145,7 @@ class SE3 {
     return Motion<S>(r);
   }
   /// _A f = _A X^B _B f.
-  Force<S> act(const Force<S>& f) const {
+  LIEDYN_ALWAYS_INLINE Force<S> act(const Force<S>& f) const {
     using namespace detail;
     const S* x = f.vector().data();
     const Vec3<S> fl = mul3(R_, load3(x));
@@ -155,7 +155,7 @@ class SE3 {
     return Force<S>(r);
   }
   /// _B f = _B X^A _A f.
-  Force<S> act_inverse(const Force<S>& f) const {
+  LIEDYN_ALWAYS_INLINE Force<S> act_inverse(const Force<S>& f) const {
     using namespace detail;
     const S* x = f.vector().data();
     const Vec3<S> fl = load3(x);
