@@ -89,8 +89,8 @@ class SpatialInertia {
 #endif
   }
   /// I a + v ×̄* (I v): the net wrench on a body of this inertia moving with twist v and
-  /// acceleration a, all in this frame (the Newton–Euler body equation, RBDA eq. 2.92). Written
-  /// in registers: rnea calls it once per body, and the form I * a + v.cross(I * v) left both
+  /// acceleration a, all in this frame (the Newton–Euler equation, Featherstone's RBDA ch. 2).
+  /// Written in registers: rnea calls it once per body, and I * a + v.cross(I * v) left both
   /// products and the cross product out of line there.
   LIEDYN_ALWAYS_INLINE Force<S> net_wrench(const Motion<S>& a, const Motion<S>& v) const {
     using detail::cross3;
