@@ -113,11 +113,17 @@ void add_wrench_motion(const Constraint<S>& c, const SE3<S>& H2, const Eigen::Ma
                        ConstrainedDerivativesWorkspace<S>& ws, MatrixX<S>& K) {
   const int nv = static_cast<int>(ws.theta1.cols());
   const Force<S> w = constraint_wrench(c, H2, lam, &ws.theta2, &ws.dw);
-  K.leftCols(nv) += ws.theta1.transpose().lazyProduct(ws.dw);
+  // θ_1, θ_2 and so δw vanish off the constraint's support (the columns of its chains): only
+  // K's support × support block changes, K(i, j) += ±left_iᵀ right_j.
+  auto add_block = [&](const Matrix6X<S>& left, const Matrix6X<S>& right, const S& sign) {
+    for (const int j : c.support)
+      for (const int i : c.support) K(i, j) += sign * left.col(i).dot(right.col(j));
+  };
+  add_block(ws.theta1, ws.dw, S(1));
   if (c.body1 >= 0) {
     ws.dy.leftCols(nv) = ws.theta2 - ws.theta1;  // J_1 in frame 2
     ws.dw.noalias() = cross_star_of_force(w).lazyProduct(ws.theta1);
-    K.leftCols(nv) -= ws.dy.leftCols(nv).transpose().lazyProduct(ws.dw);
+    add_block(ws.dy, ws.dw, S(-1));
   }
 }
 
