@@ -93,20 +93,17 @@ class SpatialInertia {
   /// Written in registers: rnea calls it once per body, and I * a + v.cross(I * v) left both
   /// products and the cross product out of line there.
   LIEDYN_ALWAYS_INLINE Force<S> net_wrench(const Motion<S>& a, const Motion<S>& v) const {
-    using detail::cross3;
-    const auto vl = detail::load3(v.vector().data()), vw = detail::load3(v.vector().data() + 3);
+    detail::Vec3<S> fl, fn;
+    velocity_product(v, fl, fn);
     const auto al = detail::load3(a.vector().data()), aw = detail::load3(a.vector().data() + 3);
-    const auto pl = momentum_linear(vl, vw), pw = momentum_angular(vl, vw);
-    return store(momentum_linear(al, aw) + cross3(vw, pl),
-                 momentum_angular(al, aw) + cross3(vl, pl) + cross3(vw, pw));
+    return store(momentum_linear(al, aw) + fl, momentum_angular(al, aw) + fn);
   }
   /// v ×̄* (I v): the velocity-product (bias) wrench of a body of this inertia moving with twist
   /// v, both in this frame (net_wrench at zero acceleration; aba's p_i).
   LIEDYN_ALWAYS_INLINE Force<S> bias_wrench(const Motion<S>& v) const {
-    using detail::cross3;
-    const auto vl = detail::load3(v.vector().data()), vw = detail::load3(v.vector().data() + 3);
-    const auto pl = momentum_linear(vl, vw), pw = momentum_angular(vl, vw);
-    return store(cross3(vw, pl), cross3(vl, pl) + cross3(vw, pw));
+    detail::Vec3<S> fl, fn;
+    velocity_product(v, fl, fn);
+    return store(fl, fn);
   }
   /// M applied to each column of a 6×k block of motions.
   template <class DIn, class DOut>
@@ -272,6 +269,15 @@ class SpatialInertia {
   LIEDYN_ALWAYS_INLINE detail::Vec3<S> momentum_angular(const detail::Vec3<S>& l,
                                                         const detail::Vec3<S>& w) const {
     return detail::cross3(detail::load3(h_.data()), l) + detail::mul3(Io_, w);
+  }
+  // v ×̄* (I v) = (ω × p_l; v_l × p_l + ω × p_ω), p = I v: its force and moment halves.
+  LIEDYN_ALWAYS_INLINE void velocity_product(const Motion<S>& v, detail::Vec3<S>& force,
+                                             detail::Vec3<S>& moment) const {
+    using detail::cross3;
+    const auto vl = detail::load3(v.vector().data()), vw = detail::load3(v.vector().data() + 3);
+    const auto pl = momentum_linear(vl, vw), pw = momentum_angular(vl, vw);
+    force = cross3(vw, pl);
+    moment = cross3(vl, pl) + cross3(vw, pw);
   }
   LIEDYN_ALWAYS_INLINE static Force<S> store(const detail::Vec3<S>& linear,
                                              const detail::Vec3<S>& angular) {
