@@ -39,12 +39,12 @@ namespace liedyn {
 namespace detail {
 
 /// The wrench the rows of c apply at frame 2 for multipliers `lam` (the constraint's own rows),
-/// in frame 2's coordinates: w = Pᵀ λ; with `dw`, also its change by δq (6 × nv) as P turns with
-/// frame 2 (theta2 = δθ_2 by δq, frame 2).
-template <class S, class DL>
+/// in frame 2's coordinates: w = Pᵀ λ; with `dw`, also its change by δq as P turns with frame 2
+/// (theta2 = δθ_2 by δq, frame 2; support blocks, SupportColumns).
+template <class S, class DL, class DT = Matrix6X<S>, class DW = Matrix6X<S>>
 Force<S> constraint_wrench(const Constraint<S>& c, const SE3<S>& H2,
-                           const Eigen::MatrixBase<DL>& lam, const Matrix6X<S>* theta2 = nullptr,
-                           Matrix6X<S>* dw = nullptr) {
+                           const Eigen::MatrixBase<DL>& lam, const DT* theta2 = nullptr,
+                           DW* dw = nullptr) {
   Vector6<S> full = Vector6<S>::Zero();
   for (int k = 0; k < c.dim; ++k) full(c.components[k]) = lam(k);
   const Matrix3<S>& R2 = H2.rotation();
@@ -111,19 +111,22 @@ void constraint_wrenches(const Model<S>& model, const Data<S>& data, const Const
 template <class S, class DL>
 void add_wrench_motion(const Constraint<S>& c, const SE3<S>& H2, const Eigen::MatrixBase<DL>& lam,
                        ConstrainedDerivativesWorkspace<S>& ws, MatrixX<S>& K) {
-  const int nv = static_cast<int>(ws.theta1.cols());
-  const Force<S> w = constraint_wrench(c, H2, lam, &ws.theta2, &ws.dw);
-  // θ_1, θ_2 and so δw vanish off the constraint's support (the columns of its chains): only
-  // K's support × support block changes, K(i, j) += ±left_iᵀ right_j.
-  auto add_block = [&](const Matrix6X<S>& left, const Matrix6X<S>& right, const S& sign) {
-    for (const int j : c.support)
-      for (const int i : c.support) K(i, j) += sign * left.col(i).dot(right.col(j));
+  const int ns = static_cast<int>(c.support.size());
+  const auto theta1 = ws.theta1.leftCols(ns), theta2 = ws.theta2.leftCols(ns);
+  auto dw = ws.dw.leftCols(ns), j1 = ws.dy.leftCols(ns);
+  const Force<S> w = constraint_wrench(c, H2, lam, &theta2, &dw);
+  // θ_1, θ_2 and so δw live on the constraint's support (the columns of its chains): only K's
+  // support × support block changes, K(i, j) += ±left_iᵀ right_j.
+  auto add_block = [&](const auto& left, const auto& right, const S& sign) {
+    for (int b = 0; b < ns; ++b)
+      for (int a = 0; a < ns; ++a)
+        K(c.support[a], c.support[b]) += sign * left.col(a).dot(right.col(b));
   };
-  add_block(ws.theta1, ws.dw, S(1));
+  add_block(theta1, dw, S(1));
   if (c.body1 >= 0) {
-    ws.dy.leftCols(nv) = ws.theta2 - ws.theta1;  // J_1 in frame 2
-    ws.dw.noalias() = cross_star_of_force(w).lazyProduct(ws.theta1);
-    add_block(ws.dy, ws.dw, S(-1));
+    j1 = theta2 - theta1;  // J_1 in frame 2
+    dw.noalias() = cross_star_of_force(w).lazyProduct(theta1);
+    add_block(j1, dw, S(-1));
   }
 }
 
@@ -132,10 +135,13 @@ void add_wrench_motion(const Constraint<S>& c, const SE3<S>& H2, const Eigen::Ma
 /// δq̈ = L⁻¹ D⁻¹ (R' + Yᵀ δλ). Works on the transposes, one row per right-hand side — RT = Rᵀ
 /// (overwritten), QT = Qᵀ (receives δλᵀ), DT (receives δq̈ᵀ) — so that every step of the
 /// tree-sparse and the dense triangular solves is a contiguous column operation (GEMV, axpy).
+/// Y's and Z's rows vanish off their constraint's support (closed under ancestors, so J L⁻¹
+/// keeps J's zeros there, and ancestors come first): a row's product stops at its support's
+/// last column, a column's takes only the rows of the constraints that reach it.
 template <class S, class DR, class DQ, class DD>
-void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const ConstraintData<S>& cd,
-                          const Eigen::MatrixBase<DR>& RT_, const Eigen::MatrixBase<DQ>& QT_,
-                          const Eigen::MatrixBase<DD>& DT_) {
+void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
+                          const ConstraintData<S>& cd, const Eigen::MatrixBase<DR>& RT_,
+                          const Eigen::MatrixBase<DQ>& QT_, const Eigen::MatrixBase<DD>& DT_) {
   auto& RT = const_cast<Eigen::MatrixBase<DR>&>(RT_);
   auto& QT = const_cast<Eigen::MatrixBase<DQ>&>(QT_);
   auto& DT = const_cast<Eigen::MatrixBase<DD>&>(DT_);
@@ -148,7 +154,11 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
     if (len > 0) RT.col(j).noalias() -= RT.middleCols(first, len) * F.col(j).segment(first, len);
   }
   // (Q − Z R')ᵀ, then · W⁻¹ = · C⁻ᵀ C⁻¹ (delassus_solve).
-  for (int i = 0; i < m; ++i) QT.col(i).noalias() -= RT * cd.Z.row(i).transpose();
+  for (const Constraint<S>& c : set.constraints()) {
+    const int span = c.support_end();
+    for (int i = c.row; i < c.row + c.dim; ++i)
+      QT.col(i).noalias() -= RT.leftCols(span) * cd.Z.row(i).head(span).transpose();
+  }
   for (int i = 0; i < m; ++i) {
     if (i > 0) QT.col(i).noalias() -= QT.leftCols(i) * C.row(i).head(i).transpose();
     QT.col(i) /= C(i, i);
@@ -160,8 +170,10 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
   }
   // δq̈ᵀ = (R'ᵀ + δλᵀ Y) D⁻¹ L⁻ᵀ (ltdl_solve_lower: row j feeds its subtree).
   for (int j = 0; j < nv; ++j) {
+    const auto [first, count] = set.rows_of_coordinate(j);
     DT.col(j) = RT.col(j);
-    DT.col(j).noalias() += QT * cd.Y.col(j);
+    if (count > 0)
+      DT.col(j).noalias() += QT.middleCols(first, count) * cd.Y.col(j).segment(first, count);
     DT.col(j) /= F(j, j);
   }
   for (int j = 0; j < nv; ++j) {
@@ -213,13 +225,13 @@ void constrained_forward_dynamics_derivatives(
   const int N = 2 * nv;
   ws.rhs_t.topRows(N) = K.transpose();
   ws.lambda_t.topRows(N) = -cd.acceleration_dx.transpose();
-  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N),
+  detail::kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N),
                                ws.ddq_t.topRows(N));
   cd.ddq_dx = ws.ddq_t.topRows(N).transpose();
   cd.lambda_dx = ws.lambda_t.topRows(N).transpose();
   ws.rhs_t.topRows(nv).setIdentity();
   ws.lambda_t.topRows(nv).setZero();
-  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv),
+  detail::kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv),
                                ws.ddq_t.topRows(nv));
   cd.ddq_dtau = ws.ddq_t.topRows(nv).transpose();
   cd.lambda_dtau = ws.lambda_t.topRows(nv).transpose();

@@ -32,7 +32,9 @@
 // allocates.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "liedyn/algorithm/common.hpp"
 #include "liedyn/algorithm/kinematics.hpp"
@@ -41,6 +43,34 @@
 namespace liedyn {
 
 namespace detail {
+
+/// A constraint's kernels work on the columns of its support only (Constraint::support,
+/// increasing): in a support block column l stands for coordinate support[l], the others being
+/// zero. A 6 × 2nv block becomes [q part | ν̄ part], |support| columns each.
+template <class S>
+using SupportColumns = Eigen::Ref<Matrix6X<S>>;
+template <class S>
+using ConstSupportColumns = Eigen::Ref<const Matrix6X<S>>;
+
+/// The column of coordinate d in a support block (d must be in the support).
+inline int support_column(const std::vector<int>& support, int d) {
+  return static_cast<int>(std::lower_bound(support.begin(), support.end(), d) - support.begin());
+}
+
+/// Row `from` of a support block (|support| columns, or [q | ν̄] with `two_parts`) into row `to`
+/// of a full matrix (nv columns, or 2nv), zero off the support.
+template <class DF, class DT>
+void scatter_support_row(const std::vector<int>& support, const Eigen::MatrixBase<DF>& from,
+                         bool two_parts, const Eigen::MatrixBase<DT>& to_) {
+  auto& to = const_cast<Eigen::MatrixBase<DT>&>(to_);
+  const int ns = static_cast<int>(support.size());
+  const int nv = static_cast<int>(two_parts ? to.size() / 2 : to.size());
+  to.setZero();
+  for (int l = 0; l < ns; ++l) {
+    to(support[l]) = from(l);
+    if (two_parts) to(nv + support[l]) = from(ns + l);
+  }
+}
 
 /// Pose, body twist and acceleration at q̈ = 0 of a constraint frame (body −1: the environment).
 template <class S>
@@ -91,15 +121,18 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
     });
   };
 
-  Matrix6X<S>& R = cd.relative_columns;
-  Matrix6X<S>& rows = cd.rows_full;
   for (const Constraint<S>& c : set.constraints()) {
+    // The columns of the constraint's support only (column l: coordinate c.support[l]); J is
+    // zero elsewhere.
+    const int ns = static_cast<int>(c.support.size());
+    auto R = cd.relative_columns.leftCols(ns);
+    auto rows = cd.rows_full.leftCols(ns);
     Vector6<S> vel, acc, err;  // the full_dimension(type) leading entries are used
     if (c.type == ConstraintType::Coupling) {
       const int j = model.v_index(c.joint), i = model.v_index(c.master);
       rows.row(0).setZero();
-      rows(0, j) = S(1);
-      rows(0, i) = -c.ratio;
+      rows(0, support_column(c.support, j)) = S(1);
+      rows(0, support_column(c.support, i)) = -c.ratio;
       vel(0) = x.r[c.joint - 1] - c.ratio * x.r[c.master - 1];
       acc(0) = S(0);
       err(0) = x.s[c.joint - 1] - c.ratio * x.s[c.master - 1] - c.offset;
@@ -116,7 +149,7 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
       const Motion<S> ud =
           with_drift ? Motion<S>(f2.a - H12.act_inverse(f1.a) + f2.v.cross(Xv1)) : Motion<S>();
       // Relative columns ^2X_A (J_2^A − J_1^A), frame-2 body coordinates, from the inertial
-      // columns ^A X_j Γ_j (base: ^A X_0) of the two chains; zero off the support.
+      // columns ^A X_j Γ_j (base: ^A X_0) of the two chains.
       R.setZero();
       auto add_chain = [&](int body, const S& sign) {
         if (body < 0) return;
@@ -126,13 +159,13 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
               R.template leftCols<6>() += sign * data.H_world[0].velocity_transform();
             return;
           }
-          R.col(model.v_index(j)) += sign * model.joint(j).subspace_in(data.H_world[j]).vector();
+          R.col(support_column(c.support, model.v_index(j))) +=
+              sign * model.joint(j).subspace_in(data.H_world[j]).vector();
         });
       };
       add_chain(c.body2, S(1));
       add_chain(c.body1, S(-1));
-      for (const int col : c.support)
-        R.col(col) = f2.H.act_inverse(Motion<S>(Vector6<S>(R.col(col)))).vector();
+      f2.H.act_inverse_motions(R, R);
 
       const Matrix3<S>& R2 = f2.H.rotation();
       const Vector3<S>& o2 = f2.H.translation();
@@ -219,7 +252,7 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
     }
     for (int k = 0; k < c.dim; ++k) {
       const int r = c.row + k, src = c.components[k];
-      cd.J.row(r) = rows.row(src);
+      scatter_support_row(c.support, rows.row(src), false, cd.J.row(r));
       cd.velocity_error(r) = vel(src) - c.velocity(k);
       cd.position_error(r) = err(src);
       if (with_drift) {

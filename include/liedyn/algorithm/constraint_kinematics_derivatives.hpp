@@ -40,14 +40,15 @@ namespace liedyn {
 
 namespace detail {
 
-/// The ground-frame motion derivatives of `body` (see the header), 6 × nv each, non-zero on the
-/// columns of its support: theta (δθ by δq, also δV by δν̄), dv (δV by δq), daq (δA by δq), dav
-/// (δA by δν̄); all zero for the environment (body −1). Needs the ground quantities of
-/// eidamb_derivatives.
+/// The ground-frame motion derivatives of `body` (see the header) on the columns of `support`
+/// (a support block holding body's chain): theta (δθ by δq, also δV by δν̄), dv (δV by δq), daq
+/// (δA by δq), dav (δA by δν̄); all zero for the environment (body −1). Needs the ground
+/// quantities of eidamb_derivatives.
 template <class S>
 void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int body,
-                             const Motion<S>& a_g0, Matrix6X<S>& theta, Matrix6X<S>& dv,
-                             Matrix6X<S>& daq, Matrix6X<S>& dav) {
+                             const std::vector<int>& support, const Motion<S>& a_g0,
+                             SupportColumns<S> theta, SupportColumns<S> dv, SupportColumns<S> daq,
+                             SupportColumns<S> dav) {
   theta.setZero();
   dv.setZero();
   daq.setZero();
@@ -61,7 +62,7 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
       dav.template leftCols<6>() = -(Vb - data.ground_v[0]).cross_matrix();
       return;
     }
-    const int col = model.v_index(k);
+    const int col = support_column(support, model.v_index(k));
     const Motion<S>& Sk = data.ground_axis[k];
     const Motion<S>& uk = data.ground_u[k];
     const Motion<S> Ak = data.ground_a[k] - a_g0;
@@ -73,19 +74,21 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
 }
 
 /// out = d(P y) for the rows of constraint c before its component mask (full_dimension rows of
-/// out, 2nv columns): P the rows' map of constraint_kinematics.hpp at frame 2's world pose H2,
-/// y a frame-2 motion (u, or the rows' acceleration before P) and dy its derivative (6 × 2nv),
-/// theta2 = δθ_2 by δq (6 × nv, frame 2): P turns with frame 2 in mixed and inertial sense.
+/// out, as dy's columns): P the rows' map of constraint_kinematics.hpp at frame 2's world pose
+/// H2, y a frame-2 motion (u, or the rows' acceleration before P) and dy its derivative by
+/// [δq | δν̄] (support blocks, 6 × 2ns), theta2 = δθ_2 by δq (6 × ns, frame 2): P turns with
+/// frame 2 in mixed and inertial sense.
 template <class S>
 void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motion<S>& y,
-                           const Matrix6X<S>& dy, const Matrix6X<S>& theta2, Matrix6X<S>& out) {
-  const int nv = static_cast<int>(theta2.cols());
+                           ConstSupportColumns<S> dy, ConstSupportColumns<S> theta2,
+                           SupportColumns<S> out) {
+  const int ns = static_cast<int>(theta2.cols());
   const Matrix3<S>& R2 = H2.rotation();
   const bool body = c.sense == TwistRepresentation::Body;
   auto rotated = [&](int r0, int y0, const Vector3<S>& y3) {
     // d(R_2 y) = R_2 (dy − y^ δθ_ang): frame 2 turns by δθ_ang.
     out.template middleRows<3>(r0) = R2.lazyProduct(dy.template middleRows<3>(y0));
-    out.template middleRows<3>(r0).leftCols(nv) -=
+    out.template middleRows<3>(r0).leftCols(ns) -=
         (R2 * hat(y3)).lazyProduct(theta2.template bottomRows<3>());
   };
   auto block3 = [&](int r0, int y0, const Vector3<S>& y3) {
@@ -98,7 +101,7 @@ void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motio
       if (c.sense == TwistRepresentation::Inertial) {
         // d(^AX_2 y) = ^AX_2 (dy − ad(y) δθ).
         out = dy;
-        out.leftCols(nv) -= y.cross_matrix().lazyProduct(theta2);
+        out.leftCols(ns) -= y.cross_matrix().lazyProduct(theta2);
         H2.act_motions(out, out);
       } else {
         block3(0, 0, y.linear());
@@ -120,16 +123,16 @@ void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motio
   }
 }
 
-/// out (full_dimension rows × nv) = ∂e/∂q, e the position error of constraint_kinematics.hpp:
-/// frame 2 (world pose H2) moves by theta2 and frame 1 by `star` on entry (both 6 × nv, frame 2's
-/// coordinates), which carries the target H* = H_1 ^1H_2*. With E = H*⁻¹ H2, the target moves by
-/// δ* = Ad_E δθ_1 (its own coordinates), d = o_2 − o*, φ = log(R*ᵀ R_2):
+/// out (full_dimension rows × ns) = ∂e/∂q, e the position error of constraint_kinematics.hpp:
+/// frame 2 (world pose H2) moves by theta2 and frame 1 by `star` on entry (support blocks, frame
+/// 2's coordinates), which carries the target H* = H_1 ^1H_2*. With E = H*⁻¹ H2, the target moves
+/// by δ* = Ad_E δθ_1 (its own coordinates), d = o_2 − o*, φ = log(R*ᵀ R_2):
 ///   δd = R_2 δθ_lin − R* δ*_lin,   δφ = Jr⁻¹(φ) δθ_ang − Jl⁻¹(φ) δ*_ang.
-/// Scratch: star (δ* on return), de (6 × nv).
+/// Scratch: star (δ* on return), de (6 × ns).
 template <class S>
 void position_error_derivative(const Constraint<S>& c, const SE3<S>& H2, const SE3<S>& target,
-                               const Matrix6X<S>& theta2, Matrix6X<S>& star, Matrix6X<S>& de,
-                               Matrix6X<S>& out) {
+                               ConstSupportColumns<S> theta2, SupportColumns<S> star,
+                               SupportColumns<S> de, SupportColumns<S> out) {
   const SE3<S> E = target.inverse_times(H2);
   E.act_motions(star, star);
   const Matrix3<S>& R2 = H2.rotation();
@@ -144,7 +147,7 @@ void position_error_derivative(const Constraint<S>& c, const SE3<S>& H2, const S
          SO3<S>::left_jacobian_inverse(phi).lazyProduct(star.template bottomRows<3>());
   const bool body = c.sense == TwistRepresentation::Body;
   // R_2ᵀ d (body rows): δ = (R_2ᵀ d)^ δθ_ang + R_2ᵀ δd.
-  auto body_linear = [&](Matrix6X<S>& to, int r0) {
+  auto body_linear = [&](SupportColumns<S>& to, int r0) {
     to.template middleRows<3>(r0) =
         hat(Vector3<S>(R2.transpose() * d)).lazyProduct(theta2.template bottomRows<3>()) +
         R2.transpose().lazyProduct(dd);
@@ -200,49 +203,53 @@ struct RelativeMotion {
 
 /// The derivatives of constraint c's relative motion (not a coupling) from the ground pass in
 /// data (ground_motion_pass or eidamb_derivatives at the velocity and accelerations of interest),
-/// in frame 2's coordinates, into the workspace:
-///   theta2 = δθ_2 by δq (6 × nv), theta1 = δ₁₂ by δq (the relative Jacobian, 6 × nv),
-///   du = δu by [δq | δν̄] (6 × 2nv);
+/// in frame 2's coordinates, into the workspace's support blocks (ns = |c.support| columns, see
+/// SupportColumns):
+///   theta2 = δθ_2 by δq (6 × ns), theta1 = δ₁₂ by δq (the relative Jacobian, 6 × ns),
+///   du = δu by [δq | δν̄] (6 × 2ns);
 ///   with_acceleration: dy = δy by [δq | δν̄], y the rows' acceleration before P;
-///   with_time_variation: gdot = d/dt of the relative columns theta1 (6 × nv).
+///   with_time_variation: gdot = d/dt of the relative columns theta1 (6 × ns).
 /// Base-twist columns in the body representation.
 template <class S>
 RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<S>& data,
                                               const Constraint<S>& c, const Motion<S>& a_g0,
                                               ConstrainedDerivativesWorkspace<S>& ws,
                                               bool with_acceleration, bool with_time_variation) {
-  const int nv = model.nv();
-  Matrix6X<S>&t1 = ws.theta1, &v1 = ws.dv1, &aq1 = ws.daq1, &av1 = ws.dav1;
-  Matrix6X<S>&t2 = ws.theta2, &v2 = ws.dv2, &aq2 = ws.daq2, &av2 = ws.dav2;
-  body_motion_derivatives(model, data, c.body1, a_g0, t1, v1, aq1, av1);
-  body_motion_derivatives(model, data, c.body2, a_g0, t2, v2, aq2, av2);
+  const int ns = static_cast<int>(c.support.size());
+  auto t1 = ws.theta1.leftCols(ns), v1 = ws.dv1.leftCols(ns), aq1 = ws.daq1.leftCols(ns),
+       av1 = ws.dav1.leftCols(ns);
+  auto t2 = ws.theta2.leftCols(ns), v2 = ws.dv2.leftCols(ns), aq2 = ws.daq2.leftCols(ns),
+       av2 = ws.dav2.leftCols(ns);
+  body_motion_derivatives<S>(model, data, c.body1, c.support, a_g0, t1, v1, aq1, av1);
+  body_motion_derivatives<S>(model, data, c.body2, c.support, a_g0, t2, v2, aq2, av2);
   const Motion<S> V1 = c.body1 >= 0 ? data.ground_v[c.body1] : Motion<S>::Zero();
   const Motion<S> A1 = c.body1 >= 0 ? Motion<S>(data.ground_a[c.body1] - a_g0) : Motion<S>::Zero();
   const Motion<S>& V2 = data.ground_v[c.body2];
   const Motion<S> A2 = data.ground_a[c.body2] - a_g0;
   const Matrix6<S> adV1 = V1.cross_matrix(), adV2 = V2.cross_matrix();
   // Ground frame: δ₁₂ (theta1 ← θ₂ − θ₁), δu and δu̇ for [δq | δν̄].
-  Matrix6X<S>& dU = ws.du;
-  Matrix6X<S>& dUd = ws.dud;
-  Matrix6X<S>& dV2 = ws.dv2_full;
+  auto dU = ws.du.leftCols(2 * ns);
+  auto dUd = ws.dud.leftCols(2 * ns);
+  auto dV2 = ws.dv2_full.leftCols(2 * ns);
+  auto gdot = ws.gdot.leftCols(ns);
   if (with_acceleration) {
-    dV2.leftCols(nv) = v2;
-    dV2.rightCols(nv) = t2;
-    dUd.rightCols(nv) = av2 - av1 - adV1.lazyProduct(t2) + adV2.lazyProduct(t1);
+    dV2.leftCols(ns) = v2;
+    dV2.rightCols(ns) = t2;
+    dUd.rightCols(ns) = av2 - av1 - adV1.lazyProduct(t2) + adV2.lazyProduct(t1);
   }
   t1 = t2 - t1;  // δ₁₂ by δq
-  dU.rightCols(nv) = t1;
-  dU.leftCols(nv) = v2 - v1 - adV1.lazyProduct(t1);
+  dU.rightCols(ns) = t1;
+  dU.leftCols(ns) = v2 - v1 - adV1.lazyProduct(t1);
   if (with_time_variation) {
     // d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G): the joint columns turn as Ṡ_k = −u_k (dv's columns),
     // the base's with the base when frame 1 is the environment (both chains carry them otherwise).
-    ws.gdot = v2 - v1 - adV2.lazyProduct(t1);
+    gdot = v2 - v1 - adV2.lazyProduct(t1);
     if (c.body1 < 0 && model.has_moving_base())
-      ws.gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
+      gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
   }
   if (with_acceleration) {
     v1 += adV1.lazyProduct(t1);  // δV_1 + V_1 × δ₁₂, the term of δu̇ that V_2 × multiplies
-    dUd.leftCols(nv) =
+    dUd.leftCols(ns) =
         aq2 - aq1 - A1.cross_matrix().lazyProduct(t1) - adV1.lazyProduct(v2) + adV2.lazyProduct(v1);
   }
   // To frame 2.
@@ -252,7 +259,7 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
   X20.act_inverse_motions(dU, dU);
   X20.act_inverse_motions(t2, t2);  // δθ_2 by δq, frame 2
   X20.act_inverse_motions(t1, t1);  // δ₁₂ by δq, frame 2
-  if (with_time_variation) X20.act_inverse_motions(ws.gdot, ws.gdot);
+  if (with_time_variation) X20.act_inverse_motions(gdot, gdot);
   out.u = X20.act_inverse(V2 - V1);
   out.v2 = X20.act_inverse(V2);
   if (!with_acceleration) return out;
@@ -260,7 +267,7 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
   X20.act_inverse_motions(dV2, dV2);
   const Motion<S>& u = out.u;
   // The rows' acceleration before P (constraint_kinematics.hpp), y, and its derivative dy.
-  Matrix6X<S>& dy = ws.dy;
+  auto dy = ws.dy.leftCols(2 * ns);
   out.y = X20.act_inverse(A2 - A1 + V2.cross(V1));
   dy = dUd;
   const bool body_sense = c.sense == TwistRepresentation::Body;
@@ -291,7 +298,7 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
 /// ground pass in data at (x, q̈): cd.velocity_dx, cd.acceleration_dx = ∂(J q̈ + γ)/∂x (q̈
 /// held), and with `with_kinematics` also cd.position_error_dx and cd.Jdot. `each` is called
 /// after each geometric constraint with (c, relative motion), the workspace still holding
-/// theta1, theta2 of relative_motion_derivatives.
+/// theta1, theta2 of relative_motion_derivatives (support blocks).
 template <class S, class F>
 void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
                                 const ConstraintSet<S>& set, ConstraintData<S>& cd,
@@ -313,35 +320,47 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
     }
     const RelativeMotion<S> rm =
         relative_motion_derivatives(model, data, c, a_g0, ws, true, with_kinematics);
-    Matrix6X<S>& rows = ws.rows;
-    sense_rows_derivative(c, rm.H2, rm.y, ws.dy, ws.theta2, rows);
+    const int ns = static_cast<int>(c.support.size());
+    auto theta1 = ws.theta1.leftCols(ns), theta2 = ws.theta2.leftCols(ns);
+    auto rows = ws.rows.leftCols(2 * ns), dy = ws.dy.leftCols(2 * ns);
+    auto error_dq = ws.dw.leftCols(ns);  // ∂e/∂q
+    sense_rows_derivative<S>(c, rm.H2, rm.y, dy, theta2, rows);
     // ∂(J ν̄)/∂x: the same P on δu (an output, and the Kd term).
-    sense_rows_derivative(c, rm.H2, rm.u, ws.du, ws.theta2, ws.dy);
-    for (int k = 0; k < c.dim; ++k) cd.velocity_dx.row(c.row + k) = ws.dy.row(c.components[k]);
-    if (!(c.Kd == S(0))) rows += c.Kd * ws.dy;
+    sense_rows_derivative<S>(c, rm.H2, rm.u, ws.du.leftCols(2 * ns), theta2, dy);
+    for (int k = 0; k < c.dim; ++k)
+      scatter_support_row(c.support, dy.row(c.components[k]), true, cd.velocity_dx.row(c.row + k));
+    if (!(c.Kd == S(0))) rows += c.Kd * dy;
     const bool error_needed = c.has_placement && (with_kinematics || !(c.Kp == S(0)));
     if (error_needed) {
       const SE3<S> H1 =
           c.body1 >= 0 ? SE3<S>(data.H_world[c.body1] * c.placement1) : SE3<S>::Identity();
-      ws.star = ws.theta2 - ws.theta1;  // frame 1's motion, frame 2's coordinates
-      position_error_derivative(c, rm.H2, H1 * c.placement, ws.theta2, ws.star, ws.de, ws.dw);
-      if (!(c.Kp == S(0))) rows.leftCols(nv) += c.Kp * ws.dw;
+      auto star = ws.star.leftCols(ns);
+      star = theta2 - theta1;  // frame 1's motion, frame 2's coordinates
+      position_error_derivative<S>(c, rm.H2, H1 * c.placement, theta2, star, ws.de.leftCols(ns),
+                                   error_dq);
+      if (!(c.Kp == S(0))) rows.leftCols(ns) += c.Kp * error_dq;
     }
-    for (int k = 0; k < c.dim; ++k) cd.acceleration_dx.row(c.row + k) = rows.row(c.components[k]);
+    for (int k = 0; k < c.dim; ++k)
+      scatter_support_row(c.support, rows.row(c.components[k]), true,
+                          cd.acceleration_dx.row(c.row + k));
     if (with_kinematics) {
       for (int k = 0; k < c.dim; ++k) {
-        if (error_needed) cd.position_error_dx.row(c.row + k) = ws.dw.row(c.components[k]);
+        if (error_needed)
+          scatter_support_row(c.support, error_dq.row(c.components[k]), false,
+                              cd.position_error_dx.row(c.row + k));
         else cd.position_error_dx.row(c.row + k).setZero();
       }
-      // J̇ column by column: d(P y_j)/dt with y_j = theta1's column j, ẏ_j = gdot's, and frame 2
-      // turning by its own twist.
+      // J̇ column by column: d(P y_l)/dt with y_l = theta1's column l, ẏ_l = gdot's, and frame 2
+      // turning by its own twist (J̇ is zero off the support).
       ws.column_theta.col(0) = rm.v2.vector();
       ws.column_dy.col(1).setZero();
-      for (int j = 0; j < nv; ++j) {
-        ws.column_dy.col(0) = ws.gdot.col(j);
-        sense_rows_derivative(c, rm.H2, Motion<S>(Vector6<S>(ws.theta1.col(j))), ws.column_dy,
-                              ws.column_theta, ws.column_rows);
-        for (int k = 0; k < c.dim; ++k) cd.Jdot(c.row + k, j) = ws.column_rows(c.components[k], 0);
+      cd.Jdot.middleRows(c.row, c.dim).setZero();
+      for (int l = 0; l < ns; ++l) {
+        ws.column_dy.col(0) = ws.gdot.col(l);
+        sense_rows_derivative<S>(c, rm.H2, Motion<S>(Vector6<S>(theta1.col(l))), ws.column_dy,
+                                 ws.column_theta, ws.column_rows);
+        for (int k = 0; k < c.dim; ++k)
+          cd.Jdot(c.row + k, c.support[l]) = ws.column_rows(c.components[k], 0);
       }
     }
     each(c, rm);

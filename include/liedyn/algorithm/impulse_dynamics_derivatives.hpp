@@ -100,15 +100,21 @@ void impulse_dynamics_derivatives(
       const detail::RelativeMotion<S> rm =
           detail::relative_motion_derivatives(model, data, c, a_g0, ws, /*with_acceleration=*/false,
                                               /*with_time_variation=*/false);
-      detail::sense_rows_derivative(c, rm.H2, rm.u, ws.du, ws.theta2, ws.dy);
-      for (int k = 0; k < c.dim; ++k)
-        Q.col(c.row + k).head(nv) = -ws.dy.row(c.components[k]).head(nv).transpose();
+      const int ns = static_cast<int>(c.support.size());
+      auto dy = ws.dy.leftCols(2 * ns);
+      detail::sense_rows_derivative<S>(c, rm.H2, rm.u, ws.du.leftCols(2 * ns),
+                                       ws.theta2.leftCols(ns), dy);
+      for (int k = 0; k < c.dim; ++k) {
+        auto q_column = Q.col(c.row + k).head(nv);
+        detail::scatter_support_row(c.support, dy.row(c.components[k]).head(ns), false, q_column);
+        q_column = -q_column;
+      }
       detail::add_wrench_motion(c, rm.H2, cd.impulse.segment(c.row, c.dim), ws, K);
     }
   }
 
   ws.rhs_t.topRows(N) = K.transpose();
-  detail::kkt_solve_transposed(model, data, cd, ws.rhs_t.topRows(N), Q, ws.ddq_t.topRows(N));
+  detail::kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(N), Q, ws.ddq_t.topRows(N));
   cd.v_after_dx = ws.ddq_t.topRows(N).transpose();
   cd.v_after_dx.rightCols(nv).diagonal().array() += S(1);  // δv⁺ = δΔv + δv
   cd.impulse_dx = Q.transpose();

@@ -33,10 +33,12 @@
 //     on frame 1's body. For a coupling λ is the generalized force on joint j (−a λ on joint i).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "liedyn/algorithm/constrained_solvers.hpp"
@@ -197,6 +199,9 @@ struct Constraint {
   /// the coordinate tree's ancestors (Model::dof_parent), increasing (so J L⁻¹, M = Lᵀ D L, is
   /// zero off it too): the constraint kinematics form only these columns.
   std::vector<int> support;
+  /// The end of the columns [0, end) that hold the support (ancestors come first in the
+  /// coordinate order, so a product over the support can stop there).
+  int support_end() const { return support.empty() ? 0 : support.back() + 1; }
 
   /// The same constraint in scalar type T.
   template <class T>
@@ -241,6 +246,13 @@ class ConstraintSet {
   ConstraintSet(const Model<S>& model, const std::vector<ConstraintSpec<S>>& specs)
       : nv_(model.nv()), num_bodies_(model.num_bodies()) {
     for (const ConstraintSpec<S>& spec : specs) add(model, spec);
+    // Rows of the constraints whose support holds coordinate d: [first, end).
+    coordinate_rows_.assign(nv_, {rows_, 0});
+    for (const Constraint<S>& c : constraints_)
+      for (const int d : c.support) {
+        coordinate_rows_[d].first = std::min(coordinate_rows_[d].first, c.row);
+        coordinate_rows_[d].second = std::max(coordinate_rows_[d].second, c.row + c.dim);
+      }
   }
 
   /// Number of constraints.
@@ -259,6 +271,12 @@ class ConstraintSet {
       if (r >= constraints_[k].row && r < constraints_[k].row + constraints_[k].dim) return k;
     return -1;
   }
+  /// The rows of J (and of J L⁻¹, J M⁻¹) that may be nonzero in column d: first row and count,
+  /// the span of the constraints whose support holds d (rows between them are zero there).
+  std::pair<int, int> rows_of_coordinate(int d) const {
+    const auto& [first, end] = coordinate_rows_[d];
+    return {first, end > first ? end - first : 0};
+  }
   /// "'NAME' (type)" for messages.
   std::string describe(int k) const {
     return "'" + constraints_[k].name + "' (" + to_string(constraints_[k].type) + ")";
@@ -276,6 +294,7 @@ class ConstraintSet {
     out.num_bodies_ = num_bodies_;
     out.rows_ = rows_;
     for (const auto& c : constraints_) out.constraints_.push_back(c.template cast<T>());
+    out.coordinate_rows_ = coordinate_rows_;
     return out;
   }
 
@@ -417,6 +436,7 @@ class ConstraintSet {
   int num_bodies_ = 0;
   int rows_ = 0;
   std::vector<Constraint<S>> constraints_;
+  std::vector<std::pair<int, int>> coordinate_rows_;  ///< per coordinate: [first row, end row)
 };
 
 /// The model's recorded mimic relations (URDF <mimic>, ModelBuilder::add_mimic) as couplings
@@ -431,8 +451,10 @@ std::vector<ConstraintSpec<S>> mimic_couplings(const Model<S>& model) {
 }
 
 /// Scratch of constrained_forward_dynamics_derivatives (constrained_dynamics_derivatives.hpp):
-/// the motion derivatives of the two frames of one constraint (6 × nv, ground frame then frame 2),
-/// the relative twist's and its acceleration's (6 × 2nv), and the KKT right-hand sides.
+/// the motion derivatives of the two frames of one constraint (ground frame then frame 2), the
+/// relative twist's and its acceleration's — on the constraint's support columns, the leading
+/// |support| (or 2 |support|) columns of these 6 × nv (6 × 2nv) buffers — and the KKT
+/// right-hand sides.
 template <class S>
 struct ConstrainedDerivativesWorkspace {
   /// Allocates every buffer for a model of nv velocities and num_bodies bodies, m constraint rows.
@@ -547,11 +569,12 @@ struct ConstraintData {
 
   // --- scratch ------------------------------------------------------------------------------
   std::vector<Motion<S>>
-      bias_acceleration;         ///< body accelerations at q̈ = 0, no gravity (body frames)
-  Matrix6X<S> relative_columns;  ///< one constraint's relative-twist Jacobian (frame 2, body)
-  Matrix6X<S> rows_full;         ///< one constraint's rows before the component mask
-  MatrixX<S> Y;                  ///< J L⁻¹ (m × nv; M = Lᵀ D L)
-  MatrixX<S> Z;                  ///< J L⁻¹ D⁻¹
+      bias_acceleration;  ///< body accelerations at q̈ = 0, no gravity (body frames)
+  /// One constraint's relative-twist Jacobian (frame 2, body) and its rows before the component
+  /// mask, on the constraint's support columns (the leading |support| columns).
+  Matrix6X<S> relative_columns, rows_full;
+  MatrixX<S> Y;  ///< J L⁻¹ (m × nv; M = Lᵀ D L)
+  MatrixX<S> Z;  ///< J L⁻¹ D⁻¹
   VectorX<S> rhs;
   VectorX<S> tmp_nv, tmp_q;
 
