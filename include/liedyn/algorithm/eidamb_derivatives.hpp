@@ -82,13 +82,14 @@ Matrix6<S> cross_star_of_force(const Force<S>& h) {
 
 namespace detail {
 /// The root of every ground pass: the base's ground twist ν (zero for a welded base) and its
-/// acceleration ν̇ + a_g0, gravity as a fictitious base acceleration (frozen base frame).
+/// acceleration ν̇ + a_g0, gravity as a fictitious base acceleration (frozen base frame; a_g0 = 0
+/// without gravity).
 template <class S, class Derived>
 inline void ground_motion_of_root(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                  const Eigen::MatrixBase<Derived>& ddq) {
+                                  const Eigen::MatrixBase<Derived>& ddq, bool with_gravity = true) {
   const bool moving = model.has_moving_base();
   data.ground_v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
-  data.ground_a[0] = detail::gravity_in_base(model, x.H);
+  data.ground_a[0] = with_gravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
   if (moving) data.ground_a[0] += Motion<S>(Vector6<S>(ddq.template head<6>()));
 }
 
@@ -123,17 +124,18 @@ void ground_motion_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
 /// (update_poses). kWithD2 = true: everything, at the accelerations ddq. kWithD2 = false: all but
 /// D2 (τ̄, M, D1, D3, D4, which the linearization needs before it knows the accelerations),
 /// leaving I^c_j S_j and e_j in data.ground_y, ground_e for ground_acceleration_pass.
+/// Without gravity: the derivatives of ĪD with g = 0 (ĪD is affine in gravity's acceleration).
 template <bool kWithD2, class S, class Derived>
 void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
                             const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
-                            const ExternalWrenches<S>* fext) {
+                            const ExternalWrenches<S>* fext, bool with_gravity = true) {
   const int nb = model.num_bodies();
   const int off = model.offset();
   const bool moving = model.has_moving_base();
 
   // Forward pass: ground quantities.
-  ground_motion_of_root(model, data, x, ddq);
-  const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
+  ground_motion_of_root(model, data, x, ddq, with_gravity);
+  const Motion<S> a_g0 = with_gravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
   {
     const SpatialInertia<S>& I0 = model.inertia(0);
     const Motion<S>& V0 = data.ground_v[0];
@@ -284,12 +286,13 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
 }
 
 /// eidamb_derivatives at the poses already in data.H_parent and data.H_base for x.s
-/// (update_poses), for a caller that has them from another kernel at the same s.
+/// (update_poses), for a caller that has them from another kernel at the same s; optionally
+/// without gravity.
 template <class S, class Derived>
 void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const State<S>& x,
                                  const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
-                                 const ExternalWrenches<S>* fext) {
-  ground_derivative_pass<true>(model, data, x, ddq, rep, fext);
+                                 const ExternalWrenches<S>* fext, bool with_gravity = true) {
+  ground_derivative_pass<true>(model, data, x, ddq, rep, fext, with_gravity);
 }
 
 /// After ground_derivative_pass<false> at zero accelerations (which left τ̄ = h(x), M, D1, D3,

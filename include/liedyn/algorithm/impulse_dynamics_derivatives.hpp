@@ -7,9 +7,9 @@
 //   M δΔv − Jᵀ δΛ = −∂_q(M Δv − Jᵀ Λ) δq,
 //   J δΔv = −(1 + E) J δv − ∂_q(J w) δq,   w = v⁺ + E v,
 // and δv⁺ = δΔv + δv.
-// * ∂_q(M Δv − JᵀΛ) is eidamb_derivatives at zero velocity and accelerations Δv with the impulses
-//   as external wrenches, minus the same at zero accelerations without them (gravity is part of
-//   ĪD, not of M Δv), plus the motion of the wrenches as in constrained_dynamics_derivatives.hpp.
+// * ∂_q(M Δv − JᵀΛ) is eidamb_derivatives at zero velocity, accelerations Δv and without gravity
+//   (ĪD is then M Δv; gravity is not part of the impulse balance), with the impulses as external
+//   wrenches, plus the motion of the wrenches as in constrained_dynamics_derivatives.hpp.
 // * ∂_q(J w) at fixed w is constraint_kinematics_derivatives.hpp's velocity-row derivative from a
 //   ground pass at velocity w: one pass for the contacts (w = v⁺ + e v) and, when e ≠ 0 and the
 //   set has loops or couplings, one for those (w = v⁺).
@@ -31,7 +31,8 @@ namespace liedyn {
 /// impulse_dynamics at x with restitution `restitution` and its derivatives into cd.v_after_dx
 /// (nv × 2nv) and cd.impulse_dx (m × 2nv), columns in the base-twist representation `rep` (see
 /// the header). Also leaves cd.v_after, cd.impulse and what impulse_dynamics leaves; Data holds
-/// eidamb_derivatives' outputs at zero velocity. Throws ConstraintError if J is rank deficient.
+/// eidamb_derivatives' outputs at zero velocity and accelerations Δv = v⁺ − v without gravity,
+/// with the impulses as external wrenches. Throws ConstraintError if J is rank deficient.
 template <class S>
 void impulse_dynamics_derivatives(
     const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
@@ -66,12 +67,13 @@ void impulse_dynamics_derivatives(
   set_velocity(ws.velocity);
   detail::constraint_wrenches(model, data, set, cd.impulse, ws.wrenches);
   cd.tmp_nv = cd.v_after - v_minus;  // Δv
-  eidamb_derivatives(model, data, xs, cd.tmp_nv, TwistRepresentation::Body, &ws.wrenches);
+  // At zero velocity ĪD(Δv) − Jᵀ Λ without gravity is M Δv − Jᵀ Λ (gravity's term is what the
+  // impulse does not see).
+  detail::update_poses(model, data, xs.s);
+  detail::eidamb_derivatives_at_poses(model, data, xs, cd.tmp_nv, TwistRepresentation::Body,
+                                      &ws.wrenches, /*with_gravity=*/false);
   if (moving) K.leftCols(6) = -data.D1;
   K.middleCols(off, n) = -data.D2;
-  eidamb_derivatives(model, data, xs, ws.velocity, TwistRepresentation::Body);  // gravity alone
-  if (moving) K.leftCols(6) += data.D1;
-  K.middleCols(off, n) += data.D2;
   K.rightCols(nv).setZero();
 
   // Q = −(1 + E) J δv − ∂_q(J w) δq into ws.lambda_t (transposed), contacts then the others.
