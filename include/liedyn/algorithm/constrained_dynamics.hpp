@@ -182,8 +182,8 @@ const VectorX<S>& constrained_forward_dynamics(
   const char* who = "constrained_forward_dynamics";
   detail::check_constraint_call(who, model, data, set, cd, x);
   LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
-  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true);
   if (opt.route != ConstrainedDynamicsRoute::ExactKKT) {
+    detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true);
     // The matrix routes: M (both triangles), J, γ and τ̄ − h, λ with the same sign and order.
     model.require_invertible_mass_matrix(who);
     crba(model, data, x.s);
@@ -217,9 +217,13 @@ const VectorX<S>& constrained_forward_dynamics(
     }
     return cd.ddq;
   }
-  detail::factor_kkt(model, data, set, cd, opt, who);
+  // h first: its pass leaves the body twists the constraint rows need.
+  forward_poses(model, data, x);
   data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, true, nullptr,
                                             /*transforms_current=*/true);
+  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true,
+                          /*kinematics_current=*/true);
+  detail::factor_kkt(model, data, set, cd, opt, who);
   VectorX<S>& y = cd.tmp_q;
   y = tau - data.h;
   detail::ltdl_solve_transposed(model, data, y);

@@ -104,11 +104,13 @@ void check_constraint_call(const char* who, const Model<S>& model, const Data<S>
 }
 
 /// Writes the rows of every constraint; `with_drift`: also the accelerations at q̈ = 0 (drift,
-/// gamma), one more pass along the constraints' support chains.
+/// gamma), one more pass along the constraints' support chains. `kinematics_current`: data's
+/// H_parent, H_world, vJ and v are already at x (computed earlier in the same call).
 template <class S>
 void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                     ConstraintData<S>& cd, const State<S>& x, bool with_drift) {
-  forward_kinematics(model, data, x);
+                     ConstraintData<S>& cd, const State<S>& x, bool with_drift,
+                     bool kinematics_current = false) {
+  if (!kinematics_current) forward_kinematics(model, data, x);
   // The bias accelerations (q̈ = 0, no gravity) of the bodies on `body`'s support chain, root
   // first: only the constraints' chains are read.
   auto bias_chain = [&](int body) {
