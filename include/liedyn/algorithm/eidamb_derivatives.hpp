@@ -124,18 +124,19 @@ void ground_motion_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
 /// (update_poses). kWithD2 = true: everything, at the accelerations ddq. kWithD2 = false: all but
 /// D2 (τ̄, M, D1, D3, D4, which the linearization needs before it knows the accelerations),
 /// leaving I^c_j S_j and e_j in data.ground_y, ground_e for ground_acceleration_pass.
-/// Without gravity: the derivatives of ĪD with g = 0 (ĪD is affine in gravity's acceleration).
-template <bool kWithD2, class S, class Derived>
+/// kWithGravity = false: the derivatives of ĪD with g = 0 (ĪD is affine in gravity's
+/// acceleration).
+template <bool kWithD2, bool kWithGravity = true, class S, class Derived>
 void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
                             const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
-                            const ExternalWrenches<S>* fext, bool with_gravity = true) {
+                            const ExternalWrenches<S>* fext) {
   const int nb = model.num_bodies();
   const int off = model.offset();
   const bool moving = model.has_moving_base();
 
   // Forward pass: ground quantities.
-  ground_motion_of_root(model, data, x, ddq, with_gravity);
-  const Motion<S> a_g0 = with_gravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
+  ground_motion_of_root(model, data, x, ddq, kWithGravity);
+  const Motion<S> a_g0 = kWithGravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
   {
     const SpatialInertia<S>& I0 = model.inertia(0);
     const Motion<S>& V0 = data.ground_v[0];
@@ -286,13 +287,12 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
 }
 
 /// eidamb_derivatives at the poses already in data.H_parent and data.H_base for x.s
-/// (update_poses), for a caller that has them from another kernel at the same s; optionally
-/// without gravity.
+/// (update_poses), for a caller that has them from another kernel at the same s.
 template <class S, class Derived>
 void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const State<S>& x,
                                  const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
-                                 const ExternalWrenches<S>* fext, bool with_gravity = true) {
-  ground_derivative_pass<true>(model, data, x, ddq, rep, fext, with_gravity);
+                                 const ExternalWrenches<S>* fext) {
+  ground_derivative_pass<true>(model, data, x, ddq, rep, fext);
 }
 
 /// After ground_derivative_pass<false> at zero accelerations (which left τ̄ = h(x), M, D1, D3,

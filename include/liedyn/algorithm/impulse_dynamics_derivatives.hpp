@@ -70,8 +70,8 @@ void impulse_dynamics_derivatives(
   // At zero velocity ĪD(Δv) − Jᵀ Λ without gravity is M Δv − Jᵀ Λ (gravity's term is what the
   // impulse does not see).
   detail::update_poses(model, data, xs.s);
-  detail::eidamb_derivatives_at_poses(model, data, xs, cd.tmp_nv, TwistRepresentation::Body,
-                                      &ws.wrenches, /*with_gravity=*/false);
+  detail::ground_derivative_pass</*kWithD2=*/true, /*kWithGravity=*/false>(
+      model, data, xs, cd.tmp_nv, TwistRepresentation::Body, &ws.wrenches);
   if (moving) K.leftCols(6) = -data.D1;
   K.middleCols(off, n) = -data.D2;
   K.rightCols(nv).setZero();
