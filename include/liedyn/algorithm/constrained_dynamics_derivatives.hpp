@@ -138,26 +138,31 @@ void add_wrench_motion(const Constraint<S>& c, const SE3<S>& H2, const Eigen::Ma
 /// Y's and Z's rows vanish off their constraint's support (closed under ancestors, so J L⁻¹
 /// keeps J's zeros there, and ancestors come first): a row's product stops at its support's
 /// last column, a column's takes only the rows of the constraints that reach it.
+/// `r_rows` ≥ 0: the right-hand sides from row r_rows of RT on have R = 0 (their R' stays zero).
 template <class S, class DR, class DQ, class DD>
 void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
                           const ConstraintData<S>& cd, const Eigen::MatrixBase<DR>& RT_,
-                          const Eigen::MatrixBase<DQ>& QT_, const Eigen::MatrixBase<DD>& DT_) {
+                          const Eigen::MatrixBase<DQ>& QT_, const Eigen::MatrixBase<DD>& DT_,
+                          int r_rows = -1) {
   auto& RT = const_cast<Eigen::MatrixBase<DR>&>(RT_);
   auto& QT = const_cast<Eigen::MatrixBase<DQ>&>(QT_);
   auto& DT = const_cast<Eigen::MatrixBase<DD>&>(DT_);
   const MatrixX<S>& F = data.ltdl;
   const MatrixX<S>& C = cd.delassus_factor;
   const int nv = model.nv(), m = static_cast<int>(QT.cols());
+  const int nr = r_rows >= 0 ? r_rows : static_cast<int>(RT.rows());
   // R'ᵀ = Rᵀ L⁻¹ (ltdl_solve_transposed, every right-hand side).
   for (int j = nv - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
-    if (len > 0) RT.col(j).noalias() -= RT.middleCols(first, len) * F.col(j).segment(first, len);
+    if (len > 0)
+      RT.col(j).head(nr).noalias() -= RT.block(0, first, nr, len) * F.col(j).segment(first, len);
   }
   // (Q − Z R')ᵀ, then · W⁻¹ = · C⁻ᵀ C⁻¹ (delassus_solve).
   for (const Constraint<S>& c : set.constraints()) {
     const int span = c.support_end();
     for (int i = c.row; i < c.row + c.dim; ++i)
-      QT.col(i).noalias() -= RT.leftCols(span) * cd.Z.row(i).head(span).transpose();
+      QT.col(i).head(nr).noalias() -=
+          RT.topLeftCorner(nr, span) * cd.Z.row(i).head(span).transpose();
   }
   for (int i = 0; i < m; ++i) {
     if (i > 0) QT.col(i).noalias() -= QT.leftCols(i) * C.row(i).head(i).transpose();

@@ -116,7 +116,8 @@ void impulse_dynamics_derivatives(
   }
 
   ws.rhs_t.topRows(N) = K.transpose();
-  detail::kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(N), Q, ws.ddq_t.topRows(N));
+  detail::kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(N), Q, ws.ddq_t.topRows(N),
+                               /*r_rows=*/nv);  // R's velocity columns are zero
   cd.v_after_dx = ws.ddq_t.topRows(N).transpose();
   cd.v_after_dx.rightCols(nv).diagonal().array() += S(1);  // δv⁺ = δΔv + δv
   cd.impulse_dx = Q.transpose();
