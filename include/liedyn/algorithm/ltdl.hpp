@@ -37,8 +37,13 @@ namespace liedyn {
 template <class S>
 void ltdl_factorize(const Model<S>& model, Data<S>& data) {
   detail::check_data("ltdl_factorize", model, data);
-  const int nv = model.nv();
+  const int nv = model.nv(), off = model.offset();
   MatrixX<S>& F = data.ltdl;
+  // A moving base's six coordinates are every joint's ancestors: a joint's row of L on them is
+  // one 6-vector, L(j, base) = (M(base, j) − Σ_c D_c L(c, j) L(c, base)) / D_j, accumulated
+  // from its subtree's rows (kept as columns of a 6 × nv scratch, so contiguous) instead of six
+  // short dot products down the base's columns.
+  auto& base_rows = data.ltdl_base_rows;  // column c = L(c, 0:6)ᵀ
   for (int j = nv - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
     const auto column = F.col(j).segment(first, len);
@@ -47,8 +52,15 @@ void ltdl_factorize(const Model<S>& model, Data<S>& data) {
     const S pivot = data.M(j, j) - column.dot(weighted);
     F(j, j) = pivot;
     const S inverse_pivot = S(1) / pivot;
-    for (int i = model.dof_parent(j); i >= 0; i = model.dof_parent(i))
+    const int last = j >= off ? off : 0;  // the ancestors done by dot products: i ≥ last
+    for (int i = model.dof_parent(j); i >= last; i = model.dof_parent(i))
       F(j, i) = (data.M(i, j) - F.col(i).segment(first, len).dot(weighted)) * inverse_pivot;
+    if (last == 6) {
+      Vector6<S> r = data.M.col(j).template head<6>();
+      for (int k = 0; k < len; ++k) r -= weighted(k) * base_rows.col(first + k);
+      base_rows.col(j) = r * inverse_pivot;
+      F.row(j).template head<6>() = base_rows.col(j).transpose();
+    }
   }
 }
 

@@ -182,7 +182,7 @@ struct Data {
   MatrixX<S> M;                ///< mass matrix, both triangles
   MatrixX<S> Minv;             ///< its inverse, both triangles
   MatrixX<S> ltdl;             ///< M = Lᵀ D L (ltdl.hpp): D on the diagonal, L strictly below
-  Matrix6X<S> ltdl_base_rows;  ///< scratch of ltdl_inverse: column d = row d of L⁻¹ on the base
+  Matrix6X<S> ltdl_base_rows;  ///< scratch of ltdl_factorize and ltdl_inverse (6 × nv)
                                ///< (moving base)
   VectorX<S> ltdl_scratch;     ///< scratch of ltdl_factorize and ltdl_inverse (2 nv)
   VectorX<S> tmp_nv, tmp_nv2;  ///< scratch of size nv
