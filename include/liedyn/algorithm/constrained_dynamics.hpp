@@ -90,18 +90,24 @@ void factor_delassus(const Model<S>& model, const Data<S>& data, const Constrain
                      ConstraintData<S>& cd, const ConstrainedDynamicsOptions<S>& opt,
                      const char* who) {
   using std::sqrt;
-  const int m = set.dimension();
+  const int m = set.dimension(), end = set.support_end();
   // Y = J L⁻¹, i.e. Lᵀ Yᵀ = Jᵀ solved for all m rows at once, leaves first: column j of Y is
-  // final once its subtree's columns are (one m-row product per coordinate).
+  // final once its subtree's columns are. Y keeps J's zeros (a constraint's support is closed
+  // under ancestors, so no descendant of a coordinate off it is on it): column j takes only the
+  // rows of the constraints that reach it, its subtree only up to the supports' end, and the
+  // columns from that end on stay zero.
   const MatrixX<S>& F = data.ltdl;
   cd.Y = cd.J;
-  for (int j = model.nv() - 1; j >= 0; --j) {
-    const int first = j + 1, len = model.dof_subtree_end(j) - first;
-    if (len > 0)
-      cd.Y.col(j).noalias() -= cd.Y.middleCols(first, len) * F.col(j).segment(first, len);
+  cd.Z.rightCols(model.nv() - end).setZero();
+  for (int j = end - 1; j >= 0; --j) {
+    const auto [r0, count] = set.rows_of_coordinate(j);
+    const int first = j + 1, len = std::min(model.dof_subtree_end(j), end) - first;
+    if (count > 0 && len > 0)
+      cd.Y.col(j).segment(r0, count).noalias() -=
+          cd.Y.block(r0, first, count, len) * F.col(j).segment(first, len);
     cd.Z.col(j) = cd.Y.col(j) / F(j, j);
   }
-  cd.delassus.noalias() = cd.Y * cd.Z.transpose();
+  cd.delassus.noalias() = cd.Y.leftCols(end) * cd.Z.leftCols(end).transpose();
   MatrixX<S>& L = cd.delassus_factor;
   const S tol = rank_tolerance_of(opt);
   for (int j = 0; j < m; ++j) {
@@ -227,10 +233,11 @@ const VectorX<S>& constrained_forward_dynamics(
   VectorX<S>& y = cd.tmp_q;
   y = tau - data.h;
   detail::ltdl_solve_transposed(model, data, y);
+  const int end = set.support_end();  // Y and Z are zero from there on
   cd.lambda = -cd.gamma;
-  cd.lambda.noalias() -= cd.Z * y;
+  cd.lambda.noalias() -= cd.Z.leftCols(end) * y.head(end);
   detail::delassus_solve(cd, cd.lambda);
-  y.noalias() += cd.Y.transpose() * cd.lambda;
+  y.head(end).noalias() += cd.Y.leftCols(end).transpose() * cd.lambda;
   cd.ddq = y.cwiseQuotient(data.ltdl.diagonal());
   detail::ltdl_solve_lower(model, data, cd.ddq);
   return cd.ddq;

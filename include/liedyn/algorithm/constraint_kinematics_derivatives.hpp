@@ -305,6 +305,10 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
                                 const Motion<S>& a_g0, bool with_kinematics, F&& each) {
   const int nv = model.nv();
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
+  // The rows are zero off their supports: cleared here at once, then only the supports written.
+  cd.velocity_dx.setZero();
+  cd.acceleration_dx.setZero();
+  if (with_kinematics) cd.position_error_dx.setZero();
   for (const Constraint<S>& c : set.constraints()) {
     if (c.type == ConstraintType::Coupling) {
       // J q̈ + Kd (J ν̄ − v*) + Kp e with a constant J: J ν̄ and e have J's coefficients on ν̄, s.
@@ -328,7 +332,8 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
     // ∂(J ν̄)/∂x: the same P on δu (an output, and the Kd term).
     sense_rows_derivative<S>(c, rm.H2, rm.u, ws.du.leftCols(2 * ns), theta2, dy);
     for (int k = 0; k < c.dim; ++k)
-      scatter_support_row(c.support, dy.row(c.components[k]), true, cd.velocity_dx.row(c.row + k));
+      scatter_support_row(c.support, dy.row(c.components[k]), true, cd.velocity_dx.row(c.row + k),
+                          /*zeroed=*/true);
     if (!(c.Kd == S(0))) rows += c.Kd * dy;
     const bool error_needed = c.has_placement && (with_kinematics || !(c.Kp == S(0)));
     if (error_needed) {
@@ -342,14 +347,12 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
     }
     for (int k = 0; k < c.dim; ++k)
       scatter_support_row(c.support, rows.row(c.components[k]), true,
-                          cd.acceleration_dx.row(c.row + k));
+                          cd.acceleration_dx.row(c.row + k), /*zeroed=*/true);
     if (with_kinematics) {
-      for (int k = 0; k < c.dim; ++k) {
-        if (error_needed)
+      if (error_needed)
+        for (int k = 0; k < c.dim; ++k)
           scatter_support_row(c.support, error_dq.row(c.components[k]), false,
-                              cd.position_error_dx.row(c.row + k));
-        else cd.position_error_dx.row(c.row + k).setZero();
-      }
+                              cd.position_error_dx.row(c.row + k), /*zeroed=*/true);
       // J̇ column by column: d(P y_l)/dt with y_l = theta1's column l, ẏ_l = gdot's, and frame 2
       // turning by its own twist (J̇ is zero off the support).
       ws.column_theta.col(0) = rm.v2.vector();

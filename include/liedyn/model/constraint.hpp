@@ -253,6 +253,8 @@ class ConstraintSet {
         coordinate_rows_[d].first = std::min(coordinate_rows_[d].first, c.row);
         coordinate_rows_[d].second = std::max(coordinate_rows_[d].second, c.row + c.dim);
       }
+    for (const Constraint<S>& c : constraints_)
+      support_end_ = std::max(support_end_, c.support_end());
   }
 
   /// Number of constraints.
@@ -277,6 +279,9 @@ class ConstraintSet {
     const auto& [first, end] = coordinate_rows_[d];
     return {first, end > first ? end - first : 0};
   }
+  /// The end of the columns [0, end) that hold every constraint's support: J and J L⁻¹ are zero
+  /// from there on.
+  int support_end() const { return support_end_; }
   /// "'NAME' (type)" for messages.
   std::string describe(int k) const {
     return "'" + constraints_[k].name + "' (" + to_string(constraints_[k].type) + ")";
@@ -295,6 +300,7 @@ class ConstraintSet {
     out.rows_ = rows_;
     for (const auto& c : constraints_) out.constraints_.push_back(c.template cast<T>());
     out.coordinate_rows_ = coordinate_rows_;
+    out.support_end_ = support_end_;
     return out;
   }
 
@@ -437,6 +443,7 @@ class ConstraintSet {
   int rows_ = 0;
   std::vector<Constraint<S>> constraints_;
   std::vector<std::pair<int, int>> coordinate_rows_;  ///< per coordinate: [first row, end row)
+  int support_end_ = 0;                               ///< max of the constraints' support_end()
 };
 
 /// The model's recorded mimic relations (URDF <mimic>, ModelBuilder::add_mimic) as couplings
