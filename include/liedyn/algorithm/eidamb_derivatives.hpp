@@ -50,8 +50,11 @@ namespace liedyn {
 namespace detail {
 // SpatialInertia::variation without 3×3 products of hat matrices: with W = ω^,
 // İ_o = W I_o + (W I_o)ᵀ − (h vᵀ + v hᵀ) + 2 (v·h) 1, since v^ h^ = h vᵀ − (v·h) 1.
+// Always inlined: left to GCC, whether it is depends on how large the including translation
+// unit is, and the out-of-line call (its 3×3 result through memory) slows the pass.
 template <class S>
-SpatialInertia<S> inertia_variation(const SpatialInertia<S>& I, const Motion<S>& V) {
+LIEDYN_ALWAYS_INLINE SpatialInertia<S> inertia_variation(const SpatialInertia<S>& I,
+                                                         const Motion<S>& V) {
   const Vector3<S> w = V.angular(), v = V.linear();
   const Vector3<S>& h = I.first_moment();
   const Matrix3<S>& Io = I.inertia_origin();
