@@ -58,16 +58,14 @@ inline int support_column(const std::vector<int>& support, int d) {
 }
 
 /// Row `from` of a support block (|support| columns, or [q | ν̄] with `two_parts`) into row `to`
-/// of a full matrix (nv columns, or 2nv), zero off the support.
-/// `zeroed`: `to` is already zero off the support (a matrix cleared at once, contiguously,
-/// rather than row by row through its stride).
+/// of a full matrix (nv columns, or 2nv): the support's entries only. The caller clears the
+/// rest, usually the whole matrix at once (contiguous, where a row of it is strided).
 template <class DF, class DT>
 void scatter_support_row(const std::vector<int>& support, const Eigen::MatrixBase<DF>& from,
-                         bool two_parts, const Eigen::MatrixBase<DT>& to_, bool zeroed = false) {
+                         bool two_parts, const Eigen::MatrixBase<DT>& to_) {
   auto& to = const_cast<Eigen::MatrixBase<DT>&>(to_);
   const int ns = static_cast<int>(support.size());
   const int nv = static_cast<int>(two_parts ? to.size() / 2 : to.size());
-  if (!zeroed) to.setZero();
   for (int l = 0; l < ns; ++l) {
     to(support[l]) = from(l);
     if (two_parts) to(nv + support[l]) = from(ns + l);
@@ -257,7 +255,7 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
     }
     for (int k = 0; k < c.dim; ++k) {
       const int r = c.row + k, src = c.components[k];
-      scatter_support_row(c.support, rows.row(src), false, cd.J.row(r), /*zeroed=*/true);
+      scatter_support_row(c.support, rows.row(src), false, cd.J.row(r));
       cd.velocity_error(r) = vel(src) - c.velocity(k);
       cd.position_error(r) = err(src);
       if (with_drift) {

@@ -332,8 +332,7 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
     // ∂(J ν̄)/∂x: the same P on δu (an output, and the Kd term).
     sense_rows_derivative<S>(c, rm.H2, rm.u, ws.du.leftCols(2 * ns), theta2, dy);
     for (int k = 0; k < c.dim; ++k)
-      scatter_support_row(c.support, dy.row(c.components[k]), true, cd.velocity_dx.row(c.row + k),
-                          /*zeroed=*/true);
+      scatter_support_row(c.support, dy.row(c.components[k]), true, cd.velocity_dx.row(c.row + k));
     if (!(c.Kd == S(0))) rows += c.Kd * dy;
     const bool error_needed = c.has_placement && (with_kinematics || !(c.Kp == S(0)));
     if (error_needed) {
@@ -347,12 +346,12 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
     }
     for (int k = 0; k < c.dim; ++k)
       scatter_support_row(c.support, rows.row(c.components[k]), true,
-                          cd.acceleration_dx.row(c.row + k), /*zeroed=*/true);
+                          cd.acceleration_dx.row(c.row + k));
     if (with_kinematics) {
       if (error_needed)
         for (int k = 0; k < c.dim; ++k)
           scatter_support_row(c.support, error_dq.row(c.components[k]), false,
-                              cd.position_error_dx.row(c.row + k), /*zeroed=*/true);
+                              cd.position_error_dx.row(c.row + k));
       // J̇ column by column: d(P y_l)/dt with y_l = theta1's column l, ẏ_l = gdot's, and frame 2
       // turning by its own twist (J̇ is zero off the support).
       ws.column_theta.col(0) = rm.v2.vector();

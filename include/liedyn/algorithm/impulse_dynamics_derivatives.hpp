@@ -83,6 +83,7 @@ void impulse_dynamics_derivatives(
   for (const Constraint<S>& c : set.constraints())
     has_permanent = has_permanent || !is_contact(c.type);
   const bool one_pass = restitution == S(0) || !has_permanent;
+  Q.topRows(nv).setZero();  // −∂(J v)/∂q: zero off each constraint's support, and for couplings
   for (int pass = 0; pass < (one_pass ? 1 : 2); ++pass) {
     const bool contacts = pass == 0;  // pass 0 does everything when one pass suffices
     const S e_pass = contacts ? restitution : S(0);
@@ -95,10 +96,7 @@ void impulse_dynamics_derivatives(
       const S e_c = is_contact(c.type) ? restitution : S(0);
       Q.middleCols(c.row, c.dim).bottomRows(nv) =
           -(S(1) + e_c) * cd.J.middleRows(c.row, c.dim).transpose();
-      if (c.type == ConstraintType::Coupling) {  // a constant J
-        Q.middleCols(c.row, c.dim).topRows(nv).setZero();
-        continue;
-      }
+      if (c.type == ConstraintType::Coupling) continue;  // a constant J
       const detail::RelativeMotion<S> rm =
           detail::relative_motion_derivatives(model, data, c, a_g0, ws, /*with_acceleration=*/false,
                                               /*with_time_variation=*/false);
@@ -106,11 +104,9 @@ void impulse_dynamics_derivatives(
       auto dy = ws.dy.leftCols(2 * ns);
       detail::sense_rows_derivative<S>(c, rm.H2, rm.u, ws.du.leftCols(2 * ns),
                                        ws.theta2.leftCols(ns), dy);
-      for (int k = 0; k < c.dim; ++k) {
-        auto q_column = Q.col(c.row + k).head(nv);
-        detail::scatter_support_row(c.support, dy.row(c.components[k]).head(ns), false, q_column);
-        q_column = -q_column;
-      }
+      for (int k = 0; k < c.dim; ++k)
+        detail::scatter_support_row(c.support, -dy.row(c.components[k]).head(ns), false,
+                                    Q.col(c.row + k).head(nv));
       detail::add_wrench_motion(c, rm.H2, cd.impulse.segment(c.row, c.dim), ws, K);
     }
   }

@@ -52,10 +52,11 @@ void ltdl_factorize(const Model<S>& model, Data<S>& data) {
     const S pivot = data.M(j, j) - column.dot(weighted);
     F(j, j) = pivot;
     const S inverse_pivot = S(1) / pivot;
-    const int last = j >= off ? off : 0;  // the ancestors done by dot products: i ≥ last
+    const bool base_as_vector = off == 6 && j >= 6;  // a joint below a moving base
+    const int last = base_as_vector ? 6 : 0;  // the ancestors done by dot products: i ≥ last
     for (int i = model.dof_parent(j); i >= last; i = model.dof_parent(i))
       F(j, i) = (data.M(i, j) - F.col(i).segment(first, len).dot(weighted)) * inverse_pivot;
-    if (last == 6) {
+    if (base_as_vector) {
       Vector6<S> r = data.M.col(j).template head<6>();
       for (int k = 0; k < len; ++k) r -= weighted(k) * base_rows.col(first + k);
       base_rows.col(j) = r * inverse_pivot;
