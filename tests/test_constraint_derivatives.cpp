@@ -82,16 +82,13 @@ struct ConstrainedOutputs {
   }
 };
 
-/// Checks cd's derivatives (double, at x, tau, `rep`) against central differences of
-/// [q̈; λ] in long double, block by block: q̈'s rows, then each constraint's λ rows, each against
-/// its own reference norm so that no small block hides behind a large one.
+/// Checks cd's derivatives (double, at x, tau, `rep`; both KKT solves of the derivatives)
+/// against central differences of [q̈; λ] in long double, block by block: q̈'s rows, then each
+/// constraint's λ rows, each against its own reference norm so that no small block hides behind a
+/// large one.
 void check_against_differences(const Model<double>& model, const ConstraintSet<double>& set,
                                const State<double>& x, const VectorX<double>& tau,
                                TwistRepresentation rep, double bound) {
-  Data<double> data(model);
-  ConstraintData<double> cd(model, set);
-  liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, rep);
-
   const Model<L> model_l = model.cast<L>();
   const ConstraintSet<L> set_l = set.cast<L>();
   const State<L> x_l = x.cast<L>();
@@ -106,22 +103,31 @@ void check_against_differences(const Model<double>& model, const ConstraintSet<d
 
   const int nv = model.nv();
   INFO("representation " << liedyn::to_string(rep));
-  {
-    const double e_x = relative_error(cd.ddq_dx, MatrixX<L>(dx.topRows(nv)));
-    const double e_tau = relative_error(cd.ddq_dtau, MatrixX<L>(dtau.topRows(nv)));
-    INFO("ddq: x " << e_x << ", tau " << e_tau);
-    LIEDYN_CHECK_BELOW(e_x, bound);
-    LIEDYN_CHECK_BELOW(e_tau, bound);
-  }
-  for (const auto& c : set.constraints()) {
-    const double e_x = relative_error(cd.lambda_dx.middleRows(c.row, c.dim),
-                                      MatrixX<L>(dx.middleRows(nv + c.row, c.dim)));
-    const double e_tau = relative_error(cd.lambda_dtau.middleRows(c.row, c.dim),
-                                        MatrixX<L>(dtau.middleRows(nv + c.row, c.dim)));
-    INFO("lambda of " << c.name << " (" << liedyn::to_string(c.type) << "): x " << e_x << ", tau "
-                      << e_tau);
-    LIEDYN_CHECK_BELOW(e_x, bound);
-    LIEDYN_CHECK_BELOW(e_tau, bound);
+  for (const auto solve :
+       {liedyn::KktDerivativeSolve::SparseFactors, liedyn::KktDerivativeSolve::DenseInverse}) {
+    INFO("KKT solve " << (solve == liedyn::KktDerivativeSolve::SparseFactors ? "sparse" : "dense"));
+    Data<double> data(model);
+    ConstraintData<double> cd(model, set);
+    liedyn::ConstrainedDynamicsOptions<double> copt;
+    copt.derivative_solve = solve;
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, rep, copt);
+    {
+      const double e_x = relative_error(cd.ddq_dx, MatrixX<L>(dx.topRows(nv)));
+      const double e_tau = relative_error(cd.ddq_dtau, MatrixX<L>(dtau.topRows(nv)));
+      INFO("ddq: x " << e_x << ", tau " << e_tau);
+      LIEDYN_CHECK_BELOW(e_x, bound);
+      LIEDYN_CHECK_BELOW(e_tau, bound);
+    }
+    for (const auto& c : set.constraints()) {
+      const double e_x = relative_error(cd.lambda_dx.middleRows(c.row, c.dim),
+                                        MatrixX<L>(dx.middleRows(nv + c.row, c.dim)));
+      const double e_tau = relative_error(cd.lambda_dtau.middleRows(c.row, c.dim),
+                                          MatrixX<L>(dtau.middleRows(nv + c.row, c.dim)));
+      INFO("lambda of " << c.name << " (" << liedyn::to_string(c.type) << "): x " << e_x << ", tau "
+                        << e_tau);
+      LIEDYN_CHECK_BELOW(e_x, bound);
+      LIEDYN_CHECK_BELOW(e_tau, bound);
+    }
   }
 }
 
@@ -163,6 +169,39 @@ TEST_CASE(
     for (TwistRepresentation rep : liedyn::test::kSenses)
       check_against_differences(model, set, x, tau, rep, 1e-9);
   }
+}
+
+// KktDerivativeSolve::Automatic is DenseInverse from dense_from_nv velocities on, SparseFactors
+// below: bit-identical to the explicit route on each side of the boundary (here nv = 27).
+TEST_CASE("constraint derivatives: the automatic KKT solve on both sides of its boundary",
+          "[constraints][derivatives]") {
+  using liedyn::KktDerivativeSolve;
+  const Model<double> model = liedyn::test::chains_model<double>(21);
+  auto rng = liedyn::test::make_rng(5);
+  const State<double> x = liedyn::random_state(model, rng);
+  const ConstraintSet<double> set(model,
+                                  every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
+  VectorX<double> tau(model.nv());
+  for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
+  auto derivatives = [&](KktDerivativeSolve solve, int dense_from_nv) {
+    Data<double> data(model);
+    ConstraintData<double> cd(model, set);
+    liedyn::ConstrainedDynamicsOptions<double> copt;
+    copt.derivative_solve = solve;
+    copt.dense_from_nv = dense_from_nv;
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau,
+                                                     TwistRepresentation::Body, copt);
+    MatrixX<double> out(model.nv() + set.dimension(), 3 * model.nv());
+    out << cd.ddq_dx, cd.ddq_dtau, cd.lambda_dx, cd.lambda_dtau;
+    return out;
+  };
+  const int nv = model.nv();
+  const MatrixX<double> sparse = derivatives(KktDerivativeSolve::SparseFactors, nv);
+  const MatrixX<double> dense = derivatives(KktDerivativeSolve::DenseInverse, nv);
+  CHECK(sparse != dense);  // the two routes round differently, so the comparison below can fail
+  CHECK(relative_error(sparse, dense) < 1e-11);
+  CHECK(derivatives(KktDerivativeSolve::Automatic, nv + 1) == sparse);
+  CHECK(derivatives(KktDerivativeSolve::Automatic, nv) == dense);
 }
 
 TEST_CASE("constraint derivatives: a welded-base tree with a contact and a loop",
@@ -402,6 +441,15 @@ TEST_CASE(
          return Outputs{cd.ddq_dx,      cd.lambda_dx,   cd.ddq_dtau,
                         cd.lambda_dtau, cd.velocity_dx, cd.acceleration_dx};
        }},
+      {"constrained_forward_dynamics_derivatives (dense KKT solve)",
+       [&](Data<double>& d, ConstraintData<double>& cd) {
+         liedyn::ConstrainedDynamicsOptions<double> copt;
+         copt.derivative_solve = liedyn::KktDerivativeSolve::DenseInverse;
+         liedyn::constrained_forward_dynamics_derivatives(model, d, set, cd, x, tau,
+                                                          TwistRepresentation::Mixed, copt);
+         return Outputs{cd.ddq_dx,      cd.lambda_dx,   cd.ddq_dtau,
+                        cd.lambda_dtau, cd.velocity_dx, cd.acceleration_dx};
+       }},
       {"linearize_discrete (constrained)",
        [&](Data<double>& d, ConstraintData<double>& cd) {
          liedyn::linearize_discrete(model, d, set, cd, x, tau, 0.01);
@@ -558,6 +606,10 @@ TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocatio
                                          TwistRepresentation::Inertial);
     liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau,
                                                      TwistRepresentation::Mixed);
+    liedyn::ConstrainedDynamicsOptions<S> dense;  // checked below against long double's sparse
+    dense.derivative_solve = liedyn::KktDerivativeSolve::DenseInverse;
+    liedyn::constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau,
+                                                     TwistRepresentation::Mixed, dense);
     allocations = guard.allocations();
   }
   CHECK(allocations == 0);

@@ -39,6 +39,16 @@ namespace liedyn {
 /// All four give the same q̈ and λ for a full-rank J.
 enum class ConstrainedDynamicsRoute { ExactKKT, Proximal, Projector, MinimalCoordinates };
 
+/// How constrained_forward_dynamics_derivatives solves its KKT systems for the 3nv right-hand
+/// sides (docs/constraints.md):
+///  * SparseFactors: one tree-sparse solve per column with the LᵀDL and Delassus factors (fewest
+///    operations when the tree is small or deep: a column touches only its coordinates' chains);
+///  * DenseInverse: M⁻¹ from the same factors, the unconstrained responses M⁻¹ K on the tree's
+///    sparsity pattern, then the rank-m correction of the block elimination as dense products;
+///  * Automatic: DenseInverse from ConstrainedDynamicsOptions::dense_from_nv velocities on.
+/// Both give the same derivatives to rounding.
+enum class KktDerivativeSolve { Automatic, SparseFactors, DenseInverse };
+
 /// Options of the constrained dynamics kernels.
 template <class S>
 struct ConstrainedDynamicsOptions {
@@ -48,6 +58,10 @@ struct ConstrainedDynamicsOptions {
   S rank_tolerance = S(-1);
   ProximalOptions<S> proximal;           ///< Proximal route: damping, tolerance, iterations
   MinimalCoordinatesOptions<S> minimal;  ///< MinimalCoordinates route: conditioning limit
+  /// The derivatives' KKT solves; Automatic picks DenseInverse from dense_from_nv velocities on
+  /// (the crossover measured on solo12, quadrupeds carrying arms and talos: BENCHMARKS.md).
+  KktDerivativeSolve derivative_solve = KktDerivativeSolve::Automatic;
+  int dense_from_nv = 40;
 };
 
 namespace detail {

@@ -1,6 +1,5 @@
 // liedyn — algorithm: the exact derivatives of the constrained forward dynamics (contacts, loop
-// closures, couplings): ∂q̈/∂x, ∂λ/∂x, ∂q̈/∂τ̄, ∂λ/∂τ̄, analytic; O(nv² (d + m) + m² nv) for the
-// 3nv right-hand sides of the KKT solves (d: tree depth).
+// closures, couplings): ∂q̈/∂x, ∂λ/∂x, ∂q̈/∂τ̄, ∂λ/∂τ̄, analytic.
 //
 // Differentiating the KKT system of constrained_dynamics.hpp,
 //   ĪD(x, q̈) − Jᵀ λ = τ̄,   c(x, q̈) := J q̈ + γ = 0,
@@ -13,6 +12,10 @@
 //   carried by the relative pose ^1H_2 (δ(^1X_2^* w) = ^1X_2^* (δ₁₂ ×̄* w + δw)).
 // * ∂_x c is constraint_kinematics_derivatives.hpp's ∂(J q̈ + γ)/∂x at the constrained q̈, from
 //   the same ground pass (the motion derivatives of the bodies that carry the constraint frames).
+// The 3nv right-hand sides are solved with the forward call's factors, one of two ways
+// (ConstrainedDynamicsOptions::derivative_solve): a tree-sparse KKT solve per column,
+// O(nv (d + m)) each (d: tree depth), or by block elimination with M⁻¹ explicit,
+// O(nv (nnz(K) + m nv)) in all — the same numbers to rounding.
 //
 // Frames and layout. Columns of the x derivatives: δx = (η, δs, δt, δr) as in linearize (η the
 // left-trivialized base pose, t the base twist in `rep`, holding t fixed in the η columns); a
@@ -30,6 +33,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "liedyn/algorithm/constrained_dynamics.hpp"
 #include "liedyn/algorithm/constraint_kinematics_derivatives.hpp"
@@ -105,28 +109,64 @@ void constraint_wrenches(const Model<S>& model, const Data<S>& data, const Const
   }
 }
 
-/// The motion of constraint c's body-fixed wrenches (multipliers `lam`), added to
-/// K = −∂_q(ĪD − Jᵀλ): R_relᵀ δw − J_1ᵀ (δ₁₂ ×̄* w) in its q columns (R_rel = δ₁₂ in frame 2,
-/// J_1 = δθ_1 in frame 2 = δθ_2 − δ₁₂; ws.theta1, theta2 of relative_motion_derivatives).
+/// The motion of constraint c's body-fixed wrenches (multipliers `lam`) as a block of
+/// K = −∂_q(ĪD − Jᵀλ) on the constraint's support (rows and columns): R_relᵀ δw − J_1ᵀ (δ₁₂ ×̄* w)
+/// (R_rel = δ₁₂ in frame 2, J_1 = δθ_1 in frame 2 = δθ_2 − δ₁₂; ws.theta1, theta2 of
+/// relative_motion_derivatives) into ws.support_block's top-left ns × ns corner. θ_1, θ_2 and so
+/// δw live on the support (the columns of the constraint's chains), hence only that block moves.
 template <class S, class DL>
-void add_wrench_motion(const Constraint<S>& c, const SE3<S>& H2, const Eigen::MatrixBase<DL>& lam,
-                       ConstrainedDerivativesWorkspace<S>& ws, MatrixX<S>& K) {
+auto wrench_motion_block(const Constraint<S>& c, const SE3<S>& H2, const Eigen::MatrixBase<DL>& lam,
+                         ConstrainedDerivativesWorkspace<S>& ws) {
   const int ns = static_cast<int>(c.support.size());
   const auto theta1 = ws.theta1.leftCols(ns), theta2 = ws.theta2.leftCols(ns);
   auto dw = ws.dw.leftCols(ns), j1 = ws.dy.leftCols(ns);
+  auto block = ws.support_block.topLeftCorner(ns, ns);
   const Force<S> w = constraint_wrench(c, H2, lam, &theta2, &dw);
-  // θ_1, θ_2 and so δw live on the constraint's support (the columns of its chains): only K's
-  // support × support block changes, K(i, j) += ±left_iᵀ right_j.
-  auto add_block = [&](const auto& left, const auto& right, const S& sign) {
-    for (int b = 0; b < ns; ++b)
-      for (int a = 0; a < ns; ++a)
-        K(c.support[a], c.support[b]) += sign * left.col(a).dot(right.col(b));
-  };
-  add_block(theta1, dw, S(1));
+  block.noalias() = theta1.transpose().lazyProduct(dw);
   if (c.body1 >= 0) {
     j1 = theta2 - theta1;  // J_1 in frame 2
     dw.noalias() = cross_star_of_force(w).lazyProduct(theta1);
-    add_block(j1, dw, S(-1));
+    block.noalias() -= j1.transpose().lazyProduct(dw);
+  }
+  return block;
+}
+
+/// wrench_motion_block added to K's q columns (K(support[a], support[b]) += block(a, b)).
+template <class S, class DL>
+void add_wrench_motion(const Constraint<S>& c, const SE3<S>& H2, const Eigen::MatrixBase<DL>& lam,
+                       ConstrainedDerivativesWorkspace<S>& ws, MatrixX<S>& K) {
+  const auto block = wrench_motion_block(c, H2, lam, ws);
+  const int ns = static_cast<int>(c.support.size());
+  for (int b = 0; b < ns; ++b)
+    for (int a = 0; a < ns; ++a) K(c.support[a], c.support[b]) += block(a, b);
+}
+
+/// M⁻¹ times wrench_motion_block added to U's q columns (U.col(support[b]) +=
+/// Σ_a M⁻¹.col(support[a]) block(a, b)): the response to the block without forming K.
+template <class S, class DL, class DU>
+void add_wrench_motion_response(const Constraint<S>& c, const SE3<S>& H2,
+                                const Eigen::MatrixBase<DL>& lam,
+                                ConstrainedDerivativesWorkspace<S>& ws, const MatrixX<S>& Minv,
+                                const Eigen::MatrixBase<DU>& U_) {
+  auto& U = const_cast<Eigen::MatrixBase<DU>&>(U_);
+  const auto block = wrench_motion_block(c, H2, lam, ws);
+  const int ns = static_cast<int>(c.support.size());
+  auto minv_support = ws.support_minv.leftCols(ns);
+  auto response = ws.support_response.leftCols(ns);
+  for (int a = 0; a < ns; ++a) minv_support.col(a) = Minv.col(c.support[a]);
+  response.noalias() = minv_support.lazyProduct(block);
+  for (int b = 0; b < ns; ++b) U.col(c.support[b]) += response.col(b);
+}
+
+/// Calls f(first, length) for each run of consecutive coordinates of a support (increasing).
+template <class F>
+void for_each_support_run(const std::vector<int>& support, F&& f) {
+  const int ns = static_cast<int>(support.size());
+  for (int a = 0; a < ns;) {
+    int b = a + 1;
+    while (b < ns && support[b] == support[b - 1] + 1) ++b;
+    f(support[a], b - a);
+    a = b;
   }
 }
 
@@ -187,6 +227,95 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
   }
 }
 
+/// KktDerivativeSolve::SparseFactors: K = −∂_x(ĪD − Jᵀλ) (nv × 2nv) and ∂_x c, then one
+/// tree-sparse KKT solve per column (kkt_solve_transposed): x columns (R = K, Q = −∂_x c), then
+/// τ̄ columns (R = 1, Q = 0). After eidamb_derivatives with the constraint wrenches (Body).
+template <class S>
+void kkt_derivatives_sparse(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
+                            ConstraintData<S>& cd, const Motion<S>& a_g0) {
+  ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
+  const int nv = model.nv(), n = model.num_joints(), off = model.offset(), N = 2 * nv;
+  MatrixX<S>& K = ws.rhs;
+  if (model.has_moving_base()) {
+    K.leftCols(6) = -data.D1;
+    K.middleCols(nv, 6) = -data.D3;
+  }
+  K.middleCols(off, n) = -data.D2;
+  K.middleCols(nv + off, n) = -data.D4;
+  constraint_row_derivatives(model, data, set, cd, a_g0, /*with_kinematics=*/false,
+                             [&](const Constraint<S>& c, const RelativeMotion<S>& rm) {
+                               add_wrench_motion(c, rm.H2, cd.lambda.segment(c.row, c.dim), ws, K);
+                             });
+  ws.rhs_t.topRows(N) = K.transpose();
+  ws.lambda_t.topRows(N) = -cd.acceleration_dx.transpose();
+  kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N),
+                       ws.ddq_t.topRows(N));
+  cd.ddq_dx = ws.ddq_t.topRows(N).transpose();
+  cd.lambda_dx = ws.lambda_t.topRows(N).transpose();
+  ws.rhs_t.topRows(nv).setIdentity();
+  ws.lambda_t.topRows(nv).setZero();
+  kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv),
+                       ws.ddq_t.topRows(nv));
+  cd.ddq_dtau = ws.ddq_t.topRows(nv).transpose();
+  cd.lambda_dtau = ws.lambda_t.topRows(nv).transpose();
+}
+
+/// KktDerivativeSolve::DenseInverse: block elimination of the KKT system with M⁻¹ explicit
+/// (W = J M⁻¹ Jᵀ, Q = [−∂_x c | 0]):
+///   U = [M⁻¹ K | M⁻¹],  δλ = W⁻¹ (Q − J U),  δq̈ = U + M⁻¹ Jᵀ δλ.
+/// M⁻¹ comes from the forward call's LᵀDL factors (ltdl_inverse), M⁻¹ K from the tree's sparsity
+/// pattern of D1..D4 (linearization.hpp's dense route) plus the wrenches' motion as support
+/// blocks; the rest are dense products of inner dimension m or the supports' end.
+template <class S>
+void kkt_derivatives_dense(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
+                           ConstraintData<S>& cd, const State<S>& x, const Motion<S>& a_g0) {
+  ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
+  const MatrixX<S>& Minv = ltdl_inverse(model, data);
+  minv_times_derivatives(model, data, x, TwistRepresentation::Body, S(-1),
+                         cd.ddq_dx.leftCols(cd.ddq_dx.cols()));  // a view
+  constraint_row_derivatives(model, data, set, cd, a_g0, /*with_kinematics=*/false,
+                             [&](const Constraint<S>& c, const RelativeMotion<S>& rm) {
+                               add_wrench_motion_response(c, rm.H2, cd.lambda.segment(c.row, c.dim),
+                                                          ws, Minv, cd.ddq_dx);
+                             });
+  // J's rows vanish off their constraint's support: the products with J run over the support's
+  // runs of consecutive coordinates (a foot: the base's six, then its leg's).
+  const int nv = model.nv();
+  MatrixX<S>& psi = ws.minv_jt;  // M⁻¹ Jᵀ (M⁻¹ symmetric)
+  MatrixX<S>& T = ws.constraint_rhs;
+  T.leftCols(2 * nv) = -cd.acceleration_dx;
+  for (const Constraint<S>& c : set.constraints()) {
+    auto psi_c = psi.middleCols(c.row, c.dim);
+    auto T_c = T.middleRows(c.row, c.dim).leftCols(2 * nv);
+    psi_c.setZero();
+    for_each_support_run(c.support, [&](int first, int len) {
+      const auto J_run = cd.J.block(c.row, first, c.dim, len);
+      psi_c.noalias() += Minv.middleCols(first, len) * J_run.transpose();
+      T_c.noalias() -= J_run * cd.ddq_dx.middleRows(first, len);
+    });
+  }
+  T.rightCols(nv) = -psi.transpose();
+  // W⁻¹ = C⁻ᵀ C⁻¹ from the Cholesky factor C, C⁻¹ by rows (vectorized rank-one updates).
+  const MatrixX<S>& C = cd.delassus_factor;
+  const int m = static_cast<int>(C.rows());
+  auto Cinv = ws.support_block.topLeftCorner(m, m);  // free again: the blocks are applied
+  Cinv.setIdentity();
+  for (int k = 0; k < m; ++k) {
+    Cinv.row(k).head(k + 1) /= C(k, k);
+    const int below = m - 1 - k;
+    if (below > 0)
+      Cinv.bottomLeftCorner(below, k + 1).noalias() -=
+          C.col(k).tail(below) * Cinv.row(k).head(k + 1);
+  }
+  MatrixX<S>& Winv = ws.w_inverse;
+  Winv.noalias() = Cinv.transpose() * Cinv;
+  cd.lambda_dx.noalias() = Winv * T.leftCols(2 * nv);
+  cd.lambda_dtau.noalias() = Winv * T.rightCols(nv);
+  cd.ddq_dx.noalias() += psi * cd.lambda_dx;
+  cd.ddq_dtau = Minv;
+  cd.ddq_dtau.noalias() += psi * cd.lambda_dtau;
+}
+
 }  // namespace detail
 
 /// The derivatives of constrained_forward_dynamics (exact KKT route) at (x, τ̄) into
@@ -202,44 +331,23 @@ void constrained_forward_dynamics_derivatives(
   LIEDYN_CHECK(opt.route == ConstrainedDynamicsRoute::ExactKKT,
                std::string(who) + ": only the ExactKKT route is differentiated");
   constrained_forward_dynamics(model, data, set, cd, x, tau, opt);  // checks every argument
-  const int nv = model.nv();
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
 
   // The constraint forces as body-fixed external wrenches, and the derivative of their motion.
   // Frame quantities need the ground pass first, which needs the wrenches: the wrenches depend
   // only on poses (forward kinematics, done), so they come first.
   detail::constraint_wrenches(model, data, set, cd.lambda, ws.wrenches);
-  eidamb_derivatives(model, data, x, cd.ddq, TwistRepresentation::Body, &ws.wrenches);
+  // The joint transforms are the forward call's (same s): only the base-frame poses are new.
+  detail::update_base_poses(model, data);
+  detail::eidamb_derivatives_at_poses(model, data, x, cd.ddq, TwistRepresentation::Body,
+                                      &ws.wrenches);
   const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
 
-  // −∂_x(ĪD − Jᵀλ) into ws.rhs (nv × 2nv), ∂_x c into cd.acceleration_dx (m × 2nv).
-  MatrixX<S>& K = ws.rhs;
-  const int n = model.num_joints(), off = model.offset();
-  if (model.has_moving_base()) {
-    K.leftCols(6) = -data.D1;
-    K.middleCols(nv, 6) = -data.D3;
-  }
-  K.middleCols(off, n) = -data.D2;
-  K.middleCols(nv + off, n) = -data.D4;
-  detail::constraint_row_derivatives(
-      model, data, set, cd, a_g0, /*with_kinematics=*/false,
-      [&](const Constraint<S>& c, const detail::RelativeMotion<S>& rm) {
-        detail::add_wrench_motion(c, rm.H2, cd.lambda.segment(c.row, c.dim), ws, K);
-      });
-  // The KKT solves: x columns (R = −∂(ĪD − Jᵀλ), Q = −∂c), then τ̄ columns (R = 1, Q = 0).
-  const int N = 2 * nv;
-  ws.rhs_t.topRows(N) = K.transpose();
-  ws.lambda_t.topRows(N) = -cd.acceleration_dx.transpose();
-  detail::kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N),
-                               ws.ddq_t.topRows(N));
-  cd.ddq_dx = ws.ddq_t.topRows(N).transpose();
-  cd.lambda_dx = ws.lambda_t.topRows(N).transpose();
-  ws.rhs_t.topRows(nv).setIdentity();
-  ws.lambda_t.topRows(nv).setZero();
-  detail::kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv),
-                               ws.ddq_t.topRows(nv));
-  cd.ddq_dtau = ws.ddq_t.topRows(nv).transpose();
-  cd.lambda_dtau = ws.lambda_t.topRows(nv).transpose();
+  const bool dense =
+      opt.derivative_solve == KktDerivativeSolve::DenseInverse ||
+      (opt.derivative_solve == KktDerivativeSolve::Automatic && model.nv() >= opt.dense_from_nv);
+  if (dense) detail::kkt_derivatives_dense(model, data, set, cd, x, a_g0);
+  else detail::kkt_derivatives_sparse(model, data, set, cd, a_g0);
 
   // Other base-twist representations.
   detail::columns_to_representation(model, x, rep, cd.ddq_dx);
