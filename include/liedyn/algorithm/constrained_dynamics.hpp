@@ -175,6 +175,23 @@ void factor_kkt(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& se
   factor_delassus(model, data, set, cd, opt, who);
 }
 
+/// cd.ddq and cd.lambda from the factors (data.ltdl, cd.Y, cd.Z, cd.delassus_factor), data.h,
+/// cd.gamma and τ̄: with y = L⁻ᵀ (τ̄ − h), λ = −W⁻¹ (γ + Z y), q̈ = L⁻¹ D⁻¹ (y + Yᵀ λ).
+template <class S, class Derived>
+void solve_factored_kkt(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
+                        ConstraintData<S>& cd, const Eigen::MatrixBase<Derived>& tau) {
+  VectorX<S>& y = cd.tmp_q;
+  y = tau - data.h;
+  ltdl_solve_transposed(model, data, y);
+  const int end = set.support_end();  // Y and Z are zero from there on
+  cd.lambda = -cd.gamma;
+  cd.lambda.noalias() -= cd.Z.leftCols(end) * y.head(end);
+  delassus_solve(cd, cd.lambda);
+  y.head(end).noalias() += cd.Y.leftCols(end).transpose() * cd.lambda;
+  cd.ddq = y.cwiseQuotient(data.ltdl.diagonal());
+  ltdl_solve_lower(model, data, cd.ddq);
+}
+
 /// out = v + M⁻¹ Jᵀ μ, from the factors (out must not alias μ).
 template <class S, class DV, class DMu, class DOut>
 void add_constraint_response(const Model<S>& model, const Data<S>& data, ConstraintData<S>& cd,
@@ -244,16 +261,7 @@ const VectorX<S>& constrained_forward_dynamics(
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true,
                           /*kinematics_current=*/true);
   detail::factor_kkt(model, data, set, cd, opt, who);
-  VectorX<S>& y = cd.tmp_q;
-  y = tau - data.h;
-  detail::ltdl_solve_transposed(model, data, y);
-  const int end = set.support_end();  // Y and Z are zero from there on
-  cd.lambda = -cd.gamma;
-  cd.lambda.noalias() -= cd.Z.leftCols(end) * y.head(end);
-  detail::delassus_solve(cd, cd.lambda);
-  y.head(end).noalias() += cd.Y.leftCols(end).transpose() * cd.lambda;
-  cd.ddq = y.cwiseQuotient(data.ltdl.diagonal());
-  detail::ltdl_solve_lower(model, data, cd.ddq);
+  detail::solve_factored_kkt(model, data, set, cd, tau);
   return cd.ddq;
 }
 

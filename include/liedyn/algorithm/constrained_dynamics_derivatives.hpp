@@ -330,17 +330,31 @@ void constrained_forward_dynamics_derivatives(
   const char* who = "constrained_forward_dynamics_derivatives";
   LIEDYN_CHECK(opt.route == ConstrainedDynamicsRoute::ExactKKT,
                std::string(who) + ": only the ExactKKT route is differentiated");
-  constrained_forward_dynamics(model, data, set, cd, x, tau, opt);  // checks every argument
+  detail::check_constraint_call(who, model, data, set, cd, x);
+  LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
+  model.require_invertible_mass_matrix(who);
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
 
-  // The constraint forces as body-fixed external wrenches, and the derivative of their motion.
-  // Frame quantities need the ground pass first, which needs the wrenches: the wrenches depend
-  // only on poses (forward kinematics, done), so they come first.
-  detail::constraint_wrenches(model, data, set, cd.lambda, ws.wrenches);
-  // The joint transforms are the forward call's (same s): only the base-frame poses are new.
+  // The forward call of constrained_forward_dynamics, with M and h from a derivative pass at zero
+  // accelerations (ĪD is affine in q̈ and in the external wrenches; M, D1, D3, D4 depend on
+  // neither), which the accelerations and the constraint forces complete afterwards.
+  forward_poses(model, data, x);
   detail::update_base_poses(model, data);
-  detail::eidamb_derivatives_at_poses(model, data, x, cd.ddq, TwistRepresentation::Body,
-                                      &ws.wrenches);
+  detail::ground_derivative_pass</*kWithD2=*/false>(
+      model, data, x, VectorX<S>::Zero(model.nv()), TwistRepresentation::Body,
+      static_cast<const ExternalWrenches<S>*>(nullptr));
+  data.h = data.tau;
+  forward_velocity(model, data, x);  // the body twists of the constraint rows
+  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true,
+                          /*kinematics_current=*/true);
+  ltdl_factorize(model, data);
+  detail::factor_delassus(model, data, set, cd, opt, who);
+  detail::solve_factored_kkt(model, data, set, cd, tau);
+
+  // The constraint forces as body-fixed external wrenches (they depend on the poses only) and the
+  // accelerations put in: D2 and τ̄ at (x, q̈) with the wrenches (eidamb_derivatives' outputs).
+  detail::constraint_wrenches(model, data, set, cd.lambda, ws.wrenches);
+  detail::ground_acceleration_pass(model, data, cd.ddq, &ws.wrenches);
   const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
 
   const bool dense =

@@ -303,22 +303,25 @@ void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const Sta
 /// pass over the velocities and inertias. ĪD is affine in ddq: A_i changes by
 /// ΔA_i = ΔA_λ(i) + S_i q̈_i (ΔA_0 = ν̇) and F^c_i by Σ_{j ∈ subtree(i)} I_j ΔA_j = I^c_i ΔA_i + E_i,
 /// E_i = Σ_{children c} (I^c_c S_c q̈_c + E_c): composites only, the bodies' own inertias are
-/// not needed. M, D1, D3, D4 do not depend on ddq.
+/// not needed. M, D1, D3, D4 do not depend on ddq. ĪD is affine in body-fixed external wrenches
+/// too, and they enter only F^c (so D2 and τ̄): `fext`, if given, is put in as well (the pass at
+/// zero accelerations having run without it), each body's wrench starting its E_i.
 template <class S, class Derived>
 void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
-                              const Eigen::MatrixBase<Derived>& ddq) {
+                              const Eigen::MatrixBase<Derived>& ddq,
+                              const ExternalWrenches<S>* fext = nullptr) {
   const int nb = model.num_bodies();
   const int off = model.offset();
   const bool moving = model.has_moving_base();
   data.ground_dA[0] = moving ? Motion<S>(Vector6<S>(ddq.template head<6>())) : Motion<S>::Zero();
   data.ground_a[0] += data.ground_dA[0];
-  data.ground_dF[0] = Force<S>::Zero();
+  data.ground_dF[0] = fext ? Force<S>(-(*fext)[0]) : Force<S>::Zero();
   for (int i = 1; i < nb; ++i) {
     const Motion<S>& Si = data.ground_axis[i];
     data.ground_dA[i] = data.ground_dA[model.parent(i)] + Si * S(ddq(off + i - 1));
     data.ground_a[i] += data.ground_dA[i];
     data.ground_psi[i] = Si.cross(data.ground_a[i]) - data.ground_u[i].cross(data.ground_v[i]);
-    data.ground_dF[i] = Force<S>::Zero();
+    data.ground_dF[i] = fext ? Force<S>(-data.H_base[i].act((*fext)[i])) : Force<S>::Zero();
   }
   // Leaves first: E_j is complete when j is reached. Then D2 as in ground_derivative_pass (its
   // joint rows cleared first: only the pattern is written).
