@@ -12,6 +12,9 @@
 //   carried by the relative pose ^1H_2 (δ(^1X_2^* w) = ^1X_2^* (δ₁₂ ×̄* w + δw)).
 // * ∂_x c is constraint_kinematics_derivatives.hpp's ∂(J q̈ + γ)/∂x at the constrained q̈, from
 //   the same ground pass (the motion derivatives of the bodies that carry the constraint frames).
+// That pass also gives the forward call its M and h: it runs at zero accelerations without the
+// wrenches first (M, D1, D3, D4 and h = ĪD(x, 0)), and once q̈ and λ are known
+// ground_acceleration_pass puts both in (ĪD is affine in each), completing D2.
 // The 3nv right-hand sides are solved with the forward call's factors, one of two ways
 // (ConstrainedDynamicsOptions::derivative_solve): a tree-sparse KKT solve per column,
 // O(nv (d + m)) each (d: tree depth), or by block elimination with M⁻¹ explicit,
@@ -25,8 +28,9 @@
 //
 // Outputs in ConstraintData: ddq_dx (nv × 2nv), lambda_dx (m × 2nv), ddq_dtau (nv × nv),
 // lambda_dtau (m × nv), velocity_dx = ∂(J ν̄)/∂x and acceleration_dx = ∂(J q̈ + γ)/∂x at the
-// constrained q̈ (m × 2nv, same columns), and ddq, lambda, J, gamma of
-// constrained_forward_dynamics at (x, τ̄). position_error_dx and Jdot are left alone
+// constrained q̈ (m × 2nv, same columns), and ddq, lambda, J, gamma as
+// constrained_forward_dynamics gives them at (x, τ̄) (to rounding: M and h come from the
+// derivative pass, not crba and the RNEA). position_error_dx and Jdot are left alone
 // (constraint_kinematics_derivatives computes them).
 // Data: the outputs of eidamb_derivatives at (x, q̈) with the constraint wrenches (Body
 // representation). Exact KKT route: J must have full row rank. Nothing allocates.

@@ -232,25 +232,38 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
   auto dUd = ws.dud.leftCols(2 * ns);
   auto dV2 = ws.dv2_full.leftCols(2 * ns);
   auto gdot = ws.gdot.leftCols(ns);
+  // Frame 1 the environment (a contact): θ₁, V_1, A_1 and their derivatives vanish, and so do
+  // the terms below that they multiply.
+  const bool moving1 = c.body1 >= 0;
   if (with_acceleration) {
     dV2.leftCols(ns) = v2;
     dV2.rightCols(ns) = t2;
-    dUd.rightCols(ns) = av2 - av1 - adV1.lazyProduct(t2) + adV2.lazyProduct(t1);
+    if (moving1) dUd.rightCols(ns) = av2 - av1 - adV1.lazyProduct(t2) + adV2.lazyProduct(t1);
+    else dUd.rightCols(ns) = av2;
   }
-  t1 = t2 - t1;  // δ₁₂ by δq
+  if (moving1) {
+    t1 = t2 - t1;  // δ₁₂ by δq
+    dU.leftCols(ns) = v2 - v1 - adV1.lazyProduct(t1);
+  } else {
+    t1 = t2;
+    dU.leftCols(ns) = v2;
+  }
   dU.rightCols(ns) = t1;
-  dU.leftCols(ns) = v2 - v1 - adV1.lazyProduct(t1);
   if (with_time_variation) {
     // d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G): the joint columns turn as Ṡ_k = −u_k (dv's columns),
     // the base's with the base when frame 1 is the environment (both chains carry them otherwise).
     gdot = v2 - v1 - adV2.lazyProduct(t1);
-    if (c.body1 < 0 && model.has_moving_base())
+    if (!moving1 && model.has_moving_base())
       gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
   }
   if (with_acceleration) {
-    v1 += adV1.lazyProduct(t1);  // δV_1 + V_1 × δ₁₂, the term of δu̇ that V_2 × multiplies
-    dUd.leftCols(ns) =
-        aq2 - aq1 - A1.cross_matrix().lazyProduct(t1) - adV1.lazyProduct(v2) + adV2.lazyProduct(v1);
+    if (moving1) {
+      v1 += adV1.lazyProduct(t1);  // δV_1 + V_1 × δ₁₂, the term of δu̇ that V_2 × multiplies
+      dUd.leftCols(ns) = aq2 - aq1 - A1.cross_matrix().lazyProduct(t1) - adV1.lazyProduct(v2) +
+                         adV2.lazyProduct(v1);
+    } else {
+      dUd.leftCols(ns) = aq2;
+    }
   }
   // To frame 2.
   RelativeMotion<S> out;
