@@ -153,8 +153,8 @@ std::vector<ConstraintSpec<double>> every_type_with_gains(TwistRepresentation se
 
 // Central differences in long double with the default step ε^(1/3) ≈ 2e-7: truncation
 // ~δ² × third derivative ≈ 1e-12 relative; the analytic side in double carries the KKT solve's
-// conditioning (‖W‖‖W⁻¹‖ up to 1e4 here) times ε ≈ 1e-12. Measured ≤ 3.3e-11 on these trees;
-// the bound is the 1e-9.
+// conditioning (‖W‖‖W⁻¹‖ up to 1e4 here) times ε ≈ 1e-12. Measured ≤ 5.3e-11 on these trees
+// with either KKT solve; the bound is the 1e-9.
 TEST_CASE(
     "constraint derivatives: every type, sense and representation against long double differences",
     "[constraints][derivatives]") {
