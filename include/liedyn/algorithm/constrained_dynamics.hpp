@@ -23,6 +23,7 @@
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
+#include "liedyn/arithmetic/dense.hpp"
 
 namespace liedyn {
 
@@ -103,8 +104,7 @@ template <class S>
 void factor_delassus(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
                      ConstraintData<S>& cd, const ConstrainedDynamicsOptions<S>& opt,
                      const char* who) {
-  using std::sqrt;
-  const int m = set.dimension(), end = set.support_end();
+  const int end = set.support_end();
   // Y = J L⁻¹, i.e. Lᵀ Yᵀ = Jᵀ solved for all m rows at once, leaves first: column j of Y is
   // final once its subtree's columns are. Y keeps J's zeros (a constraint's support is closed
   // under ancestors, so no descendant of a coordinate off it is on it): column j takes only the
@@ -123,45 +123,25 @@ void factor_delassus(const Model<S>& model, const Data<S>& data, const Constrain
   }
   cd.delassus.noalias() = cd.Y.leftCols(end) * cd.Z.leftCols(end).transpose();
   MatrixX<S>& L = cd.delassus_factor;
-  const S tol = rank_tolerance_of(opt);
-  for (int j = 0; j < m; ++j) {
-    S d = cd.delassus(j, j);
-    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
-    if (!(d > tol * cd.delassus(j, j))) {
-      const int cj = set.constraint_of_row(j);
-      std::string before;
-      for (int k = 0; k <= cj; ++k) before += (k ? ", " : "") + set.describe(k);
-      throw ConstraintError(
-          std::string("liedyn: ") + who + ": the constraint Jacobian is rank deficient: row " +
-          std::to_string(j - set.constraint(cj).row) + " of constraint " + set.describe(cj) +
-          " depends on the rows before it (constraints " + before +
-          "); drop the redundant rows (ConstraintSpec::components) or use a damped route");
-    }
-    L(j, j) = sqrt(d);
-    for (int i = j + 1; i < m; ++i) {
-      S s = cd.delassus(i, j);
-      for (int k = 0; k < j; ++k) s -= L(i, k) * L(j, k);
-      L(i, j) = s / L(j, j);
-    }
+  L.template triangularView<Eigen::Lower>() = cd.delassus;
+  Eigen::Index j = 0;
+  if (!dense::cholesky_in_place<S>(L, rank_tolerance_of(opt), &j)) {
+    const int cj = set.constraint_of_row(static_cast<int>(j));
+    std::string before;
+    for (int k = 0; k <= cj; ++k) before += (k ? ", " : "") + set.describe(k);
+    throw ConstraintError(
+        std::string("liedyn: ") + who + ": the constraint Jacobian is rank deficient: row " +
+        std::to_string(static_cast<int>(j) - set.constraint(cj).row) + " of constraint " +
+        set.describe(cj) + " depends on the rows before it (constraints " + before +
+        "); drop the redundant rows (ConstraintSpec::components) or use a "
+        "damped route");
   }
 }
 
 /// b ← W⁻¹ b with the factor of factor_delassus.
 template <class S, class Derived>
-void delassus_solve(const ConstraintData<S>& cd, const Eigen::MatrixBase<Derived>& b_out) {
-  Eigen::MatrixBase<Derived>& b = const_cast<Eigen::MatrixBase<Derived>&>(b_out);
-  const MatrixX<S>& L = cd.delassus_factor;
-  const int m = static_cast<int>(b.size());
-  for (int i = 0; i < m; ++i) {
-    S s = b(i);
-    for (int k = 0; k < i; ++k) s -= L(i, k) * b(k);
-    b(i) = s / L(i, i);
-  }
-  for (int i = m - 1; i >= 0; --i) {
-    S s = b(i);
-    for (int k = i + 1; k < m; ++k) s -= L(k, i) * b(k);
-    b(i) = s / L(i, i);
-  }
+void delassus_solve(const ConstraintData<S>& cd, const Eigen::MatrixBase<Derived>& b) {
+  dense::cholesky_solve_in_place<S>(cd.delassus_factor, b);
 }
 
 /// M, its LᵀDL factors and the Delassus factor at x. cd.J and data.H_parent must be current

@@ -52,16 +52,21 @@ typename Derived::Scalar max_row_sum(const Eigen::MatrixBase<Derived>& A) {
 /// In-place Cholesky A = L Lᵀ of a symmetric positive-definite block (lower triangle read and
 /// written, upper left as is). Returns false when a pivot falls to `relative_floor` times its
 /// diagonal entry or below: the rows are then linearly dependent to that precision (a pivot is
-/// the squared distance of a row from the span of the rows before it, in the matrix's metric).
+/// the squared distance of a row from the span of the rows before it, in the matrix's metric);
+/// `dependent_row`, if given, then receives that row.
 template <class S>
-bool cholesky_in_place(Eigen::Ref<MatrixX<S>> A, const S& relative_floor) {
+bool cholesky_in_place(Eigen::Ref<MatrixX<S>> A, const S& relative_floor,
+                       Eigen::Index* dependent_row = nullptr) {
   using std::sqrt;
   const Eigen::Index n = A.rows();
   for (Eigen::Index j = 0; j < n; ++j) {
     const S diagonal = A(j, j);
     S pivot = diagonal;
     for (Eigen::Index k = 0; k < j; ++k) pivot -= A(j, k) * A(j, k);
-    if (!(pivot > relative_floor * diagonal) || !(pivot > S(0))) return false;
+    if (!(pivot > relative_floor * diagonal) || !(pivot > S(0))) {
+      if (dependent_row) *dependent_row = j;
+      return false;
+    }
     const S l = sqrt(pivot);
     A(j, j) = l;
     const S inverse = S(1) / l;
