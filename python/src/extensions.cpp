@@ -118,6 +118,13 @@ void bind_centroidal(py::module_& m) {
       "data.coriolis.");
 }
 
+// The options of the exact KKT route with the derivatives' KKT solve `solve`.
+inline Options with_solve(KktDerivativeSolve solve) {
+  Options opt;
+  opt.derivative_solve = solve;
+  return opt;
+}
+
 // The derivatives and linearizations of the constrained dynamics (issue 21). They differentiate
 // the exact KKT route only (no `route` argument); the Euler step takes one, as
 // constrained_forward_dynamics does. Every function checks tau's size under its own name first.
@@ -129,17 +136,18 @@ void bind_constrained_linearization(py::module_& m, Check check) {
   m.def(
       "constrained_forward_dynamics_derivatives",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& tau, TwistRepresentation rep) {
+              const VectorRef& tau, TwistRepresentation rep, KktDerivativeSolve solve) {
         const char* who = "constrained_forward_dynamics_derivatives";
         check(who, mo, d, set, x);
         check_size(who, "tau", tau, mo.nv());
-        constrained_forward_dynamics_derivatives(mo, d, set, c, x, tau, rep);
+        constrained_forward_dynamics_derivatives(mo, d, set, c, x, tau, rep, with_solve(solve));
         const py::handle o = owner_of_constraint_data(c);
         return py::make_tuple(view(c.ddq_dx, o), view(c.lambda_dx, o), view(c.ddq_dtau, o),
                               view(c.lambda_dtau, o));
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("representation") = kBody,
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
       "Exact derivatives of constrained_forward_dynamics (ExactKKT route) at (x, tau): (d ddq/dx "
       "(nv x 2nv), "
       "d lambda/dx (m x 2nv), d ddq/d tau (nv x nv), d lambda/d tau (m x nv)). Columns of the x "
@@ -152,7 +160,8 @@ void bind_constrained_linearization(py::module_& m, Check check) {
       "frame); "
       "joint torques]. Also fills cdata.velocity_dx = d(J [nu; r])/dx, cdata.acceleration_dx = "
       "d(J ddq + gamma)/dx at the solution ddq (same columns) and cdata.ddq, "
-      "cdata.lambda, cdata.J, cdata.gamma. Raises ConstraintError for a rank-deficient J. Returns "
+      "cdata.lambda, cdata.J, cdata.gamma. `derivative_solve` picks how the KKT systems are "
+      "solved (KktDerivativeSolve). Raises ConstraintError for a rank-deficient J. Returns "
       "views "
       "(cdata.ddq_dx, cdata.lambda_dx, cdata.ddq_dtau, cdata.lambda_dtau).");
   m.def(
@@ -221,15 +230,16 @@ void bind_constrained_linearization(py::module_& m, Check check) {
   m.def(
       "linearize",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& tau, const O& opt) {
+              const VectorRef& tau, const O& opt, KktDerivativeSolve solve) {
         check("linearize", mo, d, set, x);
         check_size("linearize", "tau", tau, mo.nv());
-        linearize(mo, d, set, c, x, tau, opt);
+        linearize(mo, d, set, c, x, tau, opt, with_solve(solve));
         const py::handle o = owner_of(d);
         return py::make_tuple(view(d.A, o), view(d.B, o));
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("options") = O(),
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
       "Constrained form: delta x' = A delta x + B delta tau of constrained_forward_dynamics "
       "(ExactKKT) at "
       "(x, tau), delta x = (eta, ds, dt, dr) in options.representation as the unconstrained "
@@ -242,29 +252,31 @@ void bind_constrained_linearization(py::module_& m, Check check) {
   m.def(
       "linearize_actuated",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const MatrixRef& S, const VectorRef& u, const O& opt) {
+              const MatrixRef& S, const VectorRef& u, const O& opt, KktDerivativeSolve solve) {
         check("linearize_actuated", mo, d, set, x);
         MatrixXd Bu;
-        linearize_actuated(mo, d, set, c, x, S, u, Bu, opt);
+        linearize_actuated(mo, d, set, c, x, S, u, Bu, opt, with_solve(solve));
         return py::make_tuple(view(d.A, owner_of(d)), Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("actuation"), py::arg("u"), py::arg("options") = O(),
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
       "Constrained linearize for tau = S u with actuation matrix S (nv x k): returns (A (view of "
       "data.A), B S "
       "(a new 2nv x k array)).");
   m.def(
       "linearize_discrete",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& tau, double dt, const O& opt) {
+              const VectorRef& tau, double dt, const O& opt, KktDerivativeSolve solve) {
         check("linearize_discrete", mo, d, set, x);
         check_size("linearize_discrete", "tau", tau, mo.nv());
-        linearize_discrete(mo, d, set, c, x, tau, dt, opt);
+        linearize_discrete(mo, d, set, c, x, tau, dt, opt, with_solve(solve));
         const py::handle o = owner_of(d);
         return py::make_tuple(view(d.A, o), view(d.B, o));
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("dt"), py::arg("options") = O(),
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
       "Constrained form: exact Jacobians of the constrained semi_implicit_euler_step (ExactKKT), "
       "delta x+ = A "
       "delta x + B delta tau, delta x in options.representation at both ends. Also fills cdata's "
@@ -316,13 +328,14 @@ void bind_constrained_linearization(py::module_& m, Check check) {
   m.def(
       "linearize_reduced",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& tau, Reduced& out, const O& opt) {
+              const VectorRef& tau, Reduced& out, const O& opt, KktDerivativeSolve solve) {
         check("linearize_reduced", mo, d, set, x);
         check_size("linearize_reduced", "tau", tau, mo.nv());
-        linearize_reduced(mo, d, set, c, x, tau, out, opt);
+        linearize_reduced(mo, d, set, c, x, tau, out, opt, with_solve(solve));
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("reduced"), py::arg("options") = O(),
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
       "The constrained linearize at (x, tau) (data.A, data.B, cdata's derivatives) and its "
       "restriction to the "
       "tangent space of the constraint manifold into `reduced` (a ReducedLinearization of this "
@@ -348,6 +361,15 @@ void bind_constraints(py::module_& m) {
       .value("Proximal", ConstrainedDynamicsRoute::Proximal)
       .value("Projector", ConstrainedDynamicsRoute::Projector)
       .value("MinimalCoordinates", ConstrainedDynamicsRoute::MinimalCoordinates);
+  py::enum_<KktDerivativeSolve>(
+      m, "KktDerivativeSolve",
+      "How the derivatives of the constrained dynamics solve their KKT systems: SparseFactors "
+      "(one tree-sparse solve per column), DenseInverse (block elimination with M^-1 explicit), "
+      "Automatic (DenseInverse from 40 velocities on). Both give the same derivatives to "
+      "rounding; they differ in cost with the tree (docs/constraints.md).")
+      .value("Automatic", KktDerivativeSolve::Automatic)
+      .value("SparseFactors", KktDerivativeSolve::SparseFactors)
+      .value("DenseInverse", KktDerivativeSolve::DenseInverse);
   py::class_<ConstraintSpec>(
       m, "ConstraintSpec",
       "A constraint by names: contact on a frame, loop between two frames, or coupling. "

@@ -104,6 +104,32 @@ def test_derivatives_mixed_columns_by_numdiff(solo):
     assert err < 2e-7
 
 
+def test_derivative_solves_agree(solo):
+    """The two KKT solves of the derivatives (KktDerivativeSolve) reach the same numbers by different
+    operations: they agree to rounding (the KKT matrix's condition number ~1e4 times eps, 1e-11
+    relative with a margin) and differ in the last digits, and Automatic takes SparseFactors below
+    40 velocities (solo12 has 18): bit-identical to it. The linearize forms pass the choice on."""
+    m, d, x = solo
+    cs, c = four_feet_with_data(m, liedyn.TwistRepresentation.Mixed)
+    tau = random_vector(m.nv, 9)
+    KKT = liedyn.KktDerivativeSolve
+
+    def derivatives(solve):
+        out = liedyn.constrained_forward_dynamics_derivatives(m, d, cs, c, x, tau, derivative_solve=solve)
+        return [a.copy() for a in out]
+
+    sparse, dense, automatic = (derivatives(s) for s in (KKT.SparseFactors, KKT.DenseInverse, KKT.Automatic))
+    for a, b, auto in zip(sparse, dense, automatic):
+        print(f"sparse vs dense solve: relative difference {relative_error(a, b):.1e}")
+        assert relative_error(a, b) < 1e-11
+        np.testing.assert_array_equal(auto, a)
+    assert any(not np.array_equal(a, b) for a, b in zip(sparse, dense))  # two routes indeed
+    A_sparse = liedyn.linearize(m, d, cs, c, x, tau, derivative_solve=KKT.SparseFactors)[0].copy()
+    A_dense = liedyn.linearize(m, d, cs, c, x, tau, derivative_solve=KKT.DenseInverse)[0].copy()
+    np.testing.assert_array_equal(A_dense[m.nv:, :], dense[0])
+    assert relative_error(A_sparse, A_dense) < 1e-11 and not np.array_equal(A_sparse, A_dense)
+
+
 @pytest.mark.parametrize("rep", REPRESENTATIONS)
 def test_constrained_linearize(solo, rep):
     m, d, x = solo
