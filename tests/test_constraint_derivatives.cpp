@@ -22,9 +22,11 @@
 #include <catch2/catch.hpp>
 
 #include <complex>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Eigenvalues>
@@ -149,6 +151,26 @@ std::vector<ConstraintSpec<double>> every_type_with_gains(TwistRepresentation se
   return specs;
 }
 
+/// A tree of chains, a random state, every constraint type in mixed sense with gains
+/// (every_type_with_gains) and a random τ̄ in [−5, 5]^nv, drawn in that order from `seed`.
+struct EveryTypeProblem {
+  Model<double> model;
+  State<double> x;
+  ConstraintSet<double> set;
+  VectorX<double> tau;
+};
+
+EveryTypeProblem every_type_problem(int joints, std::uint32_t seed) {
+  Model<double> model = liedyn::test::chains_model<double>(joints);
+  auto rng = liedyn::test::make_rng(seed);
+  State<double> x = liedyn::random_state(model, rng);
+  ConstraintSet<double> set(model,
+                            every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
+  VectorX<double> tau(model.nv());
+  for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
+  return {std::move(model), std::move(x), std::move(set), std::move(tau)};
+}
+
 }  // namespace
 
 // Central differences in long double with the default step ε^(1/3) ≈ 2e-7: truncation
@@ -176,13 +198,11 @@ TEST_CASE(
 TEST_CASE("constraint derivatives: the automatic KKT solve on both sides of its boundary",
           "[constraints][derivatives]") {
   using liedyn::KktDerivativeSolve;
-  const Model<double> model = liedyn::test::chains_model<double>(21);
-  auto rng = liedyn::test::make_rng(5);
-  const State<double> x = liedyn::random_state(model, rng);
-  const ConstraintSet<double> set(model,
-                                  every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
-  VectorX<double> tau(model.nv());
-  for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
+  const EveryTypeProblem problem = every_type_problem(21, 5);
+  const Model<double>& model = problem.model;
+  const State<double>& x = problem.x;
+  const ConstraintSet<double>& set = problem.set;
+  const VectorX<double>& tau = problem.tau;
   auto derivatives = [&](KktDerivativeSolve solve, int dense_from_nv) {
     Data<double> data(model);
     ConstraintData<double> cd(model, set);
@@ -483,13 +503,11 @@ using liedyn::test::local;
 // representation's twist rows, which are exact maps. Measured ≤ 1.5e-11; bound 1e-9.
 TEST_CASE("constrained linearization: continuous and discrete A, B against long double differences",
           "[constraints][derivatives][linearization]") {
-  const Model<double> model = liedyn::test::chains_model<double>(23);
-  auto rng = liedyn::test::make_rng(6);
-  const State<double> x = liedyn::random_state(model, rng);
-  const ConstraintSet<double> set(model,
-                                  every_type_with_gains(TwistRepresentation::Mixed, model, x, rng));
-  VectorX<double> tau(model.nv());
-  for (int k = 0; k < model.nv(); ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
+  const EveryTypeProblem problem = every_type_problem(23, 6);
+  const Model<double>& model = problem.model;
+  const State<double>& x = problem.x;
+  const ConstraintSet<double>& set = problem.set;
+  const VectorX<double>& tau = problem.tau;
   const int nv = model.nv(), n = model.num_joints();
   const double dt = 0.01;
 
