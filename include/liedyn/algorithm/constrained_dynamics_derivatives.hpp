@@ -251,18 +251,16 @@ void kkt_derivatives_sparse(const Model<S>& model, const Data<S>& data, const Co
                              [&](const Constraint<S>& c, const RelativeMotion<S>& rm) {
                                add_wrench_motion(c, rm.H2, cd.lambda.segment(c.row, c.dim), ws, K);
                              });
+  // One solve for all 3nv right-hand sides: each of its steps is one product over all of them.
   ws.rhs_t.topRows(N) = K.transpose();
+  ws.rhs_t.bottomRows(nv).setIdentity();
   ws.lambda_t.topRows(N) = -cd.acceleration_dx.transpose();
-  kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(N), ws.lambda_t.topRows(N),
-                       ws.ddq_t.topRows(N));
+  ws.lambda_t.bottomRows(nv).setZero();
+  kkt_solve_transposed(model, data, set, cd, ws.rhs_t, ws.lambda_t, ws.ddq_t);
   cd.ddq_dx = ws.ddq_t.topRows(N).transpose();
   cd.lambda_dx = ws.lambda_t.topRows(N).transpose();
-  ws.rhs_t.topRows(nv).setIdentity();
-  ws.lambda_t.topRows(nv).setZero();
-  kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(nv), ws.lambda_t.topRows(nv),
-                       ws.ddq_t.topRows(nv));
-  cd.ddq_dtau = ws.ddq_t.topRows(nv).transpose();
-  cd.lambda_dtau = ws.lambda_t.topRows(nv).transpose();
+  cd.ddq_dtau = ws.ddq_t.bottomRows(nv).transpose();
+  cd.lambda_dtau = ws.lambda_t.bottomRows(nv).transpose();
 }
 
 /// KktDerivativeSolve::DenseInverse: block elimination of the KKT system with M⁻¹ explicit

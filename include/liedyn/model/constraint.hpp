@@ -493,22 +493,23 @@ struct ConstrainedDerivativesWorkspace {
         minv_jt(nv, m),
         w_inverse(m, m),
         constraint_rhs(m, 3 * nv),
-        rhs_t(2 * nv, nv),
-        lambda_t(2 * nv, m),
-        ddq_t(2 * nv, nv),
+        rhs_t(3 * nv, nv),
+        lambda_t(3 * nv, m),
+        ddq_t(3 * nv, nv),
         velocity(nv),
         wrenches(num_bodies, Force<S>()) {}
   Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de, gdot;
   Matrix6X<S> du, dud, dv2_full, dy, rows;
   Matrix6X<S> column_dy, column_theta, column_rows;  ///< one column of J̇ at a time
   MatrixX<S> rhs;                                    ///< −∂ₓ(ĪD − Jᵀλ) (nv × 2nv)
-  MatrixX<S> support_block;           ///< one constraint's block of K on its support (ns × ns)
-  MatrixX<S> support_minv;            ///< M⁻¹'s columns of a constraint's support (nv × ns)
-  MatrixX<S> support_response;        ///< their product with support_block (nv × ns)
-  MatrixX<S> minv_jt;                 ///< M⁻¹ Jᵀ (nv × m)
-  MatrixX<S> w_inverse;               ///< W⁻¹ (m × m)
-  MatrixX<S> constraint_rhs;          ///< Q − J U of the block elimination (m × 3nv)
-  MatrixX<S> rhs_t, lambda_t, ddq_t;  ///< the KKT solves' transposed right-hand sides and results
+  MatrixX<S> support_block;     ///< one constraint's block of K on its support (ns × ns)
+  MatrixX<S> support_minv;      ///< M⁻¹'s columns of a constraint's support (nv × ns)
+  MatrixX<S> support_response;  ///< their product with support_block (nv × ns)
+  MatrixX<S> minv_jt;           ///< M⁻¹ Jᵀ (nv × m)
+  MatrixX<S> w_inverse;         ///< W⁻¹ (m × m)
+  MatrixX<S> constraint_rhs;    ///< Q − J U of the block elimination (m × 3nv)
+  /// The KKT solves' transposed right-hand sides and results (3nv rows: x, then τ̄ columns)
+  MatrixX<S> rhs_t, lambda_t, ddq_t;
   VectorX<S> velocity;    ///< impulse derivatives: the velocity the rows are differentiated at
   State<S> motion_state;  ///< impulse derivatives: x with that velocity (sized by ConstraintData)
   std::vector<Force<S>> wrenches;  ///< the constraint forces as external wrenches, body frames
