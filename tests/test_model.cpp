@@ -630,6 +630,9 @@ TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cas
           const SE3<double> H = SE3<double>::exp(random6());
           CHECK(relative_error(j.subspace_in(H).vector(),
                                Vector6<double>(H.velocity_transform() * gamma)) < 1e-14);
+          const SE3<double> rotation(H.rotation(), Vector3<double>::Zero());
+          CHECK(relative_error(j.subspace_rotated(H.rotation()).vector(),
+                               Vector6<double>(rotation.velocity_transform() * gamma)) < 1e-14);
           // Wrenches across the joint at its own transform: _λX^i f for three columns at once.
           const SE3<double> Hp = j.transform(u(rng));
           Eigen::Matrix<double, 6, 3> F = Eigen::Matrix<double, 6, 3>::Random(),

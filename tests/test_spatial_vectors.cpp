@@ -54,6 +54,16 @@ void check_cross(std::mt19937& gen) {
       double(std::fabs(to_long_double(S(liedyn::dot(v.cross(m), f) + liedyn::dot(m, v.cross(f)))))),
       10 * tol);
 
+  // Moving the origin by d with the axes kept, and turning the axes by R about the origin, are
+  // the actions of the transforms (1, −d) and (R, 0).
+  const Vector3<S> d = random_vector<S, 3>(gen);
+  const SE3<S> shift(Matrix3<S>::Identity(), Vector3<S>(-d));
+  LIEDYN_CHECK_CLOSE(m.shifted(d).vector(), shift.act(m).vector(), tol);
+  LIEDYN_CHECK_CLOSE(f.shifted(d).vector(), shift.act(f).vector(), tol);
+  const SE3<S> turn(liedyn::test::random_se3<S>(gen).rotation(), Vector3<S>::Zero());
+  LIEDYN_CHECK_CLOSE(m.rotated(turn.rotation()).vector(), turn.act(m).vector(), tol);
+  LIEDYN_CHECK_CLOSE(f.rotated(turn.rotation()).vector(), turn.act(f).vector(), tol);
+
   // Column-wise, into another block and in place, on plain and on block expressions.
   const Block65<S> in = random_matrix<S, 6, 5>(gen);
   Block65<S> out = Block65<S>::Zero(), io = in;

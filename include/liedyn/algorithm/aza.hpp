@@ -23,14 +23,19 @@
 namespace liedyn {
 namespace detail {
 
-/// out += Tᵀ Ia T for T = [1 −d^; 0 1]: a symmetric 6×6 inertia about point p moved to point
-/// p − d without rotating (motion at p is v + ω × d from motion at p − d). With blocks
-/// [A B; Bᵀ C] (linear first): B' = B − A d^, C' = C + (d^ B)ᵀ + d^ B'. Each d^ product is three
-/// cross products, a quarter of a general congruence's multiplications.
+/// out += Tᵀ Ia T for Ia = M − U D⁻¹ Uᵀ and T = [1 −d^; 0 1]: the articulated inertia a child
+/// passes to its parent (ABA's M − U D⁻¹ Uᵀ), about point p moved to point p − d without
+/// rotating (motion at p is v + ω × d from motion at p − d). With blocks [A B; Bᵀ C] (linear
+/// first): B' = B − A d^, C' = C + (d^ B)ᵀ + d^ B'. Each d^ product is three cross products, a
+/// quarter of a general congruence's multiplications; the rank-one term is subtracted entry by
+/// entry as it is read, for the entries the formulas read (not a 6×6 temporary).
 template <class S>
-void add_articulated_translated(const Vector3<S>& d_, const Matrix6<S>& Ia, Matrix6<S>& out) {
+void add_articulated_translated(const Vector3<S>& d_, const Matrix6<S>& M, const Vector6<S>& U,
+                                S Dinv, Matrix6<S>& out) {
   // Coefficient by coefficient in registers (arithmetic/registers.hpp says why): Eigen's 3×3 blocks
   // and cross products of columns went through memory.
+  const S UD[6] = {U(0) * Dinv, U(1) * Dinv, U(2) * Dinv, U(3) * Dinv, U(4) * Dinv, U(5) * Dinv};
+  auto Ia = [&](int r, int c) { return M(r, c) - UD[r] * U(c); };
   auto A = [&](int r, int c) { return Ia(r, c); };
   auto B = [&](int r, int c) { return Ia(r, c + 3); };
   auto C = [&](int r, int c) { return Ia(r + 3, c + 3); };
@@ -81,12 +86,12 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
   const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
   // Axes and bodies' inertias rotated into the mixed frames ([0] is the base frame).
-  data.aza_IA[0] = model.inertia(0).matrix();
+  model.inertia(0).matrix_into(data.aza_IA[0]);
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     const Matrix3<S>& R = data.H_base[i].rotation();
-    data.aza_S[i] = Motion<S>(R * j.screw.linear(), R * j.screw.angular());
-    data.aza_IA[i] = model.inertia(i).rotated(R).matrix();
+    data.aza_S[i] = j.subspace_rotated(R);
+    model.inertia(i).rotated(R).matrix_into(data.aza_IA[i]);
   }
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
@@ -101,12 +106,9 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
         U.template tail<3>() + pi.cross(Vector3<S>(U.template head<3>()));
     Si.linear() += pi.cross(Vector3<S>(Si.angular()));
     // A welded base's articulated inertia is never used.
-    if (moving || p > 0) {
-      Matrix6<S> Ia = data.aza_IA[i];
-      Ia.noalias() -= (U * Dinv) * U.transpose();
-      detail::add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()), Ia,
-                                         data.aza_IA[p]);
-    }
+    if (moving || p > 0)
+      detail::add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()),
+                                         data.aza_IA[i], U, Dinv, data.aza_IA[p]);
   }
   if (moving) data.aza_base.compute(data.aza_IA[0]);
 }

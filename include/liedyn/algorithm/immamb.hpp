@@ -46,8 +46,8 @@
 // base only over the subtree of i's top-most ancestor below the base (M is block diagonal
 // across those subtrees, and the rest of the column is written as zeros instead of clearing
 // all of Minv first). Minv is column-major, so each table row Minv[i+6, ·] of the upper
-// triangle is built in column v_index(i) (the lower triangle) and mirrored at the end
-// (lines 21–25): same numbers, contiguous memory.
+// triangle is built in column v_index(i) (the lower triangle, contiguous memory) and mirrored
+// as each entry is final (lines 21–25).
 //
 // Refuses a model with singular joints (ModelError naming them). Writes data.H_parent,
 // data.H_base, the factors data.aza_* (see aza.hpp), data.Fset[0] (the shared 𝓕 buffer),
@@ -116,32 +116,42 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
     const int vi = off + i - 1;
     const int end = model.subtree_end(i);
     Matrix6X<S>& Pi = data.Pset[i];
+    // Each entry below is final when written, so it is mirrored at once (lines 21–25): the
+    // row vi of the upper triangle is written with the column.
+    auto set = [&](int k, S m) {
+      Minv(off + k - 1, vi) = m;
+      Minv(vi, off + k - 1) = m;
+    };
     if (!moving && p == 0) {
       // 𝓟_0 = 0: line 17 adds nothing, line 18 reduces to S_i Minv[i, k].
       last = end;
-      for (int k = i + 1; k < end; ++k) Pi.col(k - 1) = Si * Minv(off + k - 1, vi);
+      for (int k = i + 1; k < end; ++k) {
+        const S m = Minv(off + k - 1, vi);
+        Minv(vi, off + k - 1) = m;
+        Pi.col(k - 1) = Si * m;
+      }
     } else {
       const Matrix6X<S>& Pp = data.Pset[p];
       const Vector6<S> UD = data.aza_U[i] * data.aza_Dinv[i];
       Minv(vi, vi) -= UD.dot(Pp.col(i - 1));  // line 17, k = i
       // k in subtree(i) \ {i}: line 10 left a value; such k exist only if i has children.
       for (int k = i + 1; k < end; ++k) {
-        S& m = Minv(off + k - 1, vi);
-        m -= UD.dot(Pp.col(k - 1));              // line 17
+        const S m = Minv(off + k - 1, vi) - UD.dot(Pp.col(k - 1));  // line 17
+        set(k, m);
         Pi.col(k - 1) = Pp.col(k - 1) + Si * m;  // line 18 (fixed)
       }
       // k past subtree(i): Minv[i, k] starts at zero; 𝓟_i is read only by i's descendants.
       if (end > i + 1) {
         for (int k = end; k < last; ++k) {
           const S m = -UD.dot(Pp.col(k - 1));
-          Minv(off + k - 1, vi) = m;
+          set(k, m);
           Pi.col(k - 1) = Pp.col(k - 1) + Si * m;
         }
       } else {
-        for (int k = end; k < last; ++k) Minv(off + k - 1, vi) = -UD.dot(Pp.col(k - 1));
+        for (int k = end; k < last; ++k) set(k, -UD.dot(Pp.col(k - 1)));
       }
     }
-    for (int k = last; k <= n; ++k) Minv(off + k - 1, vi) = S(0);
+    for (int k = last; k <= n; ++k) set(k, S(0));
   }
 
   // Line 20 and its transpose (defect 3): the base–joint blocks.
@@ -151,11 +161,6 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
       Minv.col(6 + k).template head<6>() = P0.col(k);
       Minv.row(6 + k).template head<6>() = P0.col(k).transpose();
     }
-  }
-  // Lines 21–25: the other triangle of the joint block (we built the lower one, see header).
-  for (int i = 1; i < nb; ++i) {
-    const int vi = off + i - 1;
-    for (int k = i + 1; k < nb; ++k) Minv(vi, off + k - 1) = Minv(off + k - 1, vi);
   }
   return Minv;
 }

@@ -185,6 +185,17 @@ struct Joint {
                      Vector3<S>(sign * r.x, sign * r.y, sign * r.z));
   }
 
+  /// R Γ: the motion subspace in axes rotated by R = ^AR_i, about the child frame's origin (the
+  /// mixed frames of aza and aba). For a revolute joint about ±e_k, ±(0; column k of R).
+  Motion<S> subspace_rotated(const Matrix3<S>& R) const {
+    const int k = revolute_coordinate_axis();
+    if (k < 0) return screw.rotated(R);
+    const S sign = axis(k);
+    Vector6<S> m;
+    m << S(0), S(0), S(0), sign * R(0, k), sign * R(1, k), sign * R(2, k);
+    return Motion<S>(m);
+  }
+
   /// Every column of `forces` (wrenches in the child frame i) moved to the parent frame in place,
   /// f ← _λX^i f, for H_parent = ^λH_i = transform(q) at the joint's current position. When the
   /// placement is unrotated and the joint revolute about ±e_k, H_parent's rotation turns about

@@ -73,9 +73,25 @@ class SpatialInertia {
   /// momentum in it.
   Matrix6<S> matrix() const {
     Matrix6<S> M;
-    const Matrix3<S> Hx = hat(h_);
-    M << m_ * Matrix3<S>::Identity(), -Hx, Hx, Io_;
+    matrix_into(M);
     return M;
+  }
+  /// matrix() written into M, entry by entry: as a returned value the kernels that fill a
+  /// stored 6×6 per body paid for a call and a 288-byte copy.
+  LIEDYN_ALWAYS_INLINE void matrix_into(Matrix6<S>& M) const {
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) {
+        M(r, c) = r == c ? m_ : S(0);
+        M(r + 3, c + 3) = Io_(r, c);
+      }
+    // h^ = [0 −h_z h_y; h_z 0 −h_x; −h_y h_x 0] in the lower-left block, its negative upper right.
+    const S hx = h_(0), hy = h_(1), hz = h_(2);
+    const S Hx[3][3] = {{S(0), -hz, hy}, {hz, S(0), -hx}, {-hy, hx, S(0)}};
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) {
+        M(r + 3, c) = Hx[r][c];
+        M(r, c + 3) = -Hx[r][c];
+      }
   }
 
   /// M v: momentum (or wrench) of a body moving with twist (acceleration) v.

@@ -100,6 +100,25 @@ class Motion {
   /// v ×̄* f (wrench cross product, −ad_vᵀ f).
   inline Force<S> cross(const Force<S>& f) const;
 
+  /// The same motion seen from an origin moved by d, axes unchanged (d in these axes): the
+  /// linear part becomes the velocity of the point at d, v + ω × d. The action of the transform
+  /// (1, d) without its rotation.
+  LIEDYN_ALWAYS_INLINE Motion shifted(const Vector3<S>& d) const {
+    const auto v = detail::load3(data_.data()), w = detail::load3(data_.data() + 3);
+    Vector r;
+    detail::store3(r.data(), v + detail::cross3(w, detail::load3(d.data())));
+    detail::store3(r.data() + 3, w);
+    return Motion(r);
+  }
+  /// The same motion in axes rotated by R (R maps these coordinates to the new ones), origin
+  /// unchanged: (R v; R ω).
+  LIEDYN_ALWAYS_INLINE Motion rotated(const Matrix3<S>& R) const {
+    Vector r;
+    detail::store3(r.data(), detail::mul3(R, detail::load3(data_.data())));
+    detail::store3(r.data() + 3, detail::mul3(R, detail::load3(data_.data() + 3)));
+    return Motion(r);
+  }
+
   /// The 6×6 matrix v× = ad_v.
   Matrix6<S> cross_matrix() const {
     Matrix6<S> m;
@@ -191,6 +210,23 @@ class Force {
     for (int k = 0; k < 6; ++k) data_[k] -= o.data_[k];
     return *this;
   }
+  /// The same force vector seen from an origin moved by d, axes unchanged (d in these axes): the
+  /// moment is taken about the point at d, n − d × f.
+  LIEDYN_ALWAYS_INLINE Force shifted(const Vector3<S>& d) const {
+    const auto f = detail::load3(data_.data()), n = detail::load3(data_.data() + 3);
+    Vector r;
+    detail::store3(r.data(), f);
+    detail::store3(r.data() + 3, n - detail::cross3(detail::load3(d.data()), f));
+    return Force(r);
+  }
+  /// The same force vector in axes rotated by R, origin unchanged: (R f; R n).
+  LIEDYN_ALWAYS_INLINE Force rotated(const Matrix3<S>& R) const {
+    Vector r;
+    detail::store3(r.data(), detail::mul3(R, detail::load3(data_.data())));
+    detail::store3(r.data() + 3, detail::mul3(R, detail::load3(data_.data() + 3)));
+    return Force(r);
+  }
+
   /// Eigen's relative test on the 6-vectors: ‖this − o‖ ≤ prec · min(‖this‖, ‖o‖).
   bool isApprox(const Force& o, const S& prec = Eigen::NumTraits<S>::dummy_precision()) const {
     return data_.isApprox(o.data_, prec);
