@@ -42,8 +42,11 @@ struct Data {
     Ic.assign(nb, SpatialInertia<S>());
     IA.assign(nb, Matrix6<S>::Zero());
     pA.assign(nb, Force<S>());
+    aba_S.assign(nb, Motion<S>());
     U.assign(nb, Vector6<S>::Zero());
+    aba_v.assign(nb, Motion<S>());
     c.assign(nb, Motion<S>());
+    aba_a.assign(nb, Motion<S>());
     D.assign(nb, S(0));
     Dinv.assign(nb, S(0));
     u.assign(nb, S(0));
@@ -116,7 +119,7 @@ struct Data {
   std::vector<Motion<S>> vJ;     ///< joint velocity Γ_i r_i
 
   // --- inverse dynamics (EIDAmb, Table 4; RNEA) --------------------------------------------
-  std::vector<Motion<S>> a;        ///< RNEA, ABA: body acceleration incl. gravity
+  std::vector<Motion<S>> a;        ///< RNEA: body acceleration incl. gravity
   std::vector<Motion<S>> a_r;      ///< a^r_i: relative to the base acceleration, with gravity
   std::vector<Motion<S>> a_base;   ///< ^i a_{A,0}: the base acceleration seen in body i
   std::vector<Force<S>> momentum;  ///< m_i = M_i v_i
@@ -126,12 +129,16 @@ struct Data {
       Ic;  ///< EIDAmb, crba: composite rigid-body inertia of subtree(i), in frame i
 
   // --- articulated bodies (ABA, IMMAmb) ---------------------------------------------------
-  std::vector<Matrix6<S>> IA;  ///< ABA: articulated inertia M^A_i (frame i)
-  std::vector<Force<S>> pA;    ///< articulated bias wrench
-  std::vector<Vector6<S>> U;   ///< ABA: U_i = M^A_i Γ_i
-  std::vector<Motion<S>> c;    ///< ABA: velocity-product acceleration c_i = v_i × Γ_i r_i
-  std::vector<S> D, Dinv, u;   ///< D_i = Γ_iᵀ U_i (+ armature), its inverse; u_i
-  Matrix6X<S> F;               ///< _0F: base–joint block of M (column j−1: joint j), base frame
+  // ABA works in the mixed frames [i] (base frame's orientation, origin at body i; aba.hpp).
+  std::vector<Matrix6<S>> IA;    ///< ABA: articulated inertia M^A_i, mixed frame [i]
+  std::vector<Force<S>> pA;      ///< ABA: articulated bias wrench p^A_i, [i]
+  std::vector<Motion<S>> aba_S;  ///< ABA: motion subspace S_i = R_i Γ_i, [i]
+  std::vector<Vector6<S>> U;     ///< ABA: U_i = M^A_i S_i, [i]
+  std::vector<Motion<S>> aba_v;  ///< ABA: twist of body i, [i]
+  std::vector<Motion<S>> c;      ///< ABA: velocity-product acceleration c_i = v_i × S_i r_i, [i]
+  std::vector<Motion<S>> aba_a;  ///< ABA: a'_i, body acceleration incl. gravity, [i]
+  std::vector<S> D, Dinv, u;     ///< D_i = S_iᵀ U_i (+ armature), its inverse; u_i
+  Matrix6X<S> F;  ///< _0F: base–joint block of M (column j−1: joint j), base frame
   std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i: one 6 × n buffer, Fset[0], shared (see immamb)
   std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each, frame 0)
 
