@@ -639,6 +639,20 @@ TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cas
                                       expected = Hp.wrench_transform() * F;
           j.forces_to_parent(Hp, F);
           CHECK(relative_error(F, expected) < 1e-14);
+          // One motion into the child frame (also in place) and one wrench added to the parent's.
+          const liedyn::Motion<double> m(random6());
+          liedyn::Motion<double> m_child, m_io = m;
+          j.motion_to_child(Hp, m, m_child);
+          j.motion_to_child(Hp, m_io, m_io);
+          const Vector6<double> m_expected = Hp.inverse().velocity_transform() * m.vector();
+          CHECK(relative_error(m_child.vector(), m_expected) < 1e-14);
+          CHECK(m_io.vector() == m_child.vector());
+          const liedyn::Force<double> f_child(random6()), f_parent(random6());
+          liedyn::Force<double> sum = f_parent;
+          j.add_force_to_parent(Hp, f_child, sum);
+          CHECK(relative_error(sum.vector(),
+                               Vector6<double>(f_parent.vector() +
+                                               Hp.wrench_transform() * f_child.vector())) < 1e-14);
         }
       }
   CHECK(fast_cases == 6);  // revolute about ±e_k, rotated and unrotated placements

@@ -100,7 +100,8 @@ void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<
     data.H_world[j] = data.H_world[model.parent(j)] * data.H_parent[j];
     if (velocities) {
       data.vJ[j] = jt.screw * x.r[j - 1];
-      data.v[j] = data.H_parent[j].act_inverse(data.v[model.parent(j)]) + data.vJ[j];
+      jt.motion_to_child(data.H_parent[j], data.v[model.parent(j)], data.v[j]);
+      data.v[j] += data.vJ[j];
     }
   });
 }
@@ -175,8 +176,10 @@ void forward_velocity(const Model<S>& model, Data<S>& data, const State<S>& x) {
   data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
   data.vJ[0] = Motion<S>();
   for (int i = 1; i < model.num_bodies(); ++i) {
-    data.vJ[i] = model.joint(i).screw * x.r[i - 1];
-    data.v[i] = data.H_parent[i].act_inverse(data.v[model.parent(i)]) + data.vJ[i];
+    const Joint<S>& j = model.joint(i);
+    data.vJ[i] = j.screw * x.r[i - 1];
+    j.motion_to_child(data.H_parent[i], data.v[model.parent(i)], data.v[i]);
+    data.v[i] += data.vJ[i];
   }
 }
 
@@ -352,8 +355,10 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
     data.H_parent[j] = jt.transform(x.s[j - 1]);
     data.H_world[j] = data.H_world[p] * data.H_parent[j];
     data.vJ[j] = jt.screw * x.r[j - 1];
-    data.v[j] = data.H_parent[j].act_inverse(data.v[p]) + data.vJ[j];
-    a = data.H_parent[j].act_inverse(a) + data.v[j].cross(data.vJ[j]);
+    jt.motion_to_child(data.H_parent[j], data.v[p], data.v[j]);
+    data.v[j] += data.vJ[j];
+    jt.motion_to_child(data.H_parent[j], a, a);
+    a += data.v[j].cross(data.vJ[j]);
   });
   const Motion<S> v_F = placement.act_inverse(data.v[body]);
   const Motion<S> a_F = placement.act_inverse(a);

@@ -10,6 +10,8 @@
 // ExternalWrenches) act on the bodies: τ̄ = M ddq + h − Σ J_iᵀ f_i.
 //
 // This is the textbook algorithm, kept as an independent route to EIDAmb's τ̄ (eidamb.hpp).
+// Motions and wrenches cross each joint through the joint's own moves (Joint::motion_to_child,
+// Joint::add_force_to_parent), which know its fast case: an unrotated revolute about ±e_k.
 // Cost O(n). No allocation. Writes data.v, data.a, data.f, data.H_parent and the output.
 #pragma once
 
@@ -48,8 +50,10 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
     const S qd = with_velocity ? S(x.r(i - 1)) : S(0);
     const S qdd = ddq ? S((*ddq)(off + i - 1)) : S(0);
     data.vJ[i] = j.screw * qd;
-    data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];
-    data.a[i] = X.act_inverse(data.a[p]) + j.screw * qdd + data.v[i].cross(data.vJ[i]);
+    j.motion_to_child(X, data.v[p], data.v[i]);
+    data.v[i] += data.vJ[i];
+    j.motion_to_child(X, data.a[p], data.a[i]);
+    data.a[i] += j.screw * qdd + data.v[i].cross(data.vJ[i]);
     const SpatialInertia<S>& I = model.inertia(i);
     data.f[i] = I.net_wrench(data.a[i], data.v[i]);
     if (fext) data.f[i] -= (*fext)[i];
@@ -59,7 +63,7 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
     S t = j.project(data.f[i]);
     if (ddq) t += j.armature * S((*ddq)(off + i - 1));
     data.tau(off + i - 1) = t;
-    data.f[model.parent(i)] += data.H_parent[i].act(data.f[i]);
+    j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
   }
   if (moving) data.tau.template head<6>() = data.f[0].vector();
   return data.tau;

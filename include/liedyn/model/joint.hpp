@@ -196,6 +196,39 @@ struct Joint {
     return Motion<S>(m);
   }
 
+  /// out = ^iX_λ m: a motion in the parent frame seen in the child frame i, for H_parent =
+  /// ^λH_i = transform(q) at the joint's current position; the fast case as in
+  /// forces_to_parent. `out` may be `m`. Written into `out` (not returned): returned from the
+  /// switch's arms the result went through a stack temporary, and reading it back stalled store
+  /// forwarding.
+  LIEDYN_ALWAYS_INLINE void motion_to_child(const SE3<S>& H_parent, const Motion<S>& m,
+                                            Motion<S>& out) const {
+    const int k = revolute_coordinate_axis();
+    if (k < 0 || !placement_unrotated) {
+      out = H_parent.act_inverse(m);
+      return;
+    }
+    switch (k) {
+      case 0: motion_to_child_about_axis<0>(H_parent, m, out); break;
+      case 1: motion_to_child_about_axis<1>(H_parent, m, out); break;
+      default: motion_to_child_about_axis<2>(H_parent, m, out); break;
+    }
+  }
+  /// out += _λX^i f: a wrench on the child body i added to the parent's, in the parent frame.
+  LIEDYN_ALWAYS_INLINE void add_force_to_parent(const SE3<S>& H_parent, const Force<S>& f,
+                                                Force<S>& out) const {
+    const int k = revolute_coordinate_axis();
+    if (k < 0 || !placement_unrotated) {
+      out += H_parent.act(f);
+      return;
+    }
+    switch (k) {
+      case 0: add_force_to_parent_about_axis<0>(H_parent, f, out); break;
+      case 1: add_force_to_parent_about_axis<1>(H_parent, f, out); break;
+      default: add_force_to_parent_about_axis<2>(H_parent, f, out); break;
+    }
+  }
+
   /// Every column of `forces` (wrenches in the child frame i) moved to the parent frame in place,
   /// f ← _λX^i f, for H_parent = ^λH_i = transform(q) at the joint's current position. When the
   /// placement is unrotated and the joint revolute about ±e_k, H_parent's rotation turns about
@@ -251,6 +284,36 @@ struct Joint {
       store3(x, 0, f);
       store3(x, 3, n);
     }
+  }
+  // ^iX_λ m = (Rᵀ (v − p × ω), Rᵀ ω) with R = Rot(e_K, θ): Rᵀ turns by −θ.
+  template <int K>
+  LIEDYN_ALWAYS_INLINE static void motion_to_child_about_axis(const SE3<S>& H, const Motion<S>& m,
+                                                              Motion<S>& out) {
+    using namespace detail;
+    constexpr int a = (K + 1) % 3, b = (K + 2) % 3;
+    const S c = H.rotation()(a, a), s = -H.rotation()(b, a);
+    const S* x = m.vector().data();
+    const Vec3<S> w = load3(x + 3);
+    const Vec3<S> v = load3(x) - cross3(load3(H.translation().data()), w);
+    S* o = out.vector().data();
+    store3(o, rotate_about<K>(c, s, v));
+    store3(o + 3, rotate_about<K>(c, s, w));
+  }
+  // out += _λX^i f = (R f, R n + p × R f).
+  template <int K>
+  LIEDYN_ALWAYS_INLINE static void add_force_to_parent_about_axis(const SE3<S>& H,
+                                                                  const Force<S>& f,
+                                                                  Force<S>& out) {
+    using namespace detail;
+    constexpr int a = (K + 1) % 3, b = (K + 2) % 3;
+    const S c = H.rotation()(a, a), s = H.rotation()(b, a);
+    const S* x = f.vector().data();
+    const Vec3<S> rf = rotate_about<K>(c, s, load3(x));
+    const Vec3<S> n =
+        rotate_about<K>(c, s, load3(x + 3)) + cross3(load3(H.translation().data()), rf);
+    S* o = out.vector().data();
+    store3(o, load3(o) + rf);
+    store3(o + 3, load3(o + 3) + n);
   }
   // Rot(e_K, θ) v given cos θ and sin θ.
   template <int K>
