@@ -639,6 +639,12 @@ TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cas
                                       expected = Hp.wrench_transform() * F;
           j.forces_to_parent(Hp, F);
           CHECK(relative_error(F, expected) < 1e-14);
+          // The child's pose from the parent's, H_λ · H_parent.
+          const SE3<double> H_lambda = SE3<double>::exp(random6()), pose_expected = H_lambda * Hp;
+          SE3<double> pose;
+          j.child_pose(H_lambda, Hp, pose);
+          CHECK(relative_error(pose.rotation(), pose_expected.rotation()) < 1e-14);
+          CHECK(relative_error(pose.translation(), pose_expected.translation()) < 1e-14);
           // One motion into the child frame (also in place) and one wrench added to the parent's.
           const liedyn::Motion<double> m(random6());
           liedyn::Motion<double> m_child, m_io = m;

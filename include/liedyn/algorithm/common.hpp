@@ -70,7 +70,8 @@ void update_base_poses(const Model<S>& model, Data<S>& data) {
   data.H_base[0] = SE3<S>::Identity();
   for (int i = 1; i < model.num_bodies(); ++i) {
     const int p = model.parent(i);
-    data.H_base[i] = p == 0 ? data.H_parent[i] : data.H_base[p] * data.H_parent[i];
+    if (p == 0) data.H_base[i] = data.H_parent[i];
+    else model.joint(i).child_pose(data.H_base[p], data.H_parent[i], data.H_base[i]);
   }
 }
 

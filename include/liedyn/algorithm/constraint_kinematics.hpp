@@ -116,10 +116,13 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
   auto bias_chain = [&](int body) {
     if (body < 0) return;
     detail::for_each_support_body(model, body, [&](int j) {
-      cd.bias_acceleration[j] =
-          j == 0 ? Motion<S>()
-                 : Motion<S>(data.H_parent[j].act_inverse(cd.bias_acceleration[model.parent(j)]) +
-                             data.v[j].cross(data.vJ[j]));
+      Motion<S>& a = cd.bias_acceleration[j];
+      if (j == 0) {
+        a = Motion<S>();
+        return;
+      }
+      model.joint(j).motion_to_child(data.H_parent[j], cd.bias_acceleration[model.parent(j)], a);
+      a += data.v[j].cross(data.vJ[j]);
     });
   };
 

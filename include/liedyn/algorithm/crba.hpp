@@ -107,7 +107,8 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
   data.H_base[0] = SE3<S>::Identity();
   for (int i = 1; i < nb; ++i) {
     const int parent = model.parent(i);
-    data.H_base[i] = parent == 0 ? data.H_parent[i] : data.H_base[parent] * data.H_parent[i];
+    if (parent == 0) data.H_base[i] = data.H_parent[i];
+    else model.joint(i).child_pose(data.H_base[parent], data.H_parent[i], data.H_base[i]);
     data.ground_axis[i] = model.joint(i).subspace_in(data.H_base[i]);  // S_i = ^0X_i Γ_i
   }
   for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);

@@ -17,8 +17,9 @@
 // Intermediates left in Data: data.v (v_i), data.vJ, data.a_r (a^r_i), data.momentum (m_i),
 // data.b_c, data.Ic (composite inertias, frame i, fully accumulated), data.a_base (^i a_{A,0})
 // and data.H_parent (^{λ(i)}H_i, whose inverse action is ^iX_{λ(i)}).
-// For a welded base the base twist and acceleration are zero and only τ is returned.
-// Cost O(n); no allocation.
+// For a welded base the base twist and acceleration are zero and only τ is returned. The
+// table's ^iX_λ(i) and _λ(i)X^i are the joint's own moves (Joint::motion_to_child,
+// add_force_to_parent), which know its fast case. Cost O(n); no allocation.
 #pragma once
 
 #include "liedyn/algorithm/common.hpp"
@@ -55,12 +56,13 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
     const Joint<S>& j = model.joint(i);
     const int p = model.parent(i);
     j.transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1),
-                data.H_parent[i]);                      // line 13 (jcalc), 15
-    const SE3<S>& X = data.H_parent[i];                 // ^iX_{λ(i)} = X⁻¹
-    data.vJ[i] = j.screw * S(x.r(i - 1));               // line 14
-    data.v[i] = X.act_inverse(data.v[p]) + data.vJ[i];  // line 16
-    data.a_r[i] = X.act_inverse(data.a_r[p]) + j.screw * S(ddq(off + i - 1)) +
-                  data.v[i].cross(data.vJ[i]);  // line 17
+                data.H_parent[i]);               // line 13 (jcalc), 15
+    const SE3<S>& X = data.H_parent[i];          // ^iX_{λ(i)} = X⁻¹
+    data.vJ[i] = j.screw * S(x.r(i - 1));        // line 14
+    j.motion_to_child(X, data.v[p], data.v[i]);  // line 16
+    data.v[i] += data.vJ[i];
+    j.motion_to_child(X, data.a_r[p], data.a_r[i]);  // line 17
+    data.a_r[i] += j.screw * S(ddq(off + i - 1)) + data.v[i].cross(data.vJ[i]);
     const SpatialInertia<S>& Mi = model.inertia(i);
     data.Ic[i] = Mi;                                                     // line 19
     data.momentum[i] = Mi * data.v[i];                                   // line 20
@@ -72,15 +74,15 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
     const SE3<S>& X = data.H_parent[i];
-    data.Ic[p].add_transformed(data.Ic[i], X);  // line 25
-    data.b_c[p] += X.act(data.b_c[i]);          // line 26
+    data.Ic[p].add_transformed(data.Ic[i], X);                        // line 25
+    model.joint(i).add_force_to_parent(X, data.b_c[i], data.b_c[p]);  // line 26
   }
 
   // Lines 29–31: joint torques.
   data.a_base[0] = moving ? Motion<S>(Vector6<S>(ddq.template head<6>())) : Motion<S>::Zero();
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
-    data.a_base[i] = data.H_parent[i].act_inverse(data.a_base[model.parent(i)]);  // line 30
+    j.motion_to_child(data.H_parent[i], data.a_base[model.parent(i)], data.a_base[i]);  // line 30
     data.tau(off + i - 1) = j.project(data.Ic[i] * data.a_base[i] + data.b_c[i]) +
                             j.armature * S(ddq(off + i - 1));  // line 31
   }

@@ -97,7 +97,7 @@ void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<
     }
     const Joint<S>& jt = model.joint(j);
     data.H_parent[j] = jt.transform(x.s[j - 1]);
-    data.H_world[j] = data.H_world[model.parent(j)] * data.H_parent[j];
+    jt.child_pose(data.H_world[model.parent(j)], data.H_parent[j], data.H_world[j]);
     if (velocities) {
       data.vJ[j] = jt.screw * x.r[j - 1];
       jt.motion_to_child(data.H_parent[j], data.v[model.parent(j)], data.v[j]);
@@ -163,7 +163,7 @@ void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
   data.H_world[0] = base_pose(model, x);
   detail::update_joint_transforms(model, data, x.s);
   for (int i = 1; i < model.num_bodies(); ++i)
-    data.H_world[i] = data.H_world[model.parent(i)] * data.H_parent[i];
+    model.joint(i).child_pose(data.H_world[model.parent(i)], data.H_parent[i], data.H_world[i]);
 }
 
 /// Body twists, given data.H_parent from forward_poses at the same x: data.vJ[i] = Γ_i r_i and
@@ -353,7 +353,7 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
     const Joint<S>& jt = model.joint(j);
     const int p = model.parent(j);
     data.H_parent[j] = jt.transform(x.s[j - 1]);
-    data.H_world[j] = data.H_world[p] * data.H_parent[j];
+    jt.child_pose(data.H_world[p], data.H_parent[j], data.H_world[j]);
     data.vJ[j] = jt.screw * x.r[j - 1];
     jt.motion_to_child(data.H_parent[j], data.v[p], data.v[j]);
     data.v[j] += data.vJ[j];

@@ -196,6 +196,23 @@ struct Joint {
     return Motion<S>(m);
   }
 
+  /// out = H_λ H_parent: the child's pose from the parent's pose H_λ (in any frame A, ^AH_λ) and
+  /// H_parent = ^λH_i = transform(q) at the joint's current position. For an unrotated revolute
+  /// about ±e_k two columns of H_λ's rotation turn into each other (12 multiplications instead
+  /// of 27). `out` must not be `H_lambda`.
+  LIEDYN_ALWAYS_INLINE void child_pose(const SE3<S>& H_lambda, const SE3<S>& H_parent,
+                                       SE3<S>& out) const {
+    const int k = revolute_coordinate_axis();
+    if (k < 0 || !placement_unrotated) {
+      out = H_lambda * H_parent;
+      return;
+    }
+    switch (k) {
+      case 0: child_pose_about_axis<0>(H_lambda, H_parent, out); break;
+      case 1: child_pose_about_axis<1>(H_lambda, H_parent, out); break;
+      default: child_pose_about_axis<2>(H_lambda, H_parent, out); break;
+    }
+  }
   /// out = ^iX_λ m: a motion in the parent frame seen in the child frame i, for H_parent =
   /// ^λH_i = transform(q) at the joint's current position; the fast case as in
   /// forces_to_parent. `out` may be `m`. Written into `out` (not returned): returned from the
@@ -284,6 +301,22 @@ struct Joint {
       store3(x, 0, f);
       store3(x, 3, n);
     }
+  }
+  // H_λ (Rot(e_K, θ), p): Rot's column a is c e_a + s e_b, column b is −s e_a + c e_b.
+  template <int K>
+  LIEDYN_ALWAYS_INLINE static void child_pose_about_axis(const SE3<S>& H, const SE3<S>& Hp,
+                                                         SE3<S>& out) {
+    using namespace detail;
+    constexpr int a = (K + 1) % 3, b = (K + 2) % 3;
+    const S c = Hp.rotation()(a, a), s = Hp.rotation()(b, a);
+    const Matrix3<S>& R = H.rotation();
+    const Vec3<S> ra = load3(R.col(a), 0), rb = load3(R.col(b), 0);
+    S* o = out.rotation().data();
+    store3(o + 3 * a, c * ra + s * rb);
+    store3(o + 3 * b, c * rb - s * ra);
+    store3(o + 3 * K, load3(R.col(K), 0));
+    store3(out.translation().data(),
+           mul3(R, load3(Hp.translation().data())) + load3(H.translation().data()));
   }
   // ^iX_λ m = (Rᵀ (v − p × ω), Rᵀ ω) with R = Rot(e_K, θ): Rᵀ turns by −θ.
   template <int K>
