@@ -101,8 +101,8 @@ class Motion {
   inline Force<S> cross(const Force<S>& f) const;
 
   /// The same motion seen from an origin moved by d, axes unchanged (d in these axes): the
-  /// linear part becomes the velocity of the point at d, v + ω × d. The action of the transform
-  /// (1, d) without its rotation.
+  /// linear part becomes the velocity of the point at d, v + ω × d: the action of the transform
+  /// (1, −d).
   LIEDYN_ALWAYS_INLINE Motion shifted(const Vector3<S>& d) const {
     const auto v = detail::load3(data_.data()), w = detail::load3(data_.data() + 3);
     Vector r;
@@ -211,7 +211,7 @@ class Force {
     return *this;
   }
   /// The same force vector seen from an origin moved by d, axes unchanged (d in these axes): the
-  /// moment is taken about the point at d, n − d × f.
+  /// moment is taken about the point at d, n − d × f: the action of the transform (1, −d).
   LIEDYN_ALWAYS_INLINE Force shifted(const Vector3<S>& d) const {
     const auto f = detail::load3(data_.data()), n = detail::load3(data_.data() + 3);
     Vector r;
