@@ -76,6 +76,20 @@ void check_cross(std::mt19937& gen) {
   io = in;
   liedyn::cross_force_columns(v, io, io);
   LIEDYN_CHECK_CLOSE(io, Block65<S>(Vs * in), tol);
+  out = random_matrix<S, 6, 5>(gen);
+  const Block65<S> before = out;
+  liedyn::add_cross_motion_columns(v, in, out);
+  LIEDYN_CHECK_CLOSE(out, Block65<S>(before + Vx * in), tol);
+  // Each motion column crossed with one wrench: the derivative of a body-fixed wrench's
+  // coordinates as its frame turns.
+  Block65<S> wrench_turn;
+  for (int k = 0; k < 5; ++k)
+    wrench_turn.col(k) = Motion<S>(Vector6<S>(in.col(k))).cross(f).vector();
+  liedyn::motion_columns_cross_force(in, f, out);
+  LIEDYN_CHECK_CLOSE(out, wrench_turn, tol);
+  io = in;
+  liedyn::motion_columns_cross_force(io, f, io);
+  LIEDYN_CHECK_CLOSE(io, wrench_turn, tol);
   Matrix6X<S> big = random_matrix<S, 6, 7>(gen), expect = big;  // (no dynamic-size products)
   for (int k = 2; k < 5; ++k) expect.col(k) = Vector6<S>(Vx * Vector6<S>(big.col(k)));
   liedyn::cross_motion_columns(v, big.middleCols(2, 3), big.middleCols(2, 3));

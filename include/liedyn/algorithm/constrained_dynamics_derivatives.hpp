@@ -77,7 +77,7 @@ Force<S> constraint_wrench(const Constraint<S>& c, const SE3<S>& H2,
       if (c.sense == TwistRepresentation::Inertial) {
         // w = ^AX_2ᵀ λ = _2X^A λ; δw = −δθ ×̄* w.
         const Force<S> w = H2.act_inverse(Force<S>(full));
-        if (dw) dw->noalias() = -cross_star_of_force(w).lazyProduct(*theta2);
+        if (dw) motion_columns_cross_force(*theta2, Force<S>(-w), *dw);
         return w;
       }
       block3(f, 0, Vector3<S>(full.template head<3>()));
@@ -129,20 +129,33 @@ auto wrench_motion_block(const Constraint<S>& c, const SE3<S>& H2, const Eigen::
   block.noalias() = theta1.transpose().lazyProduct(dw);
   if (c.body1 >= 0) {
     j1 = theta2 - theta1;  // J_1 in frame 2
-    dw.noalias() = cross_star_of_force(w).lazyProduct(theta1);
+    motion_columns_cross_force(theta1, w, dw);
     block.noalias() -= j1.transpose().lazyProduct(dw);
   }
   return block;
 }
 
-/// wrench_motion_block added to K's q columns (K(support[a], support[b]) += block(a, b)).
-template <class S, class DL>
-void add_wrench_motion(const Constraint<S>& c, const SE3<S>& H2, const Eigen::MatrixBase<DL>& lam,
-                       ConstrainedDerivativesWorkspace<S>& ws, MatrixX<S>& K) {
+/// Whether wrench_motion_block can be nonzero: a wrench turns against its body only when its
+/// rows are given in mixed or inertial sense (body rows are fixed in frame 2), and a reaction
+/// exists only on a robot body 1. A body-sense contact's block vanishes.
+template <class S>
+bool wrench_moves(const Constraint<S>& c) {
+  return c.sense != TwistRepresentation::Body || c.body1 >= 0;
+}
+
+/// wrench_motion_block added to Kᵀ's q rows (Kᵀ(support[b], support[a]) += block(a, b)), the
+/// transposed right-hand sides of kkt_solve_transposed.
+template <class S, class DL, class DK>
+void add_wrench_motion_transposed(const Constraint<S>& c, const SE3<S>& H2,
+                                  const Eigen::MatrixBase<DL>& lam,
+                                  ConstrainedDerivativesWorkspace<S>& ws,
+                                  const Eigen::MatrixBase<DK>& KT_) {
+  if (!wrench_moves(c)) return;
+  auto& KT = const_cast<Eigen::MatrixBase<DK>&>(KT_);
   const auto block = wrench_motion_block(c, H2, lam, ws);
   const int ns = static_cast<int>(c.support.size());
   for (int b = 0; b < ns; ++b)
-    for (int a = 0; a < ns; ++a) K(c.support[a], c.support[b]) += block(a, b);
+    for (int a = 0; a < ns; ++a) KT(c.support[b], c.support[a]) += block(a, b);
 }
 
 /// M⁻¹ times wrench_motion_block added to U's q columns (U.col(support[b]) +=
@@ -152,14 +165,14 @@ void add_wrench_motion_response(const Constraint<S>& c, const SE3<S>& H2,
                                 const Eigen::MatrixBase<DL>& lam,
                                 ConstrainedDerivativesWorkspace<S>& ws, const MatrixX<S>& Minv,
                                 const Eigen::MatrixBase<DU>& U_) {
+  if (!wrench_moves(c)) return;
   auto& U = const_cast<Eigen::MatrixBase<DU>&>(U_);
   const auto block = wrench_motion_block(c, H2, lam, ws);
   const int ns = static_cast<int>(c.support.size());
-  auto minv_support = ws.support_minv.leftCols(ns);
-  auto response = ws.support_response.leftCols(ns);
-  for (int a = 0; a < ns; ++a) minv_support.col(a) = Minv.col(c.support[a]);
-  response.noalias() = minv_support.lazyProduct(block);
-  for (int b = 0; b < ns; ++b) U.col(c.support[b]) += response.col(b);
+  // Column by column (contiguous axpys): the small product as a gathered lazy product ran at a
+  // fraction of the machine's rate.
+  for (int b = 0; b < ns; ++b)
+    for (int a = 0; a < ns; ++a) U.col(c.support[b]) += block(a, b) * Minv.col(c.support[a]);
 }
 
 /// Calls f(first, length) for each run of consecutive coordinates of a support (increasing).
@@ -202,12 +215,12 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
       RT.col(j).head(nr).noalias() -= RT.block(0, first, nr, len) * F.col(j).segment(first, len);
   }
   // (Q − Z R')ᵀ, then · W⁻¹ = · C⁻ᵀ C⁻¹ (delassus_solve).
-  for (const Constraint<S>& c : set.constraints()) {
-    const int span = c.support_end();
-    for (int i = c.row; i < c.row + c.dim; ++i)
-      QT.col(i).head(nr).noalias() -=
-          RT.topLeftCorner(nr, span) * cd.Z.row(i).head(span).transpose();
-  }
+  for (const Constraint<S>& c : set.constraints())
+    for_each_support_run(c.support, [&](int first, int len) {
+      for (int i = c.row; i < c.row + c.dim; ++i)
+        QT.col(i).head(nr).noalias() -=
+            RT.block(0, first, nr, len) * cd.Z.row(i).segment(first, len).transpose();
+    });
   for (int i = 0; i < m; ++i) {
     if (i > 0) QT.col(i).noalias() -= QT.leftCols(i) * C.row(i).head(i).transpose();
     QT.col(i) /= C(i, i);
@@ -231,7 +244,8 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
   }
 }
 
-/// KktDerivativeSolve::SparseFactors: K = −∂_x(ĪD − Jᵀλ) (nv × 2nv) and ∂_x c, then one
+/// KktDerivativeSolve::SparseFactors: K = −∂_x(ĪD − Jᵀλ) (nv × 2nv, formed transposed) and ∂_x c,
+/// then one
 /// tree-sparse KKT solve per column (kkt_solve_transposed): x columns (R = K, Q = −∂_x c), then
 /// τ̄ columns (R = 1, Q = 0). After the derivative pass (D1..D4 with the constraint wrenches,
 /// Body representation).
@@ -240,19 +254,20 @@ void kkt_derivatives_sparse(const Model<S>& model, const Data<S>& data, const Co
                             ConstraintData<S>& cd, const Motion<S>& a_g0) {
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
   const int nv = model.nv(), n = model.num_joints(), off = model.offset(), N = 2 * nv;
-  MatrixX<S>& K = ws.rhs;
+  // Kᵀ straight into the transposed right-hand sides (x columns as rows).
+  auto KT = ws.rhs_t.topRows(N);
   if (model.has_moving_base()) {
-    K.leftCols(6) = -data.D1;
-    K.middleCols(nv, 6) = -data.D3;
+    KT.template topRows<6>() = -data.D1.transpose();
+    KT.middleRows(nv, 6) = -data.D3.transpose();
   }
-  K.middleCols(off, n) = -data.D2;
-  K.middleCols(nv + off, n) = -data.D4;
+  KT.middleRows(off, n) = -data.D2.transpose();
+  KT.middleRows(nv + off, n) = -data.D4.transpose();
   constraint_row_derivatives(model, data, set, cd, a_g0, /*with_kinematics=*/false,
                              [&](const Constraint<S>& c, const RelativeMotion<S>& rm) {
-                               add_wrench_motion(c, rm.H2, cd.lambda.segment(c.row, c.dim), ws, K);
+                               add_wrench_motion_transposed(
+                                   c, rm.H2, cd.lambda.segment(c.row, c.dim), ws, KT);
                              });
   // One solve for all 3nv right-hand sides: each of its steps is one product over all of them.
-  ws.rhs_t.topRows(N) = K.transpose();
   ws.rhs_t.bottomRows(nv).setIdentity();
   ws.lambda_t.topRows(N) = -cd.acceleration_dx.transpose();
   ws.lambda_t.bottomRows(nv).setZero();

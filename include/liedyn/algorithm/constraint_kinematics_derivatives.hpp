@@ -101,7 +101,7 @@ void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motio
       if (c.sense == TwistRepresentation::Inertial) {
         // d(^AX_2 y) = ^AX_2 (dy − ad(y) δθ).
         out = dy;
-        out.leftCols(ns) -= y.cross_matrix().lazyProduct(theta2);
+        add_cross_motion_columns(-y, theta2, out.leftCols(ns));
         H2.act_motions(out, out);
       } else {
         block3(0, 0, y.linear());
@@ -220,74 +220,86 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
        av1 = ws.dav1.leftCols(ns);
   auto t2 = ws.theta2.leftCols(ns), v2 = ws.dv2.leftCols(ns), aq2 = ws.daq2.leftCols(ns),
        av2 = ws.dav2.leftCols(ns);
-  body_motion_derivatives<S>(model, data, c.body1, c.support, a_g0, t1, v1, aq1, av1);
+  // Frame 1 the environment (a contact): θ₁, V_1, A_1 and their derivatives vanish, and so do
+  // the terms below that they multiply; δ₁₂ = θ₂ and δV_2 = δu, so neither is formed twice.
+  const bool moving1 = c.body1 >= 0;
+  if (moving1) body_motion_derivatives<S>(model, data, c.body1, c.support, a_g0, t1, v1, aq1, av1);
   body_motion_derivatives<S>(model, data, c.body2, c.support, a_g0, t2, v2, aq2, av2);
-  const Motion<S> V1 = c.body1 >= 0 ? data.ground_v[c.body1] : Motion<S>::Zero();
-  const Motion<S> A1 = c.body1 >= 0 ? Motion<S>(data.ground_a[c.body1] - a_g0) : Motion<S>::Zero();
+  const Motion<S> V1 = moving1 ? data.ground_v[c.body1] : Motion<S>::Zero();
+  const Motion<S> A1 = moving1 ? Motion<S>(data.ground_a[c.body1] - a_g0) : Motion<S>::Zero();
   const Motion<S>& V2 = data.ground_v[c.body2];
-  const Motion<S> A2 = data.ground_a[c.body2] - a_g0;
-  const Matrix6<S> adV1 = V1.cross_matrix(), adV2 = V2.cross_matrix();
   // Ground frame: δ₁₂ (theta1 ← θ₂ − θ₁), δu and δu̇ for [δq | δν̄].
   auto dU = ws.du.leftCols(2 * ns);
   auto dUd = ws.dud.leftCols(2 * ns);
   auto dV2 = ws.dv2_full.leftCols(2 * ns);
   auto gdot = ws.gdot.leftCols(ns);
-  // Frame 1 the environment (a contact): θ₁, V_1, A_1 and their derivatives vanish, and so do
-  // the terms below that they multiply.
-  const bool moving1 = c.body1 >= 0;
   if (with_acceleration) {
-    dV2.leftCols(ns) = v2;
-    dV2.rightCols(ns) = t2;
-    if (moving1) dUd.rightCols(ns) = av2 - av1 - adV1.lazyProduct(t2) + adV2.lazyProduct(t1);
-    else dUd.rightCols(ns) = av2;
+    dUd.rightCols(ns) = av2;
+    if (moving1) {
+      dV2.leftCols(ns) = v2;
+      dUd.rightCols(ns) -= av1;
+      add_cross_motion_columns(-V1, t2, dUd.rightCols(ns));
+      add_cross_motion_columns(V2, t1, dUd.rightCols(ns));
+    }
   }
   if (moving1) {
     t1 = t2 - t1;  // δ₁₂ by δq
-    dU.leftCols(ns) = v2 - v1 - adV1.lazyProduct(t1);
+    dU.leftCols(ns) = v2 - v1;
+    add_cross_motion_columns(-V1, t1, dU.leftCols(ns));
+    dU.rightCols(ns) = t1;
   } else {
-    t1 = t2;
     dU.leftCols(ns) = v2;
+    dU.rightCols(ns) = t2;
   }
-  dU.rightCols(ns) = t1;
+  const auto rel = moving1 ? t1 : t2;  // δ₁₂ by δq, ground frame
   if (with_time_variation) {
     // d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G): the joint columns turn as Ṡ_k = −u_k (dv's columns),
     // the base's with the base when frame 1 is the environment (both chains carry them otherwise).
-    gdot = v2 - v1 - adV2.lazyProduct(t1);
+    gdot = v2;
+    if (moving1) gdot -= v1;
+    add_cross_motion_columns(-V2, rel, gdot);
     if (!moving1 && model.has_moving_base())
       gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
   }
   if (with_acceleration) {
+    dUd.leftCols(ns) = aq2;
     if (moving1) {
-      v1 += adV1.lazyProduct(t1);  // δV_1 + V_1 × δ₁₂, the term of δu̇ that V_2 × multiplies
-      dUd.leftCols(ns) = aq2 - aq1 - A1.cross_matrix().lazyProduct(t1) - adV1.lazyProduct(v2) +
-                         adV2.lazyProduct(v1);
-    } else {
-      dUd.leftCols(ns) = aq2;
+      add_cross_motion_columns(V1, t1, v1);  // δV_1 + V_1 × δ₁₂, the term of δu̇ V_2 × multiplies
+      dUd.leftCols(ns) -= aq1;
+      add_cross_motion_columns(-A1, t1, dUd.leftCols(ns));
+      add_cross_motion_columns(-V1, v2, dUd.leftCols(ns));
+      add_cross_motion_columns(V2, v1, dUd.leftCols(ns));
     }
   }
-  // To frame 2.
+  // To frame 2: dU carries δ₁₂ (and for a contact θ₂) in its right half.
   RelativeMotion<S> out;
   out.H2 = data.H_world[c.body2] * c.placement2;
   const SE3<S> X20 = data.H_base[c.body2] * c.placement2;  // ^0H_2
   X20.act_inverse_motions(dU, dU);
-  X20.act_inverse_motions(t2, t2);  // δθ_2 by δq, frame 2
-  X20.act_inverse_motions(t1, t1);  // δ₁₂ by δq, frame 2
+  if (moving1) X20.act_inverse_motions(t2, t2);  // δθ_2 by δq, frame 2
+  else t2 = dU.rightCols(ns);
+  t1 = dU.rightCols(ns);  // δ₁₂ by δq, frame 2
   if (with_time_variation) X20.act_inverse_motions(gdot, gdot);
   out.u = X20.act_inverse(V2 - V1);
   out.v2 = X20.act_inverse(V2);
   if (!with_acceleration) return out;
   X20.act_inverse_motions(dUd, dUd);
-  X20.act_inverse_motions(dV2, dV2);
+  if (moving1) {
+    X20.act_inverse_motions(dV2.leftCols(ns), dV2.leftCols(ns));
+    dV2.rightCols(ns) = t2;
+  }
+  const auto dV2_frame2 = moving1 ? dV2 : dU;  // δV_2 by [δq | δν̄], frame 2
   const Motion<S>& u = out.u;
   // The rows' acceleration before P (constraint_kinematics.hpp), y, and its derivative dy.
   auto dy = ws.dy.leftCols(2 * ns);
-  out.y = X20.act_inverse(A2 - A1 + V2.cross(V1));
+  out.y = X20.act_inverse(Motion<S>(data.ground_a[c.body2] - a_g0) - A1 + V2.cross(V1));
   dy = dUd;
   const bool body_sense = c.sense == TwistRepresentation::Body;
   if (c.type == ConstraintType::RigidContact || c.type == ConstraintType::RigidLoop) {
     // Intrinsic: u̇ + v_2 × u.
     out.y += out.v2.cross(u);
-    dy += out.v2.cross_matrix().lazyProduct(dU) - u.cross_matrix().lazyProduct(dV2);
+    add_cross_motion_columns(out.v2, dU, dy);
+    add_cross_motion_columns(-u, dV2_frame2, dy);
   } else {
     // Classical: ω_2 × u on the linear block of points (any sense) and of mixed ball and
     // revolute rows, on the angular block of mixed prismatic rows.
@@ -299,7 +311,7 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
     auto classical = [&](int r0, const Vector3<S>& u3) {
       out.y.vector().template segment<3>(r0) += w2.cross(u3);
       dy.template middleRows<3>(r0) += hat(w2).lazyProduct(dU.template middleRows<3>(r0)) -
-                                       hat(u3).lazyProduct(dV2.template bottomRows<3>());
+                                       hat(u3).lazyProduct(dV2_frame2.template bottomRows<3>());
     };
     if (lin) classical(0, u.linear());
     if (ang) classical(3, u.angular());

@@ -61,8 +61,8 @@ void impulse_dynamics_derivatives(
   if (moving) v_minus << x.nu, x.r;
   else v_minus = x.r;
 
-  // R = −∂_q(M Δv − JᵀΛ) into ws.rhs's q columns (its velocity columns are zero).
-  MatrixX<S>& K = ws.rhs;
+  // Rᵀ = −∂_q(M Δv − JᵀΛ)ᵀ into ws.rhs_t's q rows (its velocity rows are zero).
+  auto KT = ws.rhs_t.topRows(N);
   ws.velocity.setZero();
   set_velocity(ws.velocity);
   detail::constraint_wrenches(model, data, set, cd.impulse, ws.wrenches);
@@ -72,9 +72,9 @@ void impulse_dynamics_derivatives(
   detail::update_poses(model, data, xs.s);
   detail::ground_derivative_pass</*kWithD2=*/true, /*kWithGravity=*/false>(
       model, data, xs, cd.tmp_nv, TwistRepresentation::Body, &ws.wrenches);
-  if (moving) K.leftCols(6) = -data.D1;
-  K.middleCols(off, n) = -data.D2;
-  K.rightCols(nv).setZero();
+  if (moving) KT.template topRows<6>() = -data.D1.transpose();
+  KT.middleRows(off, n) = -data.D2.transpose();
+  KT.bottomRows(nv).setZero();
 
   // Q = −(1 + E) J δv − ∂_q(J w) δq into ws.lambda_t (transposed), contacts then the others.
   auto Q = ws.lambda_t.topRows(N);
@@ -107,12 +107,11 @@ void impulse_dynamics_derivatives(
       for (int k = 0; k < c.dim; ++k)
         detail::scatter_support_row(c.support, -dy.row(c.components[k]).head(ns), false,
                                     Q.col(c.row + k).head(nv));
-      detail::add_wrench_motion(c, rm.H2, cd.impulse.segment(c.row, c.dim), ws, K);
+      detail::add_wrench_motion_transposed(c, rm.H2, cd.impulse.segment(c.row, c.dim), ws, KT);
     }
   }
 
-  ws.rhs_t.topRows(N) = K.transpose();
-  detail::kkt_solve_transposed(model, data, set, cd, ws.rhs_t.topRows(N), Q, ws.ddq_t.topRows(N),
+  detail::kkt_solve_transposed(model, data, set, cd, KT, Q, ws.ddq_t.topRows(N),
                                /*r_rows=*/nv);  // R's velocity columns are zero
   cd.v_after_dx = ws.ddq_t.topRows(N).transpose();
   cd.v_after_dx.rightCols(nv).diagonal().array() += S(1);  // δv⁺ = δΔv + δv

@@ -274,16 +274,32 @@ Force<S> operator*(const S& a, const Force<S>& f) {
   return f * a;
 }
 
-/// Column-wise twist cross product on a 6×k block: out = v × in (no 6×6 matrix formed).
+/// out = v × in, column by column on 6×k blocks (no 6×6 matrix formed: a cross matrix times k
+/// columns would cost twice the arithmetic); `out` may alias `in`.
 template <class S, class DerivedIn, class DerivedOut>
 void cross_motion_columns(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>& in,
                           const Eigen::MatrixBase<DerivedOut>& out_) {
+  using namespace detail;
   auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
+  const Vec3<S> vl = load3(v.vector(), 0), w = load3(v.vector(), 3);
   for (Eigen::Index k = 0; k < in.cols(); ++k) {
-    const Vector3<S> l = in.col(k).template head<3>();
-    const Vector3<S> a = in.col(k).template tail<3>();
-    out.col(k).template head<3>() = v.angular().cross(l) + v.linear().cross(a);
-    out.col(k).template tail<3>() = v.angular().cross(a);
+    const Vec3<S> l = load3(in.col(k), 0), a = load3(in.col(k), 3);
+    store3(out.col(k), 0, cross3(w, l) + cross3(vl, a));
+    store3(out.col(k), 3, cross3(w, a));
+  }
+}
+
+/// out += v × in, column by column on 6×k blocks; `out` must not alias `in`.
+template <class S, class DerivedIn, class DerivedOut>
+void add_cross_motion_columns(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>& in,
+                              const Eigen::MatrixBase<DerivedOut>& out_) {
+  using namespace detail;
+  auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
+  const Vec3<S> vl = load3(v.vector(), 0), w = load3(v.vector(), 3);
+  for (Eigen::Index k = 0; k < in.cols(); ++k) {
+    const Vec3<S> l = load3(in.col(k), 0), a = load3(in.col(k), 3);
+    store3(out.col(k), 0, load3(out.col(k), 0) + cross3(w, l) + cross3(vl, a));
+    store3(out.col(k), 3, load3(out.col(k), 3) + cross3(w, a));
   }
 }
 
@@ -291,12 +307,29 @@ void cross_motion_columns(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>
 template <class S, class DerivedIn, class DerivedOut>
 void cross_force_columns(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>& in,
                          const Eigen::MatrixBase<DerivedOut>& out_) {
+  using namespace detail;
   auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
+  const Vec3<S> vl = load3(v.vector(), 0), w = load3(v.vector(), 3);
   for (Eigen::Index k = 0; k < in.cols(); ++k) {
-    const Vector3<S> l = in.col(k).template head<3>();
-    const Vector3<S> a = in.col(k).template tail<3>();
-    out.col(k).template head<3>() = v.angular().cross(l);
-    out.col(k).template tail<3>() = v.linear().cross(l) + v.angular().cross(a);
+    const Vec3<S> f = load3(in.col(k), 0), n = load3(in.col(k), 3);
+    store3(out.col(k), 0, cross3(w, f));
+    store3(out.col(k), 3, cross3(vl, f) + cross3(w, n));
+  }
+}
+
+/// The wrench cross product of each motion column with one wrench h: out.col(k) = in.col(k) ×̄* h
+/// (the derivative of a body-fixed wrench's coordinates as its frame turns by in.col(k));
+/// `out` may alias `in`.
+template <class S, class DerivedIn, class DerivedOut>
+void motion_columns_cross_force(const Eigen::MatrixBase<DerivedIn>& in, const Force<S>& h,
+                                const Eigen::MatrixBase<DerivedOut>& out_) {
+  using namespace detail;
+  auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
+  const Vec3<S> f = load3(h.vector(), 0), n = load3(h.vector(), 3);
+  for (Eigen::Index k = 0; k < in.cols(); ++k) {
+    const Vec3<S> l = load3(in.col(k), 0), w = load3(in.col(k), 3);
+    store3(out.col(k), 0, cross3(w, f));
+    store3(out.col(k), 3, cross3(l, f) + cross3(w, n));
   }
 }
 
