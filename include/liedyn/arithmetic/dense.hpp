@@ -85,16 +85,20 @@ void cholesky_solve_in_place(const Eigen::Ref<const MatrixX<S>>& L,
                              const Eigen::MatrixBase<Derived>& X_out) {
   Eigen::MatrixBase<Derived>& X = const_cast<Eigen::MatrixBase<Derived>&>(X_out);
   const Eigen::Index n = L.rows();
+  // Multiplying by the pivots' reciprocals takes the divisions off the substitutions' chain of
+  // dependent operations (the reciprocals depend on L alone and are computed ahead).
   for (Eigen::Index c = 0; c < X.cols(); ++c) {
     for (Eigen::Index i = 0; i < n; ++i) {
+      const S inverse = S(1) / L(i, i);
       S sum = X(i, c);
       for (Eigen::Index k = 0; k < i; ++k) sum -= L(i, k) * X(k, c);
-      X(i, c) = sum / L(i, i);
+      X(i, c) = sum * inverse;
     }
     for (Eigen::Index i = n - 1; i >= 0; --i) {
+      const S inverse = S(1) / L(i, i);
       S sum = X(i, c);
       for (Eigen::Index k = i + 1; k < n; ++k) sum -= L(k, i) * X(k, c);
-      X(i, c) = sum / L(i, i);
+      X(i, c) = sum * inverse;
     }
   }
 }
