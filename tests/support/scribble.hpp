@@ -86,7 +86,8 @@ inline void scribble(ConstraintData<double>& cd) {
         &w.dav2,     &w.dw,  &w.star, &w.de,        &w.gdot,         &w.du,         &w.dud,
         &w.dv2_full, &w.dy,  &w.rows, &w.column_dy, &w.column_theta, &w.column_rows})
     scribble(*m);
-  scribble(w.rhs_t), scribble(w.lambda_t), scribble(w.ddq_t), scribble(w.velocity);
+  scribble(w.minv_columns), scribble(w.rhs_t), scribble(w.lambda_t), scribble(w.ddq_t),
+      scribble(w.velocity);
   scribble(w.motion_state.s), scribble(w.motion_state.r), scribble(w.motion_state.nu),
       scribble(w.motion_state.H);
   scribble(w.wrenches);

@@ -116,22 +116,33 @@ void constraint_wrenches(const Model<S>& model, const Data<S>& data, const Const
 /// The motion of constraint c's body-fixed wrenches (multipliers `lam`) as a block of
 /// K = −∂_q(ĪD − Jᵀλ) on the constraint's support (rows and columns): R_relᵀ δw − J_1ᵀ (δ₁₂ ×̄* w)
 /// (R_rel = δ₁₂ in frame 2, J_1 = δθ_1 in frame 2 = δθ_2 − δ₁₂; ws.theta1, theta2 of
-/// relative_motion_derivatives) into ws.support_block's top-left ns × ns corner. θ_1, θ_2 and so
-/// δw live on the support (the columns of the constraint's chains), hence only that block moves.
+/// relative_motion_derivatives). θ_1, θ_2 and so δw live on the support (the columns of the
+/// constraint's chains), hence only that block moves. This function leaves its factors,
+/// block = theta1ᵀ dw − j1ᵀ dw2: dw = δw in ws.dw, and for a robot body 1 (the return value)
+/// j1 = J_1 in ws.dy and dw2 = δ₁₂ ×̄* w in ws.star (6 × ns each, free again by then).
+template <class S, class DL>
+bool wrench_motion_factors(const Constraint<S>& c, const SE3<S>& H2,
+                           const Eigen::MatrixBase<DL>& lam,
+                           ConstrainedDerivativesWorkspace<S>& ws) {
+  const int ns = static_cast<int>(c.support.size());
+  const auto theta1 = ws.theta1.leftCols(ns), theta2 = ws.theta2.leftCols(ns);
+  auto dw = ws.dw.leftCols(ns);
+  const Force<S> w = constraint_wrench(c, H2, lam, &theta2, &dw);
+  if (c.body1 < 0) return false;
+  ws.dy.leftCols(ns) = theta2 - theta1;
+  motion_columns_cross_force(theta1, w, ws.star.leftCols(ns));
+  return true;
+}
+
+/// The block itself (see wrench_motion_factors), in ws.support_block's top-left ns × ns corner.
 template <class S, class DL>
 auto wrench_motion_block(const Constraint<S>& c, const SE3<S>& H2, const Eigen::MatrixBase<DL>& lam,
                          ConstrainedDerivativesWorkspace<S>& ws) {
   const int ns = static_cast<int>(c.support.size());
-  const auto theta1 = ws.theta1.leftCols(ns), theta2 = ws.theta2.leftCols(ns);
-  auto dw = ws.dw.leftCols(ns), j1 = ws.dy.leftCols(ns);
+  const bool reaction = wrench_motion_factors(c, H2, lam, ws);
   auto block = ws.support_block.topLeftCorner(ns, ns);
-  const Force<S> w = constraint_wrench(c, H2, lam, &theta2, &dw);
-  block.noalias() = theta1.transpose().lazyProduct(dw);
-  if (c.body1 >= 0) {
-    j1 = theta2 - theta1;  // J_1 in frame 2
-    motion_columns_cross_force(theta1, w, dw);
-    block.noalias() -= j1.transpose().lazyProduct(dw);
-  }
+  block.noalias() = ws.theta1.leftCols(ns).transpose().lazyProduct(ws.dw.leftCols(ns));
+  if (reaction) block.noalias() -= ws.dy.leftCols(ns).transpose().lazyProduct(ws.star.leftCols(ns));
   return block;
 }
 
@@ -158,8 +169,23 @@ void add_wrench_motion_transposed(const Constraint<S>& c, const SE3<S>& H2,
     for (int a = 0; a < ns; ++a) KT(c.support[b], c.support[a]) += block(a, b);
 }
 
+/// Calls f(first, length, offset) for each run of consecutive coordinates of a support
+/// (increasing): the run is support[offset .. offset + length), the coordinates first ...
+/// first + length − 1.
+template <class F>
+void for_each_support_run(const std::vector<int>& support, F&& f) {
+  const int ns = static_cast<int>(support.size());
+  for (int a = 0; a < ns;) {
+    int b = a + 1;
+    while (b < ns && support[b] == support[b - 1] + 1) ++b;
+    f(support[a], b - a, a);
+    a = b;
+  }
+}
+
 /// M⁻¹ times wrench_motion_block added to U's q columns (U.col(support[b]) +=
-/// Σ_a M⁻¹.col(support[a]) block(a, b)): the response to the block without forming K.
+/// Σ_a M⁻¹.col(support[a]) block(a, b)), through the block's factors of inner dimension 6:
+/// (M⁻¹_S theta1ᵀ) dw − (M⁻¹_S j1ᵀ) dw2, over the support's runs of coordinates.
 template <class S, class DL, class DU>
 void add_wrench_motion_response(const Constraint<S>& c, const SE3<S>& H2,
                                 const Eigen::MatrixBase<DL>& lam,
@@ -167,24 +193,21 @@ void add_wrench_motion_response(const Constraint<S>& c, const SE3<S>& H2,
                                 const Eigen::MatrixBase<DU>& U_) {
   if (!wrench_moves(c)) return;
   auto& U = const_cast<Eigen::MatrixBase<DU>&>(U_);
-  const auto block = wrench_motion_block(c, H2, lam, ws);
   const int ns = static_cast<int>(c.support.size());
-  // Column by column (contiguous axpys): the small product as a gathered lazy product ran at a
-  // fraction of the machine's rate.
-  for (int b = 0; b < ns; ++b)
-    for (int a = 0; a < ns; ++a) U.col(c.support[b]) += block(a, b) * Minv.col(c.support[a]);
-}
-
-/// Calls f(first, length) for each run of consecutive coordinates of a support (increasing).
-template <class F>
-void for_each_support_run(const std::vector<int>& support, F&& f) {
-  const int ns = static_cast<int>(support.size());
-  for (int a = 0; a < ns;) {
-    int b = a + 1;
-    while (b < ns && support[b] == support[b - 1] + 1) ++b;
-    f(support[a], b - a);
-    a = b;
-  }
+  const bool reaction = wrench_motion_factors(c, H2, lam, ws);
+  auto& P = ws.minv_columns;  // M⁻¹_S leftᵀ (nv × 6)
+  auto add_product = [&](const auto& left, const auto& right, bool subtract) {
+    P.setZero();
+    for_each_support_run(c.support, [&](int first, int len, int a0) {
+      P.noalias() += Minv.middleCols(first, len).lazyProduct(left.middleCols(a0, len).transpose());
+    });
+    if (subtract) P = -P;
+    for_each_support_run(c.support, [&](int first, int len, int a0) {
+      U.middleCols(first, len).noalias() += P.lazyProduct(right.middleCols(a0, len));
+    });
+  };
+  add_product(ws.theta1.leftCols(ns), ws.dw.leftCols(ns), false);
+  if (reaction) add_product(ws.dy.leftCols(ns), ws.star.leftCols(ns), true);
 }
 
 /// Solves M δq̈ − Jᵀ δλ = R, J δq̈ = Q for many right-hand sides from the factors of factor_kkt
@@ -216,7 +239,7 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
   }
   // (Q − Z R')ᵀ, then · W⁻¹ = · C⁻ᵀ C⁻¹ (delassus_solve).
   for (const Constraint<S>& c : set.constraints())
-    for_each_support_run(c.support, [&](int first, int len) {
+    for_each_support_run(c.support, [&](int first, int len, int) {
       for (int i = c.row; i < c.row + c.dim; ++i)
         QT.col(i).head(nr).noalias() -=
             RT.block(0, first, nr, len) * cd.Z.row(i).segment(first, len).transpose();
@@ -306,7 +329,7 @@ void kkt_derivatives_dense(const Model<S>& model, Data<S>& data, const Constrain
     auto psi_c = psi.middleCols(c.row, c.dim);
     auto T_c = T.middleRows(c.row, c.dim).leftCols(2 * nv);
     psi_c.setZero();
-    for_each_support_run(c.support, [&](int first, int len) {
+    for_each_support_run(c.support, [&](int first, int len, int) {
       const auto J_run = cd.J.block(c.row, first, c.dim, len);
       psi_c.noalias() += Minv.middleCols(first, len) * J_run.transpose();
       T_c.noalias() -= J_run * cd.ddq_dx.middleRows(first, len);

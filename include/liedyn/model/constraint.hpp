@@ -487,6 +487,7 @@ struct ConstrainedDerivativesWorkspace {
         column_theta(6, 1),
         column_rows(6, 2),
         support_block(nv, nv),
+        minv_columns(nv, 6),
         minv_jt(nv, m),
         w_inverse(m, m),
         constraint_rhs(m, 3 * nv),
@@ -498,9 +499,10 @@ struct ConstrainedDerivativesWorkspace {
   Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de, gdot;
   Matrix6X<S> du, dud, dv2_full, dy, rows;
   Matrix6X<S> column_dy, column_theta, column_rows;  ///< one column of J̇ at a time
-  MatrixX<S> support_block;   ///< one constraint's block of K on its support (ns × ns)
-  MatrixX<S> minv_jt;         ///< M⁻¹ Jᵀ (nv × m)
-  MatrixX<S> w_inverse;       ///< W⁻¹ (m × m)
+  MatrixX<S> support_block;  ///< one constraint's block of K on its support (ns × ns)
+  Eigen::Matrix<S, Eigen::Dynamic, 6> minv_columns;  ///< M⁻¹ on a support times 6 columns
+  MatrixX<S> minv_jt;                                ///< M⁻¹ Jᵀ (nv × m)
+  MatrixX<S> w_inverse;                              ///< W⁻¹ (m × m)
   MatrixX<S> constraint_rhs;  ///< Q − J U of the block elimination (m × 3nv)
   /// The KKT solves' transposed right-hand sides and results (3nv rows: x, then τ̄ columns)
   MatrixX<S> rhs_t, lambda_t, ddq_t;
