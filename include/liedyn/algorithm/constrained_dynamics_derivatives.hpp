@@ -267,11 +267,10 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
   }
 }
 
-/// KktDerivativeSolve::SparseFactors: K = −∂_x(ĪD − Jᵀλ) (nv × 2nv, formed transposed) and ∂_x c,
-/// then one
-/// tree-sparse KKT solve per column (kkt_solve_transposed): x columns (R = K, Q = −∂_x c), then
-/// τ̄ columns (R = 1, Q = 0). After the derivative pass (D1..D4 with the constraint wrenches,
-/// Body representation).
+/// KktDerivativeSolve::SparseFactors: K = −∂_x(ĪD − Jᵀλ) (nv × 2nv, formed transposed) and
+/// ∂_x c, then one tree-sparse KKT solve per column (kkt_solve_transposed): x columns (R = K,
+/// Q = −∂_x c), then τ̄ columns (R = 1, Q = 0). After the derivative pass (D1..D4 with the
+/// constraint wrenches, Body representation).
 template <class S>
 void kkt_derivatives_sparse(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
                             ConstraintData<S>& cd, const Motion<S>& a_g0) {
