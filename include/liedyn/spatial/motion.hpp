@@ -274,33 +274,39 @@ Force<S> operator*(const S& a, const Force<S>& f) {
   return f * a;
 }
 
+namespace detail {
+/// v × in column by column, written into out (kAdd false) or added to it (kAdd true).
+template <bool kAdd, class S, class DerivedIn, class DerivedOut>
+void motion_columns_cross(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>& in,
+                          const Eigen::MatrixBase<DerivedOut>& out_) {
+  auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
+  const Vec3<S> vl = load3(v.vector(), 0), w = load3(v.vector(), 3);
+  for (Eigen::Index k = 0; k < in.cols(); ++k) {
+    const Vec3<S> l = load3(in.col(k), 0), a = load3(in.col(k), 3);
+    Vec3<S> lin = cross3(w, l) + cross3(vl, a), ang = cross3(w, a);
+    if (kAdd) {
+      lin = load3(out.col(k), 0) + lin;
+      ang = load3(out.col(k), 3) + ang;
+    }
+    store3(out.col(k), 0, lin);
+    store3(out.col(k), 3, ang);
+  }
+}
+}  // namespace detail
+
 /// out = v × in, column by column on 6×k blocks (no 6×6 matrix formed: a cross matrix times k
 /// columns would cost twice the arithmetic); `out` may alias `in`.
 template <class S, class DerivedIn, class DerivedOut>
 void cross_motion_columns(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>& in,
-                          const Eigen::MatrixBase<DerivedOut>& out_) {
-  using namespace detail;
-  auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
-  const Vec3<S> vl = load3(v.vector(), 0), w = load3(v.vector(), 3);
-  for (Eigen::Index k = 0; k < in.cols(); ++k) {
-    const Vec3<S> l = load3(in.col(k), 0), a = load3(in.col(k), 3);
-    store3(out.col(k), 0, cross3(w, l) + cross3(vl, a));
-    store3(out.col(k), 3, cross3(w, a));
-  }
+                          const Eigen::MatrixBase<DerivedOut>& out) {
+  detail::motion_columns_cross<false>(v, in, out);
 }
 
-/// out += v × in, column by column on 6×k blocks; `out` must not alias `in`.
+/// out += v × in, column by column on 6×k blocks; `out` may alias `in`.
 template <class S, class DerivedIn, class DerivedOut>
 void add_cross_motion_columns(const Motion<S>& v, const Eigen::MatrixBase<DerivedIn>& in,
-                              const Eigen::MatrixBase<DerivedOut>& out_) {
-  using namespace detail;
-  auto& out = const_cast<Eigen::MatrixBase<DerivedOut>&>(out_);
-  const Vec3<S> vl = load3(v.vector(), 0), w = load3(v.vector(), 3);
-  for (Eigen::Index k = 0; k < in.cols(); ++k) {
-    const Vec3<S> l = load3(in.col(k), 0), a = load3(in.col(k), 3);
-    store3(out.col(k), 0, load3(out.col(k), 0) + cross3(w, l) + cross3(vl, a));
-    store3(out.col(k), 3, load3(out.col(k), 3) + cross3(w, a));
-  }
+                              const Eigen::MatrixBase<DerivedOut>& out) {
+  detail::motion_columns_cross<true>(v, in, out);
 }
 
 /// Column-wise wrench cross product on a 6×k block: out = v ×̄* in.
