@@ -93,6 +93,27 @@ TEST_CASE(
       for (int d = 0; d < model.nv(); ++d)
         if (!in[d]) CHECK(J.block(c.row, d, c.dim, 1).isZero(0));
     }
+    // for_each_supported_run: the union of the supports within [begin, end), as increasing
+    // maximal runs (a run ends where the next coordinate is off every support).
+    std::vector<bool> on_some(model.nv(), false);
+    for (const auto& c : set.constraints())
+      for (const int d : c.support) on_some[d] = true;
+    for (const auto& [begin, end] : {std::pair{0, model.nv()}, std::pair{2, model.nv() - 3}}) {
+      std::vector<bool> covered(model.nv(), false);
+      int previous_end = -1;
+      set.for_each_supported_run(begin, end, [&](int first, int len) {
+        CHECK(len > 0);
+        CHECK(first >= begin);
+        CHECK(first + len <= end);
+        CHECK((first > previous_end || previous_end < 0));
+        CHECK((first == begin || !on_some[first - 1]));
+        CHECK((first + len == end || !on_some[first + len]));
+        for (int d = first; d < first + len; ++d) covered[d] = true;
+        previous_end = first + len;
+      });
+      for (int d = 0; d < model.nv(); ++d)
+        CHECK(covered[d] == (on_some[d] && d >= begin && d < end));
+    }
     // Central differences of e along x ⊕ (t δ) for δ = the unit vectors (positions only).
     const int nv = model.nv();
     const L h = 1e-7L;

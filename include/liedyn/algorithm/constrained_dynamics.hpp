@@ -9,8 +9,9 @@
 // ltdl.hpp: Y = J L⁻¹ (one triangular solve for all m rows, following the tree), the Delassus
 // matrix W = J M⁻¹ Jᵀ = Y D⁻¹ Yᵀ, its Cholesky factor, then with y = L⁻ᵀ (τ̄ − h):
 //   λ = −W⁻¹ (γ + Y D⁻¹ y),   q̈ = L⁻¹ D⁻¹ (y + Yᵀ λ).
-// Cost O(n) for h, O(Σ depth²) for M and its factors, O(m Σ depth) for Y, O(m² nv) for W,
-// O(m³) for its factor. It needs M invertible and J of full row rank: a Cholesky pivot below
+// Cost O(n) for h, O(Σ depth²) for M and its factors, O(m Σ depth) for Y, O(m² ns) for W (ns
+// the coordinates on some constraint's support: a humanoid's feet leave out its arms), O(m³)
+// for its factor. It needs M invertible and J of full row rank: a Cholesky pivot below
 // rank_tolerance times its row's diagonal entry means the row depends on the rows before it,
 // and the call throws ConstraintError naming both constraints (use a damped route then).
 // Nothing allocates after the workspaces are built (except to build that error's message).
@@ -108,20 +109,27 @@ void factor_delassus(const Model<S>& model, const Data<S>& data, const Constrain
   // Y = J L⁻¹, i.e. Lᵀ Yᵀ = Jᵀ solved for all m rows at once, leaves first: column j of Y is
   // final once its subtree's columns are. Y keeps J's zeros (a constraint's support is closed
   // under ancestors, so no descendant of a coordinate off it is on it): column j takes only the
-  // rows of the constraints that reach it, its subtree only up to the supports' end, and the
-  // columns from that end on stay zero.
+  // rows of the constraints that reach it, and from its subtree only the coordinates on some
+  // support; the columns from the supports' end on stay zero.
   const MatrixX<S>& F = data.ltdl;
   cd.Y = cd.J;
   cd.Z.rightCols(model.nv() - end).setZero();
   for (int j = end - 1; j >= 0; --j) {
     const auto [r0, count] = set.rows_of_coordinate(j);
-    const int first = j + 1, len = std::min(model.dof_subtree_end(j), end) - first;
-    if (count > 0 && len > 0)
-      cd.Y.col(j).segment(r0, count).noalias() -=
-          cd.Y.block(r0, first, count, len) * F.col(j).segment(first, len);
+    if (count > 0) {
+      auto y = cd.Y.col(j).segment(r0, count);
+      set.for_each_supported_run(
+          j + 1, std::min(model.dof_subtree_end(j), end), [&](int first, int len) {
+            y.noalias() -= cd.Y.block(r0, first, count, len) * F.col(j).segment(first, len);
+          });
+    }
     cd.Z.col(j) = cd.Y.col(j) / F(j, j);
   }
-  cd.delassus.noalias() = cd.Y.leftCols(end) * cd.Z.leftCols(end).transpose();
+  // W = Y Zᵀ over the supported coordinates only.
+  cd.delassus.setZero();
+  set.for_each_supported_run(0, end, [&](int first, int len) {
+    cd.delassus.noalias() += cd.Y.middleCols(first, len) * cd.Z.middleCols(first, len).transpose();
+  });
   MatrixX<S>& L = cd.delassus_factor;
   L.template triangularView<Eigen::Lower>() = cd.delassus;
   Eigen::Index j = 0;
@@ -163,11 +171,16 @@ void solve_factored_kkt(const Model<S>& model, const Data<S>& data, const Constr
   VectorX<S>& y = cd.tmp_q;
   y = tau - data.h;
   ltdl_solve_transposed(model, data, y);
-  const int end = set.support_end();  // Y and Z are zero from there on
+  // Y and Z are zero off the supported coordinates.
+  const int end = set.support_end();
   cd.lambda = -cd.gamma;
-  cd.lambda.noalias() -= cd.Z.leftCols(end) * y.head(end);
+  set.for_each_supported_run(0, end, [&](int first, int len) {
+    cd.lambda.noalias() -= cd.Z.middleCols(first, len) * y.segment(first, len);
+  });
   delassus_solve(cd, cd.lambda);
-  y.head(end).noalias() += cd.Y.leftCols(end).transpose() * cd.lambda;
+  set.for_each_supported_run(0, end, [&](int first, int len) {
+    y.segment(first, len).noalias() += cd.Y.middleCols(first, len).transpose() * cd.lambda;
+  });
   cd.ddq = y.cwiseQuotient(data.ltdl.diagonal());
   ltdl_solve_lower(model, data, cd.ddq);
 }

@@ -255,6 +255,12 @@ class ConstraintSet {
       }
     for (const Constraint<S>& c : constraints_)
       support_end_ = std::max(support_end_, c.support_end());
+    for (int d = 0; d < nv_; ++d) {
+      if (coordinate_rows_[d].second <= coordinate_rows_[d].first) continue;
+      if (!supported_runs_.empty() && supported_runs_.back().second == d)
+        supported_runs_.back().second = d + 1;
+      else supported_runs_.push_back({d, d + 1});
+    }
   }
 
   /// Number of constraints.
@@ -282,6 +288,16 @@ class ConstraintSet {
   /// The end of the columns [0, end) that hold every constraint's support: J and J L⁻¹ are zero
   /// from there on.
   int support_end() const { return support_end_; }
+  /// Calls f(first, length) for each run of consecutive coordinates in [begin, end) that lie on
+  /// some constraint's support, increasing: J and J L⁻¹ are zero in every other column (a
+  /// humanoid's feet: the base's and the legs' coordinates, not the arms').
+  template <class F>
+  void for_each_supported_run(int begin, int end, F&& f) const {
+    for (const auto& [first, stop] : supported_runs_) {
+      const int a = std::max(first, begin), b = std::min(stop, end);
+      if (a < b) f(a, b - a);
+    }
+  }
   /// "'NAME' (type)" for messages.
   std::string describe(int k) const {
     return "'" + constraints_[k].name + "' (" + to_string(constraints_[k].type) + ")";
@@ -301,6 +317,7 @@ class ConstraintSet {
     for (const auto& c : constraints_) out.constraints_.push_back(c.template cast<T>());
     out.coordinate_rows_ = coordinate_rows_;
     out.support_end_ = support_end_;
+    out.supported_runs_ = supported_runs_;
     return out;
   }
 
@@ -444,6 +461,7 @@ class ConstraintSet {
   std::vector<Constraint<S>> constraints_;
   std::vector<std::pair<int, int>> coordinate_rows_;  ///< per coordinate: [first row, end row)
   int support_end_ = 0;                               ///< max of the constraints' support_end()
+  std::vector<std::pair<int, int>> supported_runs_;  ///< [first, end) runs of supported coordinates
 };
 
 /// The model's recorded mimic relations (URDF <mimic>, ModelBuilder::add_mimic) as couplings
