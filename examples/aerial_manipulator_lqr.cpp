@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
 
   std::printf("Aerial manipulator: %.2f kg, %d rotors + %d arm joints, nv = %d, state dim %d\n",
               m.total_mass(), am::kNumRotors, n, m.nv(), N);
-  const Eigen::JacobiSVD<MatrixXd> svd_rot(MatrixXd(am::rotor_wrench_map()));
+  const Eigen::JacobiSVD<MatrixXd> svd_rot{MatrixXd(am::rotor_wrench_map())};
   std::printf("rotor wrench map: rank %ld, singular values %.3f .. %.3f\n",
               static_cast<long>(svd_rot.rank()), svd_rot.singularValues()(0),
               svd_rot.singularValues()(5));

@@ -98,7 +98,9 @@ TEST_CASE(
     std::vector<bool> on_some(model.nv(), false);
     for (const auto& c : set.constraints())
       for (const int d : c.support) on_some[d] = true;
-    for (const auto& [begin, end] : {std::pair{0, model.nv()}, std::pair{2, model.nv() - 3}}) {
+    for (const std::pair<int, int>& range :
+         {std::pair{0, model.nv()}, std::pair{2, model.nv() - 3}}) {
+      const int begin = range.first, end = range.second;  // captured below: not a binding
       std::vector<bool> covered(model.nv(), false);
       int previous_end = -1;
       set.for_each_supported_run(begin, end, [&](int first, int len) {

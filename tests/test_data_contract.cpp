@@ -78,7 +78,7 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
   for (TwistRepresentation rep :
        {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
     const std::string r = std::to_string(static_cast<int>(rep));
-    k.push_back({"eidamb_derivatives rep " + r, [=, &model, &x, &ddq, &tau](Data<S>& d) {
+    k.push_back({"eidamb_derivatives rep " + r, [=, &model, &x, &ddq](Data<S>& d) {
                    eidamb_derivatives(model, d, x, ddq, rep);
                    return Outputs{d.D1, d.D2, d.D3, d.D4, d.M, d.tau};
                  }});
@@ -87,7 +87,7 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
       opt.representation = rep;
       opt.minv = minv;
       const std::string name = " rep " + r + " minv " + std::to_string(static_cast<int>(minv));
-      k.push_back({"linearize" + name, [=, &model, &x, &ddq, &tau](Data<S>& d) {
+      k.push_back({"linearize" + name, [=, &model, &x, &tau](Data<S>& d) {
                      linearize(model, d, x, tau, opt);
                      return Outputs{d.A, d.B, d.ddq, d.Minv, d.D1, d.D2, d.D3, d.D4};
                    }});

@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "liedyn/algorithm/constraint_kinematics.hpp"
 #include "liedyn/algorithm/crba.hpp"
@@ -115,7 +116,10 @@ void factor_delassus(const Model<S>& model, const Data<S>& data, const Constrain
   cd.Y = cd.J;
   cd.Z.rightCols(model.nv() - end).setZero();
   for (int j = end - 1; j >= 0; --j) {
-    const auto [r0, count] = set.rows_of_coordinate(j);
+    // Plain ints, not a structured binding: the lambda below captures them (C++17 forbids
+    // capturing structured bindings; clang rejects it).
+    const std::pair<int, int> rows = set.rows_of_coordinate(j);
+    const int r0 = rows.first, count = rows.second;
     if (count > 0) {
       auto y = cd.Y.col(j).segment(r0, count);
       set.for_each_supported_run(
