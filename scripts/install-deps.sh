@@ -11,6 +11,9 @@ packages=(
   cmake
   ninja-build
   g++
+  # the asan preset builds with clang++ (a second compiler; its sanitizer runtimes)
+  clang
+  libclang-rt-dev
   make
   pkg-config
   libeigen3-dev
