@@ -46,7 +46,9 @@ void linearize(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set
   data.A.bottomRows(nv) = cd.ddq_dx;
   data.B.bottomRows(nv) = cd.ddq_dtau;
   data.ddq = cd.ddq;
-  detail::complete_continuous_linearization(model, data, x, opt.representation);
+  // The bottom rows are copied in: clearing A and B whole would write them twice.
+  detail::complete_continuous_linearization(model, data, x, opt.representation,
+                                            /*clear_top_rows=*/true);
 }
 
 /// The constrained linearize() for τ̄ = S u with an actuation matrix S (nv × m, e.g. the joint

@@ -32,7 +32,7 @@
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
 // the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
 // (^0H_i) and data.ground_axis (S_i).
-// M's joint block is cleared on every call before the pattern is written, so the entries between
+// M is cleared on every call before the pattern is written, so the entries between
 // different branches are zero whatever data.M held: nothing relies on it keeping a value.
 // Cost O(n·d) (d = tree depth). No allocation.
 #pragma once
@@ -139,9 +139,10 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
 /// crba from data.H_parent (current at the call's s), for the kernels that computed it already.
 template <class S>
 void crba_from_transforms(const Model<S>& model, Data<S>& data, CrbaRoute route) {
-  // The routes write M's entries on the tree's ancestor/descendant pattern only: the joint block
-  // is cleared first so that the entries between branches are zero whatever data.M held.
-  data.M.bottomRightCorner(model.num_joints(), model.num_joints()).setZero();
+  // The routes write M's entries on the tree's ancestor/descendant pattern only: M is cleared
+  // first so that the entries between branches are zero whatever data.M held. Whole, not just
+  // the joint block: one contiguous store instead of one per column.
+  data.M.setZero();
   if (route == CrbaRoute::Automatic) route = crba_automatic_route(model);
   if (route == CrbaRoute::Walk) crba_walk(model, data);
   else crba_base_frame(model, data);

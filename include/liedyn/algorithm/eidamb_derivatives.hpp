@@ -174,12 +174,12 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   }
 
   // Joint rows and columns (the k ≼ j entries through y and e, see above), on the tree's
-  // ancestor/descendant pattern only: the joint rows are cleared first, so the entries between
-  // branches are zero whatever the outputs held.
-  const int n = model.num_joints();
-  data.M.bottomRightCorner(n, n).setZero();
-  data.D4.bottomRows(n).setZero();
-  if (kWithD2) data.D2.bottomRows(n).setZero();
+  // ancestor/descendant pattern only: the outputs are cleared first, so the entries between
+  // branches are zero whatever they held. Whole, not just their joint rows: one contiguous
+  // store instead of one per column (the base rows are written below).
+  data.M.setZero();
+  data.D4.setZero();
+  if (kWithD2) data.D2.setZero();
   const Motion<S> nu = data.ground_v[0];
   for (int j = 1; j < nb; ++j) {
     const int row = off + j - 1;
@@ -323,9 +323,9 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
     data.ground_psi[i] = Si.cross(data.ground_a[i]) - data.ground_u[i].cross(data.ground_v[i]);
     data.ground_dF[i] = fext ? Force<S>(-data.H_base[i].act((*fext)[i])) : Force<S>::Zero();
   }
-  // Leaves first: E_j is complete when j is reached. Then D2 as in ground_derivative_pass (its
-  // joint rows cleared first: only the pattern is written).
-  data.D2.bottomRows(model.num_joints()).setZero();
+  // Leaves first: E_j is complete when j is reached. Then D2 as in ground_derivative_pass
+  // (cleared whole first: only the pattern is written).
+  data.D2.setZero();
   for (int j = nb - 1; j >= 1; --j) {
     const int row = off + j - 1;
     const int col = j - 1;

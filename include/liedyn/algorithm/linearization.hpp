@@ -193,17 +193,20 @@ namespace detail {
 /// The continuous A and B from their acceleration rows: on entry data.A.bottomRows(nv) and
 /// data.B.bottomRows(nv) hold ∂(ν̇, ṙ)/∂δx (δx in `rep`) and ∂(ν̇, ṙ)/∂τ̄, with ν̇ the body
 /// acceleration, and data.ddq the accelerations; writes the kinematic rows and maps the ν̇ rows
-/// to the representation's twist (header: δṫ = T δν̇ + G_η η + G_t δt). Shared by the
+/// to the representation's twist (header: δṫ = T δν̇ + G_η η + G_t δt). The top rows' zeros are
+/// written here with `clear_top_rows`, else the caller has written them. Shared by the
 /// unconstrained and the constrained linearization.
 template <class S>
 void complete_continuous_linearization(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                       TwistRepresentation rep) {
+                                       TwistRepresentation rep, bool clear_top_rows) {
   const int nv = model.nv(), n = model.num_joints(), N = 2 * nv;
   // The top rows' zeros and identity are written on every call: A and B are outputs a user may
   // overwrite (A = I + dt A). setIdentity on the identity's block would test every coefficient:
   // only its diagonal is set.
-  data.A.topRows(nv).setZero();
-  data.B.topRows(nv).setZero();
+  if (clear_top_rows) {
+    data.A.topRows(nv).setZero();
+    data.B.topRows(nv).setZero();
+  }
   data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr
   if (!model.has_moving_base()) return;
   Matrix6<S> N_eta, N_t, T;
@@ -247,11 +250,18 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x,
                const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt = {},
                const ExternalWrenches<S>* fext = nullptr) {
   const int nv = model.nv();
+  // A's top rows are zero: A is cleared whole before the pass writes its bottom rows, one
+  // contiguous store where the top rows alone take one per column. (B's bottom rows are copied
+  // in: B whole would write them twice.)
+  detail::check_data("linearize", model, data);  // before an output is touched
+  data.A.setZero();
+  data.B.topRows(nv).setZero();
   // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped after).
   detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv),
                                        "linearize");
   data.B.bottomRows(nv) = data.Minv;
-  detail::complete_continuous_linearization(model, data, x, opt.representation);
+  detail::complete_continuous_linearization(model, data, x, opt.representation,
+                                            /*clear_top_rows=*/false);
 }
 
 /// linearize() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into Bu.
