@@ -1,7 +1,10 @@
 // liedyn benchmarks: every kernel on the shipped robots, on robots given on the command line,
 // and on random chains and trees of growing size.
 //
-//   liedyn_bench [--robot=NAME=PATH.urdf ...] [--no-random] [benchmark flags]
+//   liedyn_bench [--robot=NAME=PATH.urdf ...] [--arm=NAME=PATH.urdf ...] [--no-random]
+//                [benchmark flags]
+//
+// --robot loads the URDF's root link as a moving base, --arm welds it (a manipulator).
 //
 // Each benchmark cycles over a pool of 64 random states drawn outside the timed loop and reuses
 // one workspace (the way a controller calls the kernels). Names: KERNEL/ROBOT; counters: nv and
@@ -117,18 +120,24 @@ void register_all(const std::string& robot, const Model_& m) {
 
 int main(int argc, char** argv) {
   std::vector<char*> rest{argv[0]};
-  std::vector<std::pair<std::string, std::string>> robots;
+  struct RobotFile {
+    std::string name, path;
+    bool welded;
+  };
+  std::vector<RobotFile> robots;
   bool random_models = true;
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--robot=", 8) == 0) {
-      const std::string spec = argv[i] + 8;
+    const bool robot = std::strncmp(argv[i], "--robot=", 8) == 0;
+    const bool arm = std::strncmp(argv[i], "--arm=", 6) == 0;
+    if (robot || arm) {
+      const std::string spec = argv[i] + (robot ? 8 : 6);
       const auto eq = spec.find('=');
       if (eq == std::string::npos) {
-        std::fprintf(stderr, "liedyn_bench: --robot wants NAME=PATH.urdf, got '%s'\n",
-                     spec.c_str());
+        std::fprintf(stderr, "liedyn_bench: %s wants NAME=PATH.urdf, got '%s'\n",
+                     robot ? "--robot" : "--arm", spec.c_str());
         return 2;
       }
-      robots.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
+      robots.push_back({spec.substr(0, eq), spec.substr(eq + 1), arm});
     } else if (std::strcmp(argv[i], "--no-random") == 0) {
       random_models = false;
     } else {
@@ -139,7 +148,11 @@ int main(int argc, char** argv) {
 #ifdef LIEDYN_HAS_URDF
   register_all("quadruped", load_urdf_file(LIEDYN_MODELS_DIR "/quadruped.urdf"));
   register_all("humanoid", load_urdf_file(LIEDYN_MODELS_DIR "/humanoid.urdf"));
-  for (const auto& r : robots) register_all(r.first, load_urdf_file(r.second));
+  for (const auto& r : robots) {
+    UrdfOptions options;
+    options.weld_base = r.welded;
+    register_all(r.name, load_urdf_file(r.path, options));
+  }
 #else
   if (!robots.empty()) {
     std::fprintf(stderr, "liedyn_bench: built without the URDF loader\n");
