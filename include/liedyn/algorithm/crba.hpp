@@ -38,6 +38,7 @@
 #pragma once
 
 #include "liedyn/algorithm/common.hpp"
+#include "liedyn/arithmetic/dense.hpp"
 
 namespace liedyn {
 
@@ -142,7 +143,7 @@ void crba_from_transforms(const Model<S>& model, Data<S>& data, CrbaRoute route)
   // The routes write M's entries on the tree's ancestor/descendant pattern only: M is cleared
   // first so that the entries between branches are zero whatever data.M held. Whole, not just
   // the joint block: one contiguous store instead of one per column.
-  data.M.setZero();
+  dense::set_zero(data.M);
   if (route == CrbaRoute::Automatic) route = crba_automatic_route(model);
   if (route == CrbaRoute::Walk) crba_walk(model, data);
   else crba_base_frame(model, data);

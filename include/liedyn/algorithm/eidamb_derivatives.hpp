@@ -44,6 +44,7 @@
 #pragma once
 
 #include "liedyn/algorithm/common.hpp"
+#include "liedyn/arithmetic/dense.hpp"
 
 namespace liedyn {
 
@@ -177,9 +178,9 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   // ancestor/descendant pattern only: the outputs are cleared first, so the entries between
   // branches are zero whatever they held. Whole, not just their joint rows: one contiguous
   // store instead of one per column (the base rows are written below).
-  data.M.setZero();
-  data.D4.setZero();
-  if (kWithD2) data.D2.setZero();
+  dense::set_zero(data.M);
+  dense::set_zero(data.D4);
+  if (kWithD2) dense::set_zero(data.D2);
   const Motion<S> nu = data.ground_v[0];
   for (int j = 1; j < nb; ++j) {
     const int row = off + j - 1;
@@ -325,7 +326,7 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
   }
   // Leaves first: E_j is complete when j is reached. Then D2 as in ground_derivative_pass
   // (cleared whole first: only the pattern is written).
-  data.D2.setZero();
+  dense::set_zero(data.D2);
   for (int j = nb - 1; j >= 1; --j) {
     const int row = off + j - 1;
     const int col = j - 1;

@@ -38,6 +38,7 @@
 #include "liedyn/algorithm/immamb.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
+#include "liedyn/arithmetic/dense.hpp"
 #include "liedyn/arithmetic/gather_product.hpp"
 
 namespace liedyn {
@@ -254,7 +255,7 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x,
   // contiguous store where the top rows alone take one per column. (B's bottom rows are copied
   // in: B whole would write them twice.)
   detail::check_data("linearize", model, data);  // before an output is touched
-  data.A.setZero();
+  detail::dense::set_zero(data.A);
   data.B.topRows(nv).setZero();
   // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped after).
   detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv),
