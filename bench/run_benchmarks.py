@@ -11,10 +11,14 @@ Steps (standard library only; plots need gnuplot, skipped without it):
      log(time) = p log(n) + c per kernel and family: p is the growth exponent.
   3. Compile time: bench/compile_time.cpp (umbrella header, every kernel, double) compiled with
      the release flags, three times; the median wall seconds and the compiler's peak resident memory.
-  4. BENCHMARKS.md (next to this script's parent) with the machine, compiler, flags, tables,
-     exponents and the comparison with Pinocchio 3.7's figures of tests/data/README.pinocchio.md.
+  4. BENCHMARKS.md (next to this script's parent) with the machine, compiler, flags, tables and
+     exponents.
   5. With --native-build (a build of the `native` preset), the named robots again with that
-     build: the comparison under the flags Pinocchio's figures were measured with.
+     build (-march=native, the flags of the side-by-side comparison with Pinocchio).
+Nothing here is set against Pinocchio's figures: a ratio is only meaningful when both libraries
+run in one process on the same states (the side-by-side runs of tests/data/README.pinocchio.md).
+The hand-written sections of BENCHMARKS.md, from "Against Pinocchio 3.7, side by side" on, are
+kept as they are.
 """
 import argparse
 import datetime
@@ -32,17 +36,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ["rnea", "eidamb", "crba", "aba", "immamb", "derivatives", "linearize", "linearize_sweeps"]
-# Pinocchio 3.7 on this machine kind (tests/data/README.pinocchio.md), ns per call, median.
-PINOCCHIO = {
-    "solo12": {"rnea": 1387, "crba": 753, "aba": 3272, "Minv": 2522, "rnea_derivatives": 5165, "aba_derivatives": 8062},
-    "talos": {"rnea": 4841, "crba": 3160, "aba": 10841, "Minv": 10176, "rnea_derivatives": 18788, "aba_derivatives": 35573},
-}
-# Our kernel, the Pinocchio figure it is compared with, and the target ratio (issue: at most
-# Pinocchio's time; derivatives and A, B at most 0.8x Pinocchio's RNEA / ABA derivatives).
-TARGETS = [
-    ("rnea", "rnea", 1.0), ("eidamb", "rnea", 1.0), ("crba", "crba", 1.0), ("aba", "aba", 1.0),
-    ("immamb", "Minv", 1.0), ("derivatives", "rnea_derivatives", 0.8), ("linearize", "aba_derivatives", 0.8),
-]
+# Where the hand-written part of BENCHMARKS.md begins (kept on regeneration).
+KEPT_FROM = "\n## Against Pinocchio 3.7, side by side"
 
 
 def run(cmd, **kw):
@@ -87,16 +82,11 @@ def flags_of(build):
     return (cache.get("CMAKE_CXX_FLAGS", "") + " " + cache.get("CMAKE_CXX_FLAGS_RELEASE", "-O3 -DNDEBUG")).strip()
 
 
-def comparison_table(medians, robots):
-    rows = ["| robot | liedyn kernel | Pinocchio | liedyn ns | Pinocchio ns | ratio | target | met |",
-            "|---|---|---|---|---|---|---|---|"]
+def time_table(medians, nv, robots):
+    rows = ["| robot | nv | " + " | ".join(KERNELS) + " |", "|---|---|" + "---|" * len(KERNELS)]
     for r in robots:
-        for ours, theirs, target in TARGETS:
-            if (ours, r) not in medians:
-                continue
-            t, p = medians[(ours, r)], PINOCCHIO[r][theirs]
-            rows.append(f"| {r} | {ours} | {theirs} | {t:.0f} | {p} | {t / p:.2f} | ≤ {target} | "
-                        f"{'yes' if t / p <= target else 'no'} |")
+        rows.append(f"| {r} | {nv.get(r, '')} | " + " | ".join(
+            f"{medians[(k, r)]:.0f}" if (k, r) in medians else "—" for k in KERNELS) + " |")
     return rows
 
 
@@ -159,7 +149,7 @@ def main():
     ap.add_argument("--min-time", type=float, default=0.2)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     ap.add_argument("--markdown", default=os.path.join(ROOT, "BENCHMARKS.md"))
-    ap.add_argument("--native-build", help="a build of the `native` preset: the Pinocchio robots again with it")
+    ap.add_argument("--native-build", help="a build of the `native` preset: the named robots again with it")
     ap.add_argument("--reuse-json", action="store_true",
                     help="skip the timing run and rebuild tables and plots from OUT/liedyn_bench.json")
     args = ap.parse_args()
@@ -191,19 +181,19 @@ def main():
                 results["exponents"][(k, fam)] = fit_exponent(pts)
 
     native = None
-    pinocchio_robots = [r.split("=", 1)[0] for r in args.robot if r.split("=", 1)[0] in PINOCCHIO]
-    if args.native_build and pinocchio_robots:
+    named_robots = [r.split("=", 1)[0] for r in args.robot]
+    if args.native_build and named_robots:
         native_exe = os.path.join(args.native_build, "bench", "liedyn_bench")
         if not os.path.exists(native_exe):
             sys.exit(f"{native_exe} not found: cmake --preset native && cmake --build --preset native --target liedyn_bench")
         native_json = os.path.join(args.out, "liedyn_bench_native.json")
         if not args.reuse_json:
             run([native_exe, *[f"--robot={r}" for r in args.robot], "--no-random",
-                 f"--benchmark_filter=/({'|'.join(pinocchio_robots)})$", f"--benchmark_repetitions={args.repetitions}",
+                 f"--benchmark_filter=/({'|'.join(named_robots)})$", f"--benchmark_repetitions={args.repetitions}",
                  "--benchmark_report_aggregates_only=true", f"--benchmark_min_time={args.min_time}",
                  f"--benchmark_out={native_json}", "--benchmark_out_format=json"], stdout=subprocess.DEVNULL)
         with open(native_json) as f:
-            native = read_medians(json.load(f))[0]
+            native = read_medians(json.load(f))
 
     seconds, peak_mib, compile_cmd = compile_time(args.build)
     pngs = plot(results, args.out)
@@ -238,43 +228,21 @@ def main():
     md.append(f"* Google Benchmark: median of {args.repetitions} repetitions, min time {args.min_time} s each; one"
               " thread; 64 random states cycled, workspace reused, no allocation in the timed call.\n")
     md.append("## Time per call (ns, median)\n")
-    md.append("| robot | nv | " + " | ".join(KERNELS) + " |")
-    md.append("|---|---|" + "---|" * len(KERNELS))
-    for r in robots:
-        md.append(f"| {r} | {nv.get(r, '')} | " + " | ".join(
-            f"{medians[(k, r)]:.0f}" if (k, r) in medians else "—" for k in KERNELS) + " |")
+    md.extend(time_table(medians, nv, robots))
     md.append("\n`derivatives` = D1..D4 and M (`eidamb_derivatives`); `linearize` = continuous A and B (body"
               " twist, `MinvMethod::Automatic`), which includes forward dynamics, D1..D4 and M⁻¹;"
               " `linearize_sweeps` the same with `MinvMethod::Sweeps`.\n")
 
-    compared = [r for r in robots if r in PINOCCHIO]
-    if compared:
-        md.append("## Against Pinocchio 3.7\n")
-        md.append("Pinocchio's figures were measured on a machine of the same kind with `-O3 -march=native`"
-                  " (tests/data/README.pinocchio.md); ours in the run above. Ratio = liedyn / Pinocchio;"
-                  " the target ratio is the issue's.\n")
-        md.extend(comparison_table(medians, compared))
-        md.append("")
     if native is not None:
-        md.append("## Against Pinocchio 3.7, same flags\n")
-        md.append(f"The same robots and kernels in the same session with the `native` preset (`{flags_of(args.native_build)}`),"
-                  " the flags of Pinocchio's figures. A user's portable binary gets the table above.\n")
-        md.extend(comparison_table(native, [r for r in compared if any(rr == r for (_, rr) in native)]))
-        md.append("")
-
-    if compared:
-        md.append("Reading these tables: on this 2-core virtual machine back-to-back runs of the same binary differ"
-                  " by up to ~15% per kernel, so a ratio within 0.1 of its target is not decided by one run; the"
-                  " ratios within one run are the stable figures. `eidamb` is Table 4 of the paper as printed"
-                  " (composite inertias and bias wrenches on top of what RNEA does; kept as the independent route"
-                  " to τ̄ and the base wrench); `rnea` returns the same τ̄ and base wrench and is the fast route."
-                  " The issue's inverse-dynamics target (\"rnea/eidamb\") is read as that call, which `rnea`"
-                  " serves; `eidamb`'s rows are shown for completeness and do not meet it."
-                  " `-march=native` is not uniformly faster: AVX helps the dense parts (M⁻¹, the M⁻¹K product)"
-                  " and can slow the 6-vector code. On this machine GCC 12 turns `-march=native` into"
-                  " `-mtune=znver3`, and that tuning, not the instruction set, costs the recursive kernels 15–30%:"
-                  " in a side measurement on solo12 (one session, interleaved runs) RNEA took 1.55 µs with"
-                  " `-march=native`, 1.25 µs with `-march=native -mtune=generic` and 1.37 µs portable.\n")
+        native_medians, native_nv = native
+        md.append(f"With the `native` preset (`{flags_of(args.native_build)}`), the flags of the side-by-side"
+                  " comparison with Pinocchio below, in the same session:\n")
+        md.extend(time_table(native_medians, native_nv,
+                             [r for r in robots if any(rr == r for (_, rr) in native_medians)]))
+        md.append("\n`-march=native` is not uniformly faster: AVX helps the dense parts (M⁻¹, the M⁻¹K product)"
+                  " and can slow the 6-vector code. On this 2-core virtual machine back-to-back runs of the same"
+                  " binary differ by up to ~15% per kernel: compare figures within one run, and changes by"
+                  " interleaved A/B runs.\n")
     md.append("## Growth with the number of joints n (random chains and trees, fitted exponent p)\n")
     md.append("p is fitted over all n (4 … 128), where the O(n) parts of the O(n²) kernels still weigh;"
               " p(top) is the slope between the two largest n, closer to the asymptotic order.\n")
@@ -303,13 +271,13 @@ def main():
               f" **{seconds[1]:.1f} s** wall (median of three compiles: {', '.join(f'{t:.1f}' for t in seconds)} s),"
               f" **{peak_mib:.0f} MiB** peak compiler memory.\n")
     md.append(f"```\n{compile_cmd}\n```\n")
-    # The hand-written sections from "Design measurements" on (figures behind header comments, the
-    # constrained kernels) are kept.
+    # The hand-written sections (the side-by-side comparison with Pinocchio, figures behind header
+    # comments, the constrained kernels) are kept.
     kept = ""
     if os.path.exists(args.markdown):
         with open(args.markdown) as f:
             old = f.read()
-        at = old.find("\n## Design measurements")
+        at = old.find(KEPT_FROM)
         if at >= 0:
             kept = old[at:]
     with open(args.markdown, "w") as f:
