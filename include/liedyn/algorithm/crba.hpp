@@ -80,11 +80,10 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
     auto subtree = F.middleCols(i - 1, model.subtree_end(i) - i);
     joint.inertia_times_subspace(data.Ic[i], subtree.col(0));  // M^c_i Γ_i
     // Row and column i of M: Γ_iᵀ F over subtree(i) (RBDA Table 6.2, the inner loop's f_j).
-    for (int c = 0; c < subtree.cols(); ++c) {
-      const S Mij = joint.project(subtree.col(c));
+    joint.project_each(subtree, [&](Eigen::Index c, const S& Mij) {
       M(vi, vi + c) = Mij;
       M(vi + c, vi) = Mij;
-    }
+    });
     M(vi, vi) += joint.armature;
     data.Ic[parent].add_transformed(data.Ic[i], data.H_parent[i]);  // M^c_λ += _λX^i M^c_i ^iX_λ
     // A welded base's children need no move: F is then scratch.

@@ -144,6 +144,21 @@ struct Joint {
   }
   /// Γᵀ f for a Force in the child frame.
   S project(const Force<S>& f) const { return project(f.vector()); }
+  /// sink(c, Γᵀ forces.col(c)) for every column c of a 6 × m block of wrenches (child frame).
+  /// The fast case is chosen once for the whole block: tested per column (project in a loop) it
+  /// kept the loop from streaming, and a vector output copied into M's row cost a second pass.
+  template <class Forces, class Sink>
+  LIEDYN_ALWAYS_INLINE void project_each(const Eigen::MatrixBase<Forces>& forces,
+                                         Sink&& sink) const {
+    const int k = revolute_coordinate_axis();
+    if (k >= 0) {
+      const S sign = axis(k);
+      for (Eigen::Index c = 0; c < forces.cols(); ++c) sink(c, S(sign * forces(3 + k, c)));
+    } else {
+      for (Eigen::Index c = 0; c < forces.cols(); ++c)
+        sink(c, S(screw.vector().dot(forces.col(c))));
+    }
+  }
   /// out = I Γ: the wrench, in the child frame, that a body (or composite) of inertia I (child
   /// frame) needs to accelerate along the joint at unit rate. `out` is a 6-vector (or a column):
   /// written in place, as a returned Force's copy was a measurable share of crba.
