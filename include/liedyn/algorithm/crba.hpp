@@ -139,10 +139,11 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
 /// crba from data.H_parent (current at the call's s), for the kernels that computed it already.
 template <class S>
 void crba_from_transforms(const Model<S>& model, Data<S>& data, CrbaRoute route) {
-  // The routes write M's entries on the tree's ancestor/descendant pattern only: M is cleared
-  // first so that the entries between branches are zero whatever data.M held. Whole, not just
-  // the joint block: one contiguous store instead of one per column.
-  dense::set_zero(data.M);
+  // The routes write M's joint columns on the tree's ancestor/descendant pattern only: those
+  // columns are cleared first so that the entries between branches are zero whatever data.M
+  // held — all their rows, so that they are one contiguous store (not one per column). The
+  // base's columns are written whole.
+  dense::set_zero_right_columns(data.M, model.num_joints());
   if (route == CrbaRoute::Automatic) route = crba_automatic_route(model);
   if (route == CrbaRoute::Walk) crba_walk(model, data);
   else crba_base_frame(model, data);

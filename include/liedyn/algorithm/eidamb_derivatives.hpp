@@ -176,9 +176,10 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
 
   // Joint rows and columns (the k ≼ j entries through y and e, see above), on the tree's
   // ancestor/descendant pattern only: the outputs are cleared first, so the entries between
-  // branches are zero whatever they held. Whole, not just their joint rows: one contiguous
-  // store instead of one per column (the base rows are written below).
-  dense::set_zero(data.M);
+  // branches are zero whatever they held. Whole columns, not just their joint rows: one
+  // contiguous store instead of one per column (the base rows are written below, and so are M's
+  // base columns).
+  dense::set_zero_right_columns(data.M, nb - 1);
   dense::set_zero(data.D4);
   if (kWithD2) dense::set_zero(data.D2);
   const Motion<S> nu = data.ground_v[0];

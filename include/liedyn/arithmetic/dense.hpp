@@ -28,6 +28,15 @@ void set_zero(Eigen::Matrix<S, R, C, O, MR, MC>& m) {
   std::fill(first, first + m.size(), S(0));
 }
 
+/// The last `count` columns of a column-major matrix set to zero: one contiguous stretch of its
+/// storage, cleared as set_zero clears the whole (a block's setZero() stores column by column).
+template <class S, int R, int C, int O, int MR, int MC>
+void set_zero_right_columns(Eigen::Matrix<S, R, C, O, MR, MC>& m, Eigen::Index count) {
+  static_assert(!(O & Eigen::RowMajor), "set_zero_right_columns: column-major storage only");
+  S* const last = m.data() + m.size();
+  std::fill(last - m.rows() * count, last, S(0));
+}
+
 /// The machine epsilon of S's real type, as an S.
 template <class S>
 S epsilon() {
