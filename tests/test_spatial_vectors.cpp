@@ -175,6 +175,13 @@ void check_inertia(std::mt19937& gen) {
   CHECK(Z.inertia_origin() == Z.inertia_origin().transpose());
   // Momentum transforms like a force: M_A (X v) = X^{-T} (M_B v).
   LIEDYN_CHECK_CLOSE((J.transformed(H) * H.act(v)).vector(), H.act(J * v).vector(), tol);
+  // The inertia's rate in a body moving with twist v, against its definition v×̄* M − M v×
+  // (the derivative passes' B_i); exactly symmetric, as its moments are written.
+  const SpatialInertia<S> Jdot = J.variation(v);
+  LIEDYN_CHECK_CLOSE(Jdot.matrix(), Matrix6<S>(v.cross_star_matrix() * MJ - MJ * v.cross_matrix()),
+                     tol);
+  CHECK(Jdot.mass() == S(0));
+  CHECK(Jdot.inertia_origin() == Jdot.inertia_origin().transpose());
 }
 
 }  // namespace

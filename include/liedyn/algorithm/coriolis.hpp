@@ -38,7 +38,7 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
     data.ground_v[0] = nu;
     data.ground_Ic[0] = I0;
     data.ground_hc[0] = I0 * nu;
-    data.ground_Bc[0] = detail::inertia_variation(I0, nu);
+    data.ground_Bc[0] = I0.variation(nu);
   }
   for (int i = 1; i < nb; ++i) {
     const int p = model.parent(i);
@@ -49,7 +49,7 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
     const SpatialInertia<S> Ii = model.inertia(i).transformed(data.H_base[i]);
     data.ground_Ic[i] = Ii;
     data.ground_hc[i] = Ii * data.ground_v[i];
-    data.ground_Bc[i] = detail::inertia_variation(Ii, data.ground_v[i]);
+    data.ground_Bc[i] = Ii.variation(data.ground_v[i]);
   }
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);

@@ -49,30 +49,6 @@
 namespace liedyn {
 
 namespace detail {
-// SpatialInertia::variation without 3×3 products of hat matrices: with W = ω^,
-// İ_o = W I_o + (W I_o)ᵀ − (h vᵀ + v hᵀ) + 2 (v·h) 1, since v^ h^ = h vᵀ − (v·h) 1.
-// Always inlined: left to GCC, whether it is depends on how large the including translation
-// unit is, and the out-of-line call (its 3×3 result through memory) slows the pass.
-template <class S>
-LIEDYN_ALWAYS_INLINE SpatialInertia<S> inertia_variation(const SpatialInertia<S>& I,
-                                                         const Motion<S>& V) {
-  const Vector3<S> w = V.angular(), v = V.linear();
-  const Vector3<S>& h = I.first_moment();
-  const Matrix3<S>& Io = I.inertia_origin();
-  Matrix3<S> WI;
-  for (int c = 0; c < 3; ++c) WI.col(c) = w.cross(Io.col(c));
-  Matrix3<S> D;
-  for (int a = 0; a < 3; ++a)
-    for (int b = a; b < 3; ++b) D(a, b) = WI(a, b) + WI(b, a) - h(a) * v(b) - v(a) * h(b);
-  const S vh2 = S(2) * v.dot(h);
-  D(0, 0) += vh2;
-  D(1, 1) += vh2;
-  D(2, 2) += vh2;
-  D(1, 0) = D(0, 1);
-  D(2, 0) = D(0, 2);
-  D(2, 1) = D(1, 2);
-  return SpatialInertia<S>::from_moments(S(0), Vector3<S>(w.cross(h) + I.mass() * v), D);
-}
 
 // The 6×6 matrix of the linear map x ↦ x ×̄* h (h = [f; n]): [0, −f^; −f^, −n^].
 template <class S>
@@ -148,7 +124,7 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     data.ground_hc[0] = I0 * V0;
     data.ground_fc[0] = I0 * data.ground_a[0] + V0.cross(data.ground_hc[0]);
     if (fext) data.ground_fc[0] -= (*fext)[0];
-    data.ground_Bc[0] = detail::inertia_variation(I0, V0);
+    data.ground_Bc[0] = I0.variation(V0);
   }
   for (int i = 1; i < nb; ++i) {
     const SE3<S>& X0 = data.H_base[i];
@@ -163,7 +139,7 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     data.ground_hc[i] = Ii * Vi;
     data.ground_fc[i] = Ii * data.ground_a[i] + Vi.cross(data.ground_hc[i]);
     if (fext) data.ground_fc[i] -= X0.act((*fext)[i]);
-    data.ground_Bc[i] = detail::inertia_variation(Ii, Vi);
+    data.ground_Bc[i] = Ii.variation(Vi);
   }
   // Backward pass: composites.
   for (int i = nb - 1; i >= 1; --i) {

@@ -136,11 +136,24 @@ class SpatialInertia {
   /// The time derivative of this inertia's matrix when its body moves with twist v (both in
   /// the same frame): v×̄* M − M v×. It has the rigid structure with zero mass:
   /// ḣ = ω × h + m v_lin, İ_o = ω^ I_o − I_o ω^ − (v_lin^ h^ + h^ v_lin^). Symmetric.
-  SpatialInertia variation(const Motion<S>& v) const {
-    const Matrix3<S> W = hat(v.angular()), V = hat(v.linear()), Hx = hat(h_);
-    const Matrix3<S> WI = W * Io_, VH = V * Hx;
-    return from_moments(S(0), Vector3<S>(v.angular().cross(h_) + m_ * v.linear()),
-                        Matrix3<S>(WI + WI.transpose() - VH - VH.transpose()));
+  /// Formed without products of hat matrices: with W = ω^, −I_o ω^ = (W I_o)ᵀ, and
+  /// v_lin^ h^ = h v_linᵀ − (v_lin·h) 1. Always inlined: the derivative passes call it per body,
+  /// and left out of line its 3×3 result went through memory.
+  LIEDYN_ALWAYS_INLINE SpatialInertia variation(const Motion<S>& v) const {
+    const Vector3<S> w = v.angular(), l = v.linear();
+    Matrix3<S> WI;
+    for (int c = 0; c < 3; ++c) WI.col(c) = w.cross(Io_.col(c));
+    Matrix3<S> D;
+    for (int a = 0; a < 3; ++a)
+      for (int b = a; b < 3; ++b) D(a, b) = WI(a, b) + WI(b, a) - h_(a) * l(b) - l(a) * h_(b);
+    const S lh2 = S(2) * l.dot(h_);
+    D(0, 0) += lh2;
+    D(1, 1) += lh2;
+    D(2, 2) += lh2;
+    D(1, 0) = D(0, 1);
+    D(2, 0) = D(0, 2);
+    D(2, 1) = D(1, 2);
+    return from_moments(S(0), Vector3<S>(w.cross(h_) + m_ * l), D);
   }
 
   /// The inertia of both bodies rigidly joined; both must be expressed in the same frame.
