@@ -61,6 +61,25 @@ Matrix6<S> cross_star_of_force(const Force<S>& h) {
 }  // namespace detail
 
 namespace detail {
+// The D2 formulas of the header, shared by ground_derivative_pass and ground_acceleration_pass
+// (which puts the accelerations in afterwards). The wrench P_j = S_j ×̄* F^c_j − I^c_j ψ_j −
+// u_j ×̄* h^c_j − B^c_j u_j gives column j: S_k·P_j at the rows of the ancestors k ≺ j, P_j at
+// the base rows.
+template <class S>
+LIEDYN_ALWAYS_INLINE Force<S> position_derivative_wrench(const Data<S>& data, int j,
+                                                         const Force<S>& Fc) {
+  const Motion<S>& uj = data.ground_u[j];
+  return data.ground_axis[j].cross(Fc) - data.ground_Ic[j] * data.ground_psi[j] -
+         uj.cross(data.ground_hc[j]) - data.ground_Bc[j] * uj;
+}
+// Row j's entry at column k ≼ j (y_j = I^c_j S_j, e_j = B^c_j S_j − S_j ×̄* h^c_j):
+// ∂τ_j/∂s_k = −(ψ_k·y_j + u_k·e_j).
+template <class S>
+LIEDYN_ALWAYS_INLINE S position_derivative_of_row(const Data<S>& data, int k, const Force<S>& y,
+                                                  const Force<S>& e) {
+  return -(dot(data.ground_psi[k], y) + dot(data.ground_u[k], e));
+}
+
 /// The root of every ground pass: the base's ground twist ν (zero for a welded base) and its
 /// acceleration ν̇ + a_g0, gravity as a fictitious base acceleration (frozen base frame; a_g0 = 0
 /// without gravity).
@@ -166,7 +185,6 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     const SpatialInertia<S>& Bc = data.ground_Bc[j];
     const Force<S>& hc = data.ground_hc[j];
     const Motion<S>& Sj = data.ground_axis[j];
-    const Motion<S>& uj = data.ground_u[j];
     const Force<S> y = Ic * Sj;  // I^c_j S_j (= F's column, M's entries)
     const Force<S> z = Bc * Sj;  // B^c_j S_j
     const Force<S> Sxh = Sj.cross(hc);
@@ -179,9 +197,8 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     data.M(row, row) = dot(Sj, y) + model.joint(j).armature;
     Force<S> P;
     if (kWithD2) {
-      const Motion<S>& psij = data.ground_psi[j];
-      P = Sj.cross(data.ground_fc[j]) - Ic * psij - uj.cross(hc) - Bc * uj;
-      data.D2(row, col) = -(dot(psij, y) + dot(uj, e));
+      P = position_derivative_wrench(data, j, data.ground_fc[j]);
+      data.D2(row, col) = position_derivative_of_row(data, j, y, e);
     } else {
       data.ground_y[j] = y;
       data.ground_e[j] = e;
@@ -197,7 +214,7 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       data.M(rk, row) = Mjk;
       data.D4(rk, col) = dot(Sk, Q);
       if (kWithD2) {
-        data.D2(row, k - 1) = -(dot(data.ground_psi[k], y) + dot(uk, e));
+        data.D2(row, k - 1) = position_derivative_of_row(data, k, y, e);
         data.D2(rk, col) = dot(Sk, P);
       }
     }
@@ -309,11 +326,7 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
     const int col = j - 1;
     const S qdd = ddq(row);
     const SpatialInertia<S>& Ic = data.ground_Ic[j];
-    const SpatialInertia<S>& Bc = data.ground_Bc[j];
-    const Force<S>& hc = data.ground_hc[j];
     const Motion<S>& Sj = data.ground_axis[j];
-    const Motion<S>& uj = data.ground_u[j];
-    const Motion<S>& psij = data.ground_psi[j];
     const Force<S>& y = data.ground_y[j];
     const Force<S>& e = data.ground_e[j];
     const Force<S>& Ej = data.ground_dF[j];
@@ -321,10 +334,10 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
     Fc += Ic * data.ground_dA[j] + Ej;
     data.ground_dF[model.parent(j)] += y * qdd + Ej;
     data.tau(row) = dot(Sj, Fc) + model.joint(j).armature * qdd;
-    const Force<S> P = Sj.cross(Fc) - Ic * psij - uj.cross(hc) - Bc * uj;
-    data.D2(row, col) = -(dot(psij, y) + dot(uj, e));
+    const Force<S> P = position_derivative_wrench(data, j, Fc);
+    data.D2(row, col) = position_derivative_of_row(data, j, y, e);
     for (int k = model.parent(j); k > 0; k = model.parent(k)) {
-      data.D2(row, k - 1) = -(dot(data.ground_psi[k], y) + dot(data.ground_u[k], e));
+      data.D2(row, k - 1) = position_derivative_of_row(data, k, y, e);
       data.D2(off + k - 1, col) = dot(data.ground_axis[k], P);
     }
     if (moving) data.D2.col(col).template head<6>() = P.vector();
