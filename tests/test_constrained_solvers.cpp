@@ -22,10 +22,10 @@
 #include <Eigen/SVD>
 
 #include <liedyn/algorithm/constrained_inverse_dynamics.hpp>
-#include <liedyn/algorithm/constrained_solvers.hpp>
 #include <liedyn/algorithm/crba.hpp>
 #include <liedyn/algorithm/kinematics.hpp>
 #include <liedyn/algorithm/rnea.hpp>
+#include <liedyn/arithmetic/constrained_solvers.hpp>
 #include <liedyn/model/samples.hpp>
 
 #include "support/test_support.hpp"

@@ -25,7 +25,6 @@
 #include "liedyn/algorithm/constrained_dynamics_derivatives.hpp"
 #include "liedyn/algorithm/constrained_inverse_dynamics.hpp"
 #include "liedyn/algorithm/constrained_linearization.hpp"
-#include "liedyn/algorithm/constrained_solvers.hpp"
 #include "liedyn/algorithm/constraint_kinematics.hpp"
 #include "liedyn/algorithm/constraint_kinematics_derivatives.hpp"
 #include "liedyn/algorithm/constraint_projection.hpp"
@@ -42,5 +41,6 @@
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/algorithm/textbook.hpp"
+#include "liedyn/arithmetic/constrained_solvers.hpp"
 
 #include "liedyn/numdiff.hpp"

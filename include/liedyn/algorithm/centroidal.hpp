@@ -41,7 +41,6 @@
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/kinematics.hpp"
-#include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 
 namespace liedyn {
@@ -296,7 +295,7 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   df.template block<3, 3>(3, 3) -= R * hat(fG);
   dp.template block<3, 6>(0, ct).setZero();
 
-  // Other representations: δν = N_η η + N_t δt (linearization.hpp's twist_maps).
+  // Other representations: δν = N_η η + N_t δt (twist_maps, state.hpp).
   if (rep == TwistRepresentation::Body) return;
   Matrix6<S> N_eta, N_t, T;
   detail::twist_maps(rep, x.H, x.nu, N_eta, N_t, T);

@@ -61,8 +61,8 @@ struct ConstrainedDynamicsOptions {
   S rank_tolerance = S(-1);
   ProximalOptions<S> proximal;           ///< Proximal route: damping, tolerance, iterations
   MinimalCoordinatesOptions<S> minimal;  ///< MinimalCoordinates route: conditioning limit
-  /// The derivatives' KKT solves; Automatic picks DenseInverse from dense_from_nv velocities on
-  /// (the crossover measured on solo12, quadrupeds carrying arms and talos: BENCHMARKS.md).
+  /// The derivatives' KKT solves; Automatic picks DenseInverse from dense_from_nv velocities on,
+  /// where the dense inverse's O(nv²) products become cheaper than the sparse solves.
   KktDerivativeSolve derivative_solve = KktDerivativeSolve::Automatic;
   int dense_from_nv = 40;
 };

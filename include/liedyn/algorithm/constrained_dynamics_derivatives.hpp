@@ -41,6 +41,7 @@
 
 #include "liedyn/algorithm/constrained_dynamics.hpp"
 #include "liedyn/algorithm/constraint_kinematics_derivatives.hpp"
+#include "liedyn/algorithm/linearization.hpp"
 
 namespace liedyn {
 

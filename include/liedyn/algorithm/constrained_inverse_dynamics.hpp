@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <string>
 
-#include "liedyn/algorithm/constrained_solvers.hpp"
+#include "liedyn/arithmetic/constrained_solvers.hpp"
 
 namespace liedyn {
 

@@ -34,7 +34,6 @@
 
 #include "liedyn/algorithm/constraint_kinematics.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
-#include "liedyn/algorithm/linearization.hpp"
 
 namespace liedyn {
 

@@ -26,7 +26,7 @@
 //    row k of M over subtree(k) is S_kᵀ times a contiguous block of those columns, S_k = ^0X_k Γ_k
 //    — three transforms per joint whatever its depth, then one 6-term dot product per entry.
 // The crossover Σ depth = 8 n (CrbaRoute::Automatic) was set by timing both routes on real and
-// random trees (BENCHMARKS.md, design measurements); CrbaRoute selects either explicitly. Both
+// random trees; CrbaRoute selects either explicitly. Both
 // triangles are written; entries between different branches are zero.
 //
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is

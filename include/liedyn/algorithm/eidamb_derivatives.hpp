@@ -225,8 +225,8 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       data.M.row(row).template head<6>() = y.vector().transpose();
       // Row j of D1ν = M[j, 0:6] ad(a_g0) = −(a_g0 ×̄* y)ᵀ; of D3ν = yᵀ ad_ν + eᵀ (the base as
       // the root joint: S = I, W = ν × e_m), i.e. (e − ν ×̄* y)ᵀ.
-      // Coefficient by coefficient into the strided rows: the Eigen row expressions were a large
-      // share of the pass (arithmetic/registers.hpp says why; BENCHMARKS.md, design measurements).
+      // Coefficient by coefficient into the strided rows, in registers (arithmetic/registers.hpp
+      // says why Eigen's row expressions are not used here).
       const Vec3<S> yf = load3(y.vector(), 0), yn = load3(y.vector(), 3);
       const Vec3<S> ga = load3(a_g0.vector(), 0), gw = load3(a_g0.vector(), 3);
       const Vec3<S> na = load3(nu.vector(), 0), nw = load3(nu.vector(), 3);

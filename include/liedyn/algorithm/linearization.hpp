@@ -54,42 +54,13 @@ template <class S>
 struct LinearizationOptions {
   TwistRepresentation representation = TwistRepresentation::Body;
   MinvMethod minv = MinvMethod::Automatic;
-  /// Automatic uses Dense up to this nv, Sweeps above. Dense was faster at every size measured
-  /// (BENCHMARKS.md) even as a full O(nv³) product; it uses fixed-size loops only and is
-  /// allocation-free at any size (debug/ASan test with EIGEN_RUNTIME_NO_MALLOC).
+  /// Automatic uses Dense up to this nv, Sweeps above: Dense's products are regular and
+  /// vectorize, which outweighs their O(nv³) count on robots of this size; it uses fixed-size loops
+  /// only and is allocation-free at any size (debug/ASan test with EIGEN_RUNTIME_NO_MALLOC).
   int dense_up_to_nv = 256;
 };
 
 namespace detail {
-
-// The maps between the body twist ν and the twist t of representation `rep` at (H, ν):
-// δν = N_eta η + N_t δt and t = T ν.
-template <class S>
-void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, Matrix6<S>& N_eta,
-                Matrix6<S>& N_t, Matrix6<S>& T) {
-  N_eta.setZero();
-  switch (rep) {
-    case TwistRepresentation::Body:
-      N_t.setIdentity();
-      T.setIdentity();
-      break;
-    case TwistRepresentation::Inertial:
-      N_eta = Motion<S>(nu).cross_matrix();
-      N_t = H.inverse().velocity_transform();
-      T = H.velocity_transform();
-      break;
-    case TwistRepresentation::Mixed:
-      N_eta.template topRightCorner<3, 3>() = hat(Vector3<S>(nu.template head<3>()));
-      N_eta.template bottomRightCorner<3, 3>() = hat(Vector3<S>(nu.template tail<3>()));
-      N_t.setZero();
-      N_t.template topLeftCorner<3, 3>() = H.rotation().transpose();
-      N_t.template bottomRightCorner<3, 3>() = H.rotation().transpose();
-      T.setZero();
-      T.template topLeftCorner<3, 3>() = H.rotation();
-      T.template bottomRightCorner<3, 3>() = H.rotation();
-      break;
-  }
-}
 
 // sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv, a block of A or data.lin_MinvK) from data.Minv and
 // D1..D4 (representation `rep`), using their structure instead of one dense O(nv³) product:

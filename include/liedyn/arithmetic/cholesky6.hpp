@@ -1,6 +1,6 @@
 // liedyn — arithmetic: Cholesky factorization of a symmetric positive definite 6×6 matrix
-// (a spatial or articulated inertia), written out. Eigen's LLT/LDLT on Matrix6 cost seconds of
-// compile time per scalar type and instantiation; this costs a fraction, runs as fast, and is
+// (a spatial or articulated inertia), written out: Eigen's LLT/LDLT on Matrix6 are heavy to
+// compile for every scalar type and instantiation, and this is
 // the same algorithm as LLT (unblocked, unpivoted: backward stable for SPD input).
 // Frames: none of its own. It factors the matrix it is given; solve(b) returns A⁻¹ b in the
 // frame A maps from (for an inertia in frame i, a wrench in i gives a motion in i).
@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "liedyn/spatial/fwd.hpp"
+#include "liedyn/arithmetic/types.hpp"
 
 namespace liedyn {
 namespace detail {

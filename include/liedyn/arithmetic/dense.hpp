@@ -11,7 +11,7 @@
 
 #include <Eigen/Core>
 
-#include "liedyn/spatial/fwd.hpp"
+#include "liedyn/arithmetic/types.hpp"
 
 namespace liedyn {
 namespace detail {

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "liedyn/arithmetic/types.hpp"
 #include "liedyn/config.hpp"
-#include "liedyn/spatial/fwd.hpp"
 
 #if LIEDYN_HAVE_X86_AVX2_DISPATCH  // config.hpp
 #include <immintrin.h>

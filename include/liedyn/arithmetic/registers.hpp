@@ -3,7 +3,7 @@
 // cases.
 #pragma once
 
-#include "liedyn/spatial/fwd.hpp"
+#include "liedyn/arithmetic/types.hpp"
 
 // The spatial operators a kernel calls once per body (SE3's actions, the cross products, the
 // Newton–Euler wrench) are a few dozen flops: inlined, their operands stay in registers. GCC

@@ -1,8 +1,8 @@
 // liedyn — arithmetic: sine and cosine, for the joint transforms.
 //
 // Every kernel starts with one sin/cos per joint. glibc's sin and cos are accurate but branchy and
-// table-driven, one call at a time — a visible share of the O(n) kernels on small robots
-// (BENCHMARKS.md, design measurements). For double and |q| ≤ 2¹⁶ π/2, sin_cos reduces the angle by
+// table-driven, one call at a time, and the O(n) kernels on small robots do little else per
+// joint. For double and |q| ≤ 2¹⁶ π/2, sin_cos reduces the angle by
 // π/2 in extended precision and evaluates both polynomials branch-free (sin_cos_lanes), so the
 // batched form runs 2 angles per SSE2 step or 4 per AVX2 step (chosen at run time); every result is
 // within 1 ulp of the true value (tests/test_spatial_numeric.cpp measures it against long double).
@@ -107,8 +107,8 @@ constexpr double sin_cos_fast_limit = 102943.70801;
 #define LIEDYN_SIN_COS_AVX2 1
 // AVX2 without FMA: every path (scalar, SSE2, AVX2) performs the same roundings, so a joint's
 // sine and cosine are the same bits whichever kernel computed them, on whichever processor (one
-// source for a joint's rotation), unless the whole build may fuse (-mfma, -march=native). Fused
-// multiply–adds would make this path a third faster (BENCHMARKS.md, design measurements).
+// source for a joint's rotation), unless the whole build may fuse (-mfma, -march=native): the
+// bit-identical results are worth more than what fused multiply–adds would save here.
 __attribute__((target("avx2"))) inline void sin_cos_avx2(int n, const double* q, double* s,
                                                          double* c) {
   int i = 0;

@@ -41,7 +41,7 @@
 #include <utility>
 #include <vector>
 
-#include "liedyn/algorithm/constrained_solvers.hpp"
+#include "liedyn/arithmetic/constrained_solvers.hpp"
 #include "liedyn/model/model.hpp"
 #include "liedyn/model/state.hpp"
 

@@ -93,9 +93,8 @@ struct Joint {
     // Axis ±e_k (most real robots): turning about a coordinate axis changes two columns of the
     // placement's rotation, sliding moves its origin along column k — 12 multiplications instead
     // of a Rodrigues matrix and a 3×3 product. About −e_k by q is about e_k by −q.
-    // Coefficient by coefficient, straight into H: the Eigen form (copy the placement, assign
-    // columns at a run-time index, return an SE3 the caller copies) was several times slower and
-    // a large share of crba (BENCHMARKS.md, design measurements).
+    // Coefficient by coefficient, straight into H: the Eigen form copies the placement, assigns
+    // columns at a run-time index and returns an SE3 the caller copies.
     const int k = static_cast<int>(alignment), a = k == 2 ? 0 : k + 1, b = a == 2 ? 0 : a + 1;
     const S sign = axis(k);
     const S* Rp = placement.rotation().data();
@@ -145,8 +144,8 @@ struct Joint {
   /// Γᵀ f for a Force in the child frame.
   S project(const Force<S>& f) const { return project(f.vector()); }
   /// sink(c, Γᵀ forces.col(c)) for every column c of a 6 × m block of wrenches (child frame).
-  /// The fast case is chosen once for the whole block: tested per column (project in a loop) it
-  /// kept the loop from streaming, and a vector output copied into M's row cost a second pass.
+  /// The fast case is chosen once for the whole block, so that the loop over columns streams, and
+  /// `sink` writes each result where it belongs (no vector copied into M's row in a second pass).
   template <class Forces, class Sink>
   LIEDYN_ALWAYS_INLINE void project_each(const Eigen::MatrixBase<Forces>& forces,
                                          Sink&& sink) const {
@@ -161,7 +160,8 @@ struct Joint {
   }
   /// out = I Γ: the wrench, in the child frame, that a body (or composite) of inertia I (child
   /// frame) needs to accelerate along the joint at unit rate. `out` is a 6-vector (or a column):
-  /// written in place, as a returned Force's copy was a measurable share of crba.
+  /// written in place: crba calls it once per joint and column block, and a returned Force is a
+  /// copy.
   template <class Derived>
   void inertia_times_subspace(const SpatialInertia<S>& I,
                               const Eigen::MatrixBase<Derived>& out_) const {
@@ -230,9 +230,8 @@ struct Joint {
   }
   /// out = ^iX_λ m: a motion in the parent frame seen in the child frame i, for H_parent =
   /// ^λH_i = transform(q) at the joint's current position; the fast case as in
-  /// forces_to_parent. `out` may be `m`. Written into `out` (not returned): returned from the
-  /// switch's arms the result went through a stack temporary, and reading it back stalled store
-  /// forwarding.
+  /// forces_to_parent. `out` may be `m`. Written into `out`, not returned: a result returned
+  /// from the switch's arms goes through a stack temporary.
   LIEDYN_ALWAYS_INLINE void motion_to_child(const SE3<S>& H_parent, const Motion<S>& m,
                                             Motion<S>& out) const {
     const int k = revolute_coordinate_axis();

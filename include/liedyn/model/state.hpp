@@ -90,6 +90,37 @@ Vector6<S> base_acceleration_to_body(const SE3<S>& H, const Vector6<S>& nu, cons
   return base_twist_to_body(H, a, rep);
 }
 
+namespace detail {
+// The maps between the body twist ν and the twist t of representation `rep` at (H, ν):
+// δν = N_eta η + N_t δt and t = T ν.
+template <class S>
+void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, Matrix6<S>& N_eta,
+                Matrix6<S>& N_t, Matrix6<S>& T) {
+  N_eta.setZero();
+  switch (rep) {
+    case TwistRepresentation::Body:
+      N_t.setIdentity();
+      T.setIdentity();
+      break;
+    case TwistRepresentation::Inertial:
+      N_eta = Motion<S>(nu).cross_matrix();
+      N_t = H.inverse().velocity_transform();
+      T = H.velocity_transform();
+      break;
+    case TwistRepresentation::Mixed:
+      N_eta.template topRightCorner<3, 3>() = hat(Vector3<S>(nu.template head<3>()));
+      N_eta.template bottomRightCorner<3, 3>() = hat(Vector3<S>(nu.template tail<3>()));
+      N_t.setZero();
+      N_t.template topLeftCorner<3, 3>() = H.rotation().transpose();
+      N_t.template bottomRightCorner<3, 3>() = H.rotation().transpose();
+      T.setZero();
+      T.template topLeftCorner<3, 3>() = H.rotation();
+      T.template bottomRightCorner<3, 3>() = H.rotation();
+      break;
+  }
+}
+}  // namespace detail
+
 /// The state (H, s, ν, r). For a welded base, H is the welded pose and ν stays zero.
 template <class S>
 struct State {

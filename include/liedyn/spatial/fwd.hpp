@@ -1,28 +1,10 @@
-// liedyn — spatial algebra: scalar-generic Eigen aliases shared by every header.
+// liedyn — spatial algebra: forward declarations of the spatial types, and the small-angle
+// switch of their exponentials and logarithms. The Eigen aliases live in arithmetic/types.hpp.
 #pragma once
 
-#include <Eigen/Core>
+#include "liedyn/arithmetic/types.hpp"
 
 namespace liedyn {
-
-template <class S>
-using Vector3 = Eigen::Matrix<S, 3, 1>;
-template <class S>
-using Vector4 = Eigen::Matrix<S, 4, 1>;
-template <class S>
-using Vector6 = Eigen::Matrix<S, 6, 1>;
-template <class S>
-using Matrix3 = Eigen::Matrix<S, 3, 3>;
-template <class S>
-using Matrix4 = Eigen::Matrix<S, 4, 4>;
-template <class S>
-using Matrix6 = Eigen::Matrix<S, 6, 6>;
-template <class S>
-using VectorX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
-template <class S>
-using MatrixX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
-template <class S>
-using Matrix6X = Eigen::Matrix<S, 6, Eigen::Dynamic>;
 
 template <class S>
 class SO3;
