@@ -52,7 +52,6 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
   detail::check_wrenches("aba", model, fext);
   model.require_invertible_mass_matrix("aba");
   const int nb = model.num_bodies();
-  const int off = model.offset();
   const bool moving = model.has_moving_base();
 
   // Forward pass: axes, velocities, velocity-product accelerations, inertias and bias wrenches.
@@ -68,7 +67,7 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
     const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
     const SpatialInertia<S> Mi = model.inertia(i).rotated(R);
     data.aba_S[i] = model.joint(i).subspace_rotated(R);
-    const Motion<S> vJ = data.aba_S[i] * S(x.r(i - 1));
+    const Motion<S> vJ = data.aba_S[i] * S(x.r(model.r_index(i)));
     data.aba_v[i] = data.aba_v[p].shifted(d) + vJ;
     data.c[i] = data.aba_v[i].cross(vJ);
     Mi.matrix_into(data.IA[i]);
@@ -84,7 +83,7 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
     data.U[i].noalias() = data.IA[i] * Si;
     data.D[i] = Si.dot(data.U[i]) + model.joint(i).armature;
     data.Dinv[i] = S(1) / data.D[i];
-    data.u[i] = S(tau(off + i - 1)) - Si.dot(data.pA[i].vector());
+    data.u[i] = S(tau(model.v_index(i))) - Si.dot(data.pA[i].vector());
     // M^a_i c_i = M^A_i c_i − U_i D_i⁻¹ (U_iᵀ c_i), without forming M^a_i.
     const Vector6<S> IAc = data.IA[i] * data.c[i].vector();
     const S k = data.Dinv[i] * (data.u[i] - data.U[i].dot(data.c[i].vector()));
@@ -110,7 +109,7 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
     const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
     const Motion<S> a_in = data.aba_a[p].shifted(d) + data.c[i];
     const S qdd = data.Dinv[i] * (data.u[i] - data.U[i].dot(a_in.vector()));
-    data.ddq(off + i - 1) = qdd;
+    data.ddq(model.v_index(i)) = qdd;
     data.aba_a[i] = a_in + data.aba_S[i] * qdd;
   }
   return data.ddq;

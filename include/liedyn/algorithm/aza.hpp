@@ -118,7 +118,7 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
 /// Also writes data.H_parent and data.H_base (^0H_i). Refuses a singular model.
 template <class S, class Derived>
 void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
-  LIEDYN_CHECK_SIZE("aza_factorize", "s", s, model.num_joints());
+  LIEDYN_CHECK_SIZE("aza_factorize", "s", s, model.nq_joints());
   detail::check_data("aza_factorize", model, data);
   model.require_invertible_mass_matrix("aza_factorize");
   detail::update_poses(model, data, s);
@@ -134,7 +134,6 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
   LIEDYN_CHECK_DIMS("aza_solve", "Y", Y, model.nv(), Y.cols());
   LIEDYN_CHECK_DIMS("aza_solve", "X", X, model.nv(), Y.cols());
   const int nb = model.num_bodies();
-  const int off = model.offset();
   const bool moving = model.has_moving_base();
   // Everything in frame 0: the sweeps are ABA's with the transforms gone.
   for (Eigen::Index c = 0; c < Y.cols(); ++c) {
@@ -142,7 +141,7 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
     // Backward sweep: bias wrenches from the inputs alone (no velocity, no gravity).
     for (int i = nb - 1; i >= 1; --i) {
       Vector6<S>& p = data.aza_p[i];
-      const S u = S(Y(off + i - 1, c)) - data.aza_S[i].vector().dot(p);
+      const S u = S(Y(model.v_index(i), c)) - data.aza_S[i].vector().dot(p);
       data.aza_u[i] = u;
       data.aza_p[model.parent(i)] += p + data.aza_U[i] * (data.aza_Dinv[i] * u);
     }
@@ -158,7 +157,7 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
       const Vector6<S>& ap = data.aza_a[model.parent(i)];
       const S qdd = data.aza_Dinv[i] * (data.aza_u[i] - data.aza_U[i].dot(ap));
       data.aza_a[i] = ap + data.aza_S[i].vector() * qdd;
-      X(off + i - 1, c) = qdd;
+      X(model.v_index(i), c) = qdd;
     }
   }
 }

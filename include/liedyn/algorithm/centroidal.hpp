@@ -149,7 +149,7 @@ const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& da
   }
   for (int k = 1; k < nb; ++k) {
     const Motion<S> Sk = model.joint(k).subspace_in(data.H_base[k]);
-    A.col(off + k - 1) = detail::base_to_centroidal(R, c, (data.ground_Ic[k] * Sk).vector());
+    A.col(model.v_index(k)) = detail::base_to_centroidal(R, c, (data.ground_Ic[k] * Sk).vector());
   }
   return A;
 }
@@ -228,7 +228,7 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   detail::update_poses(model, data, x.s);
   detail::ground_derivative_pass<true>(model, data, x, ddq, TwistRepresentation::Body,
                                        static_cast<const ExternalWrenches<S>*>(nullptr));
-  const int nb = model.num_bodies(), n = model.num_joints(), off = model.offset();
+  const int nb = model.num_bodies(), n = model.nv_joints(), off = model.offset();
   const int cs = off, ct = off + n, cr = 2 * off + n;  // first columns of δs, δt, δr
   const SpatialInertia<S>& I0 = data.ground_Ic[0];
   const S mass = I0.mass();
@@ -253,7 +253,7 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
     const Force<S>& hc = data.ground_hc[k];
     const Vector3<S> dc =
         (Vector3<S>(Sk.angular().cross(Ic.first_moment())) + Ic.mass() * Sk.linear()) / mass;
-    const int s_col = cs + k - 1, r_col = cr + k - 1;
+    const int s_col = cs + model.r_index(k), r_col = cr + model.r_index(k);
     dp.col(s_col) = R * dc;
     dp.col(r_col).setZero();
     Vector6<S> d = Phi((Sk.cross(hc) - Ic * uk).vector());

@@ -18,11 +18,10 @@ using ExternalWrenches = std::vector<Force<S>>;
 
 namespace detail {
 
-/// The state's joint vectors have num_joints() entries.
+/// The state's joint vectors have the model's sizes (check_state_sizes, named "state").
 template <class S>
 void check_state(const char* who, const Model<S>& model, const State<S>& x) {
-  LIEDYN_CHECK_SIZE(who, "state.s", x.s, model.num_joints());
-  LIEDYN_CHECK_SIZE(who, "state.r", x.r, model.num_joints());
+  check_state_sizes(who, "state", model, x);
 }
 
 /// The Data was sized (Data::resize) for this very model: a Data of another model of the same
@@ -49,9 +48,8 @@ void check_wrenches(const char* who, const Model<S>& model, const ExternalWrench
 template <class S, class Derived>
 void update_joint_sin_cos(const Model<S>& model, Data<S>& data,
                           const Eigen::MatrixBase<Derived>& s) {
-  const int n = model.num_joints();
   data.joint_q = s;
-  sin_cos(n, data.joint_q.data(), data.joint_sin.data(), data.joint_cos.data());
+  sin_cos(model.nq_joints(), data.joint_q.data(), data.joint_sin.data(), data.joint_cos.data());
 }
 
 /// data.H_parent[i] = ^{λ(i)}H_i(s_i) for every joint (and data.joint_sin, data.joint_cos).
@@ -59,9 +57,11 @@ template <class S, class Derived>
 void update_joint_transforms(const Model<S>& model, Data<S>& data,
                              const Eigen::MatrixBase<Derived>& s) {
   update_joint_sin_cos(model, data, s);
-  for (int i = 1; i < model.num_bodies(); ++i)
-    model.joint(i).transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1),
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int k = model.q_index(i);
+    model.joint(i).transform(data.joint_q(k), data.joint_sin(k), data.joint_cos(k),
                              data.H_parent[i]);
+  }
 }
 
 /// data.H_base[i] = ^0H_i (pose of body i in the base frame) from data.H_parent.

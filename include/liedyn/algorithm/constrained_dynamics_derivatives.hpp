@@ -276,7 +276,7 @@ template <class S>
 void kkt_derivatives_sparse(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
                             ConstraintData<S>& cd, const Motion<S>& a_g0) {
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
-  const int nv = model.nv(), n = model.num_joints(), off = model.offset(), N = 2 * nv;
+  const int nv = model.nv(), n = model.nv_joints(), off = model.offset(), N = 2 * nv;
   // Kᵀ straight into the transposed right-hand sides (x columns as rows).
   auto KT = ws.rhs_t.topRows(N);
   if (model.has_moving_base()) {

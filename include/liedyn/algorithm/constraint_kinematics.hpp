@@ -139,9 +139,9 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
       rows.row(0).setZero();
       rows(0, support_column(c.support, j)) = S(1);
       rows(0, support_column(c.support, i)) = -c.ratio;
-      vel(0) = x.r[c.joint - 1] - c.ratio * x.r[c.master - 1];
+      vel(0) = x.r[model.r_index(c.joint)] - c.ratio * x.r[model.r_index(c.master)];
       acc(0) = S(0);
-      err(0) = x.s[c.joint - 1] - c.ratio * x.s[c.master - 1] - c.offset;
+      err(0) = x.s[model.q_index(c.joint)] - c.ratio * x.s[model.q_index(c.master)] - c.offset;
     } else {
       if (with_drift) {
         bias_chain(c.body1);

@@ -30,7 +30,7 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
   detail::check_state("coriolis_matrix", model, x);
   detail::check_data("coriolis_matrix", model, data);
   detail::update_poses(model, data, x.s);
-  const int nb = model.num_bodies(), off = model.offset();
+  const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
   const Motion<S> nu = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
   {
@@ -45,7 +45,7 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
     const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
     data.ground_axis[i] = Si;
     data.ground_u[i] = Si.cross(data.ground_v[p]);
-    data.ground_v[i] = data.ground_v[p] + Si * S(x.r(i - 1));
+    data.ground_v[i] = data.ground_v[p] + Si * S(x.r(model.r_index(i)));
     const SpatialInertia<S> Ii = model.inertia(i).transformed(data.H_base[i]);
     data.ground_Ic[i] = Ii;
     data.ground_hc[i] = Ii * data.ground_v[i];
@@ -61,7 +61,7 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
   C.setZero();
   const S half(0.5);
   for (int j = 1; j < nb; ++j) {
-    const int row = off + j - 1;
+    const int row = model.v_index(j);
     const Motion<S>& Sj = data.ground_axis[j];
     const Motion<S>& uj = data.ground_u[j];
     const SpatialInertia<S>& Ic = data.ground_Ic[j];
@@ -74,7 +74,7 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
     const Force<S> Fj = (BS + Sxh) * half - Ic * uj;
     C(row, row) = dot(Sj, e) - dot(uj, y);
     for (int k = model.parent(j); k > 0; k = model.parent(k)) {
-      const int rk = off + k - 1;
+      const int rk = model.v_index(k);
       C(row, rk) = dot(data.ground_axis[k], e) - dot(data.ground_u[k], y);
       C(rk, row) = dot(data.ground_axis[k], Fj);
     }

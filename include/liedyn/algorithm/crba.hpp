@@ -74,10 +74,10 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
   MatrixX<S>& M = data.M;
   Matrix6X<S>& F = data.F;
   for (int i = nb - 1; i >= 1; --i) {
-    const int parent = model.parent(i), vi = off + i - 1;
+    const int parent = model.parent(i), vi = model.v_index(i), ri = model.r_index(i);
     const Joint<S>& joint = model.joint(i);
-    // Columns i−1.. of F: joint i's F_i and those of its subtree, all in frame i.
-    auto subtree = F.middleCols(i - 1, model.subtree_end(i) - i);
+    // Columns ri.. of F: joint i's F_i and those of its subtree, all in frame i.
+    auto subtree = F.middleCols(ri, model.r_index(model.subtree_end(i)) - ri);
     joint.inertia_times_subspace(data.Ic[i], subtree.col(0));  // M^c_i Γ_i
     // Row and column i of M: Γ_iᵀ F over subtree(i) (RBDA Table 6.2, the inner loop's f_j).
     joint.project_each(subtree, [&](Eigen::Index c, const S& Mij) {
@@ -91,8 +91,8 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
   }
   if (off == 0) return;
   M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
-  M.topRightCorner(6, nb - 1) = F;
-  M.bottomLeftCorner(nb - 1, 6) = F.transpose();
+  M.topRightCorner(6, F.cols()) = F;
+  M.bottomLeftCorner(F.cols(), 6) = F.transpose();
 }
 
 /// crba from data.H_parent (update_joint_transforms at s), through the base frame.
@@ -115,15 +115,16 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
   MatrixX<S>& M = data.M;
   Matrix6X<S>& F = data.F;
   for (int i = nb - 1; i >= 1; --i) {
-    const int end = model.subtree_end(i) - 1, vi = off + i - 1;
+    const int ri = model.r_index(i), end = model.r_index(model.subtree_end(i));
+    const int vi = off + ri;
     const Joint<S>& joint = model.joint(i);
-    auto Fi = F.col(i - 1);
+    auto Fi = F.col(ri);
     joint.inertia_times_subspace(data.Ic[i], Fi);  // frame i
     // The diagonal in frame i, about the joint (see the header for why).
     M(vi, vi) = joint.project(Fi) + joint.armature;
     data.H_base[i].act_forces(Fi, Fi);  // to the base frame
     const Vector6<S> Si = data.ground_axis[i].vector();
-    for (int c = i; c < end; ++c) {
+    for (int c = ri + 1; c < end; ++c) {
       const S Mic = Si.dot(F.col(c));
       M(vi, off + c) = Mic;
       M(off + c, vi) = Mic;
@@ -132,8 +133,8 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
   }
   if (off == 0) return;
   M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
-  M.topRightCorner(6, nb - 1) = F;
-  M.bottomLeftCorner(nb - 1, 6) = F.transpose();
+  M.topRightCorner(6, F.cols()) = F;
+  M.bottomLeftCorner(F.cols(), 6) = F.transpose();
 }
 
 /// crba from data.H_parent (current at the call's s), for the kernels that computed it already.
@@ -143,7 +144,7 @@ void crba_from_transforms(const Model<S>& model, Data<S>& data, CrbaRoute route)
   // columns are cleared first so that the entries between branches are zero whatever data.M
   // held — all their rows, so that they are one contiguous store (not one per column). The
   // base's columns are written whole.
-  dense::set_zero_right_columns(data.M, model.num_joints());
+  dense::set_zero_right_columns(data.M, model.nv_joints());
   if (route == CrbaRoute::Automatic) route = crba_automatic_route(model);
   if (route == CrbaRoute::Walk) crba_walk(model, data);
   else crba_base_frame(model, data);
@@ -156,7 +157,7 @@ void crba_from_transforms(const Model<S>& model, Data<S>& data, CrbaRoute route)
 template <class S, class Derived>
 const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s,
                        CrbaRoute route = CrbaRoute::Automatic) {
-  LIEDYN_CHECK_SIZE("crba", "s", s, model.num_joints());
+  LIEDYN_CHECK_SIZE("crba", "s", s, model.nq_joints());
   detail::check_data("crba", model, data);
   detail::update_joint_transforms(model, data, s);
   detail::crba_from_transforms(model, data, route);

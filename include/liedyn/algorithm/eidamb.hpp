@@ -36,7 +36,6 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   LIEDYN_CHECK_SIZE("eidamb", "ddq", ddq, model.nv());
   detail::check_wrenches("eidamb", model, fext);
   const int nb = model.num_bodies();
-  const int off = model.offset();
   const bool moving = model.has_moving_base();
 
   // Lines 1–5: v_0 = ^0X_A ^A v_{A,0} is the body twist ν itself.
@@ -54,15 +53,15 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   detail::update_joint_sin_cos(model, data, x.s);
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
-    const int p = model.parent(i);
-    j.transform(data.joint_q(i - 1), data.joint_sin(i - 1), data.joint_cos(i - 1),
-                data.H_parent[i]);               // line 13 (jcalc), 15
-    const SE3<S>& X = data.H_parent[i];          // ^iX_{λ(i)} = X⁻¹
-    data.vJ[i] = j.screw * S(x.r(i - 1));        // line 14
-    j.motion_to_child(X, data.v[p], data.v[i]);  // line 16
+    const int p = model.parent(i), qi = model.q_index(i);
+    j.transform(data.joint_q(qi), data.joint_sin(qi), data.joint_cos(qi),
+                data.H_parent[i]);                    // line 13 (jcalc), 15
+    const SE3<S>& X = data.H_parent[i];               // ^iX_{λ(i)} = X⁻¹
+    data.vJ[i] = j.screw * S(x.r(model.r_index(i)));  // line 14
+    j.motion_to_child(X, data.v[p], data.v[i]);       // line 16
     data.v[i] += data.vJ[i];
     j.motion_to_child(X, data.a_r[p], data.a_r[i]);  // line 17
-    data.a_r[i] += j.screw * S(ddq(off + i - 1)) + data.v[i].cross(data.vJ[i]);
+    data.a_r[i] += j.screw * S(ddq(model.v_index(i))) + data.v[i].cross(data.vJ[i]);
     const SpatialInertia<S>& Mi = model.inertia(i);
     data.Ic[i] = Mi;                                                     // line 19
     data.momentum[i] = Mi * data.v[i];                                   // line 20
@@ -83,8 +82,9 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     j.motion_to_child(data.H_parent[i], data.a_base[model.parent(i)], data.a_base[i]);  // line 30
-    data.tau(off + i - 1) = j.project(data.Ic[i] * data.a_base[i] + data.b_c[i]) +
-                            j.armature * S(ddq(off + i - 1));  // line 31
+    const int vi = model.v_index(i);
+    data.tau(vi) =
+        j.project(data.Ic[i] * data.a_base[i] + data.b_c[i]) + j.armature * S(ddq(vi));  // line 31
   }
 
   // Line 40, in the equal form of the header: τ̄_b = M^c_0 ^0a_{A,0} + b^c_0.

@@ -102,7 +102,7 @@ inline void ground_motion_of_body(const Model<S>& model, Data<S>& data, const St
   const int p = model.parent(i);
   const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
   data.ground_axis[i] = Si;
-  const S qd = x.r(i - 1), qdd = ddq(model.offset() + i - 1);
+  const S qd = x.r(model.r_index(i)), qdd = ddq(model.v_index(i));
   const Motion<S>& Vp = data.ground_v[p];
   data.ground_v[i] = Vp + Si * qd;
   const Motion<S> ui = Si.cross(Vp);
@@ -130,7 +130,6 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
                             const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
                             const ExternalWrenches<S>* fext) {
   const int nb = model.num_bodies();
-  const int off = model.offset();
   const bool moving = model.has_moving_base();
 
   // Forward pass: ground quantities.
@@ -174,13 +173,13 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   // branches are zero whatever they held. Whole columns, not just their joint rows: one
   // contiguous store instead of one per column (the base rows are written below, and so are M's
   // base columns).
-  dense::set_zero_right_columns(data.M, nb - 1);
+  dense::set_zero_right_columns(data.M, model.nv_joints());
   dense::set_zero(data.D4);
   if (kWithD2) dense::set_zero(data.D2);
   const Motion<S> nu = data.ground_v[0];
   for (int j = 1; j < nb; ++j) {
-    const int row = off + j - 1;
-    const int col = j - 1;
+    const int row = model.v_index(j);
+    const int col = model.r_index(j);
     const SpatialInertia<S>& Ic = data.ground_Ic[j];
     const SpatialInertia<S>& Bc = data.ground_Bc[j];
     const Force<S>& hc = data.ground_hc[j];
@@ -205,16 +204,16 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     }
     // k ≺ j: row j's entry at column k and column j's entry at row k, in one walk (W_k = −2 u_k).
     for (int k = model.parent(j); k > 0; k = model.parent(k)) {
-      const int rk = off + k - 1;
+      const int rk = model.v_index(k);
       const Motion<S>& Sk = data.ground_axis[k];
       const Motion<S>& uk = data.ground_u[k];
-      data.D4(row, k - 1) = dot(Sk, e) - S(2) * dot(uk, y);
+      data.D4(row, model.r_index(k)) = dot(Sk, e) - S(2) * dot(uk, y);
       const S Mjk = dot(Sk, y);
       data.M(row, rk) = Mjk;
       data.M(rk, row) = Mjk;
       data.D4(rk, col) = dot(Sk, Q);
       if (kWithD2) {
-        data.D2(row, k - 1) = position_derivative_of_row(data, k, y, e);
+        data.D2(row, model.r_index(k)) = position_derivative_of_row(data, k, y, e);
         data.D2(rk, col) = dot(Sk, P);
       }
     }
@@ -306,14 +305,13 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
                               const Eigen::MatrixBase<Derived>& ddq,
                               const ExternalWrenches<S>* fext = nullptr) {
   const int nb = model.num_bodies();
-  const int off = model.offset();
   const bool moving = model.has_moving_base();
   data.ground_dA[0] = moving ? Motion<S>(Vector6<S>(ddq.template head<6>())) : Motion<S>::Zero();
   data.ground_a[0] += data.ground_dA[0];
   data.ground_dF[0] = fext ? Force<S>(-(*fext)[0]) : Force<S>::Zero();
   for (int i = 1; i < nb; ++i) {
     const Motion<S>& Si = data.ground_axis[i];
-    data.ground_dA[i] = data.ground_dA[model.parent(i)] + Si * S(ddq(off + i - 1));
+    data.ground_dA[i] = data.ground_dA[model.parent(i)] + Si * S(ddq(model.v_index(i)));
     data.ground_a[i] += data.ground_dA[i];
     data.ground_psi[i] = Si.cross(data.ground_a[i]) - data.ground_u[i].cross(data.ground_v[i]);
     data.ground_dF[i] = fext ? Force<S>(-data.H_base[i].act((*fext)[i])) : Force<S>::Zero();
@@ -322,8 +320,8 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
   // (cleared whole first: only the pattern is written).
   dense::set_zero(data.D2);
   for (int j = nb - 1; j >= 1; --j) {
-    const int row = off + j - 1;
-    const int col = j - 1;
+    const int row = model.v_index(j);
+    const int col = model.r_index(j);
     const S qdd = ddq(row);
     const SpatialInertia<S>& Ic = data.ground_Ic[j];
     const Motion<S>& Sj = data.ground_axis[j];
@@ -337,8 +335,8 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data,
     const Force<S> P = position_derivative_wrench(data, j, Fc);
     data.D2(row, col) = position_derivative_of_row(data, j, y, e);
     for (int k = model.parent(j); k > 0; k = model.parent(k)) {
-      data.D2(row, k - 1) = position_derivative_of_row(data, k, y, e);
-      data.D2(off + k - 1, col) = dot(data.ground_axis[k], P);
+      data.D2(row, model.r_index(k)) = position_derivative_of_row(data, k, y, e);
+      data.D2(model.v_index(k), col) = dot(data.ground_axis[k], P);
     }
     if (moving) data.D2.col(col).template head<6>() = P.vector();
   }

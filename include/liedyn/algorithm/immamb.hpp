@@ -69,33 +69,34 @@ namespace detail {
 template <class S>
 const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
   const int nb = model.num_bodies();
-  const int n = model.num_joints();
+  const int n = model.nv_joints();
   const int off = model.offset();
   const bool moving = model.has_moving_base();
   MatrixX<S>& Minv = data.Minv;
   Matrix6X<S>& F = data.Fset[0];  // every 𝓕_i, see line 11 in the header
 
+  // The paper's k runs over joints; here over their columns c in r (joint k's is r_index(k)),
+  // and a subtree's columns are one range.
   // Lines 9–11, backward.
   for (int i = nb - 1; i >= 1; --i) {
     const Vector6<S>& Si = data.aza_S[i].vector();
     const Vector6<S>& U = data.aza_U[i];
     const S Dinv = data.aza_Dinv[i];
     const int p = model.parent(i);
-    const int vi = off + i - 1;
-    const int end = model.subtree_end(i);  // joints i..end−1 = subtree(i)
-    Minv(vi, vi) = Dinv;                   // line 9
+    const int ci = model.r_index(i), vi = off + ci;
+    const int end = model.r_index(model.subtree_end(i));  // columns ci..end−1: subtree(i)
+    Minv(vi, vi) = Dinv;                                  // line 9
     // A welded base's 𝓕_0 is never read: line 11 stops below it.
     if (moving || p > 0) {
-      F.col(i - 1) = U * Dinv;  // line 11, column i
-      for (int k = i + 1; k < end; ++k) {
-        auto Fk = F.col(k - 1);
-        const S m = -Dinv * Si.dot(Fk);  // line 10
-        Minv(off + k - 1, vi) = m;
-        Fk += U * m;  // line 11
+      F.col(ci) = U * Dinv;  // line 11, column i
+      for (int c = ci + 1; c < end; ++c) {
+        auto Fc = F.col(c);
+        const S m = -Dinv * Si.dot(Fc);  // line 10
+        Minv(off + c, vi) = m;
+        Fc += U * m;  // line 11
       }
     } else {
-      for (int k = i + 1; k < end; ++k)
-        Minv(off + k - 1, vi) = -Dinv * Si.dot(F.col(k - 1));  // line 10
+      for (int c = ci + 1; c < end; ++c) Minv(off + c, vi) = -Dinv * Si.dot(F.col(c));  // line 10
     }
   }
 
@@ -105,53 +106,53 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
     Minv.template topLeftCorner<6, 6>() = IA0inv;
     const Matrix6<S> negInv = -IA0inv;
     Matrix6X<S>& P0 = data.Pset[0];
-    for (int k = 0; k < n; ++k) P0.col(k).noalias() = negInv * F.col(k);
+    for (int c = 0; c < n; ++c) P0.col(c).noalias() = negInv * F.col(c);
   }
 
-  // Lines 16–19: forward pass over column v_index(i), rows [i, last); rows [last, n] are zero.
-  int last = n + 1;
+  // Lines 16–19: forward pass over column v_index(i), rows [i, last); rows [last, n) are zero.
+  int last = n;
   for (int i = 1; i < nb; ++i) {
     const Vector6<S>& Si = data.aza_S[i].vector();
     const int p = model.parent(i);
-    const int vi = off + i - 1;
-    const int end = model.subtree_end(i);
+    const int ci = model.r_index(i), vi = off + ci;
+    const int end = model.r_index(model.subtree_end(i));
     Matrix6X<S>& Pi = data.Pset[i];
     // Each entry below is final when written, so it is mirrored at once (lines 21–25): the
     // row vi of the upper triangle is written with the column.
-    auto set = [&](int k, S m) {
-      Minv(off + k - 1, vi) = m;
-      Minv(vi, off + k - 1) = m;
+    auto set = [&](int c, S m) {
+      Minv(off + c, vi) = m;
+      Minv(vi, off + c) = m;
     };
     if (!moving && p == 0) {
       // 𝓟_0 = 0: line 17 adds nothing, line 18 reduces to S_i Minv[i, k].
       last = end;
-      for (int k = i + 1; k < end; ++k) {
-        const S m = Minv(off + k - 1, vi);
-        Minv(vi, off + k - 1) = m;
-        Pi.col(k - 1) = Si * m;
+      for (int c = ci + 1; c < end; ++c) {
+        const S m = Minv(off + c, vi);
+        Minv(vi, off + c) = m;
+        Pi.col(c) = Si * m;
       }
     } else {
       const Matrix6X<S>& Pp = data.Pset[p];
       const Vector6<S> UD = data.aza_U[i] * data.aza_Dinv[i];
-      Minv(vi, vi) -= UD.dot(Pp.col(i - 1));  // line 17, k = i
+      Minv(vi, vi) -= UD.dot(Pp.col(ci));  // line 17, k = i
       // k in subtree(i) \ {i}: line 10 left a value; such k exist only if i has children.
-      for (int k = i + 1; k < end; ++k) {
-        const S m = Minv(off + k - 1, vi) - UD.dot(Pp.col(k - 1));  // line 17
-        set(k, m);
-        Pi.col(k - 1) = Pp.col(k - 1) + Si * m;  // line 18 (fixed)
+      for (int c = ci + 1; c < end; ++c) {
+        const S m = Minv(off + c, vi) - UD.dot(Pp.col(c));  // line 17
+        set(c, m);
+        Pi.col(c) = Pp.col(c) + Si * m;  // line 18 (fixed)
       }
       // k past subtree(i): Minv[i, k] starts at zero; 𝓟_i is read only by i's descendants.
-      if (end > i + 1) {
-        for (int k = end; k < last; ++k) {
-          const S m = -UD.dot(Pp.col(k - 1));
-          set(k, m);
-          Pi.col(k - 1) = Pp.col(k - 1) + Si * m;
+      if (end > ci + 1) {
+        for (int c = end; c < last; ++c) {
+          const S m = -UD.dot(Pp.col(c));
+          set(c, m);
+          Pi.col(c) = Pp.col(c) + Si * m;
         }
       } else {
-        for (int k = end; k < last; ++k) set(k, -UD.dot(Pp.col(k - 1)));
+        for (int c = end; c < last; ++c) set(c, -UD.dot(Pp.col(c)));
       }
     }
-    for (int k = last; k <= n; ++k) set(k, S(0));
+    for (int c = last; c < n; ++c) set(c, S(0));
   }
 
   // Line 20 and its transpose (defect 3): the base–joint blocks.
@@ -172,7 +173,7 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
 template <class S, class Derived>
 const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data,
                          const Eigen::MatrixBase<Derived>& s) {
-  LIEDYN_CHECK_SIZE("immamb", "s", s, model.num_joints());
+  LIEDYN_CHECK_SIZE("immamb", "s", s, model.nq_joints());
   detail::check_data("immamb", model, data);
   model.require_invertible_mass_matrix("immamb");
   aza_factorize(model, data, s);

@@ -42,7 +42,7 @@ void impulse_dynamics_derivatives(
   LIEDYN_CHECK(opt.route == ConstrainedDynamicsRoute::ExactKKT,
                std::string(who) + ": only the ExactKKT route is differentiated");
   impulse_dynamics(model, data, set, cd, x, restitution, opt);  // checks every argument
-  const int nv = model.nv(), n = model.num_joints(), off = model.offset(), N = 2 * nv;
+  const int nv = model.nv(), n = model.nv_joints(), off = model.offset(), N = 2 * nv;
   const bool moving = model.has_moving_base();
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
   State<S>& xs = ws.motion_state;  // x's poses with a velocity of our choosing

@@ -96,10 +96,10 @@ void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<
       return;
     }
     const Joint<S>& jt = model.joint(j);
-    data.H_parent[j] = jt.transform(x.s[j - 1]);
+    data.H_parent[j] = jt.transform(x.s[model.q_index(j)]);
     jt.child_pose(data.H_world[model.parent(j)], data.H_parent[j], data.H_world[j]);
     if (velocities) {
-      data.vJ[j] = jt.screw * x.r[j - 1];
+      data.vJ[j] = jt.screw * x.r[model.r_index(j)];
       jt.motion_to_child(data.H_parent[j], data.v[model.parent(j)], data.v[j]);
       data.v[j] += data.vJ[j];
     }
@@ -177,7 +177,7 @@ void forward_velocity(const Model<S>& model, Data<S>& data, const State<S>& x) {
   data.vJ[0] = Motion<S>();
   for (int i = 1; i < model.num_bodies(); ++i) {
     const Joint<S>& j = model.joint(i);
-    data.vJ[i] = j.screw * x.r[i - 1];
+    data.vJ[i] = j.screw * x.r[model.r_index(i)];
     j.motion_to_child(data.H_parent[i], data.v[model.parent(i)], data.v[i]);
     data.v[i] += data.vJ[i];
   }
@@ -352,9 +352,9 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
     }
     const Joint<S>& jt = model.joint(j);
     const int p = model.parent(j);
-    data.H_parent[j] = jt.transform(x.s[j - 1]);
+    data.H_parent[j] = jt.transform(x.s[model.q_index(j)]);
     jt.child_pose(data.H_world[p], data.H_parent[j], data.H_world[j]);
-    data.vJ[j] = jt.screw * x.r[j - 1];
+    data.vJ[j] = jt.screw * x.r[model.r_index(j)];
     jt.motion_to_child(data.H_parent[j], data.v[p], data.v[j]);
     data.v[j] += data.vJ[j];
     jt.motion_to_child(data.H_parent[j], a, a);

@@ -74,24 +74,26 @@ namespace detail {
 template <class S, class Out>
 void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
                             TwistRepresentation rep, const S& sign, Out out) {
-  const int n = model.num_joints(), off = model.offset(), nv = model.nv();
+  const int n = model.nv_joints(), off = model.offset(), nv = model.nv();
   const MatrixX<S>& Minv = data.Minv;  // symmetric: column r is row r
   auto& rows = data.lin_rows;
-  for (int k = 1; k <= n; ++k) {
-    const int r0 = off + k - 1, len = model.subtree_end(k) - k;
-    const auto d2 = data.D2.col(k - 1);
-    const auto d4 = data.D4.col(k - 1);
+  for (int k = 1; k < model.num_bodies(); ++k) {
+    const int ck = model.r_index(k), r0 = off + ck;
+    const int len = model.r_index(model.subtree_end(k)) - ck;
+    const auto d2 = data.D2.col(ck);
+    const auto d4 = data.D4.col(ck);
     auto ga = data.lin_K.col(0), gb = data.lin_K.col(1);  // n ≥ 1: K has its two columns
     int p = 0;
     for (int r = 0; r < off; ++r) rows(p++) = r;
-    for (int a = model.parent(k); a > 0; a = model.parent(a)) rows(p++) = off + a - 1;
+    for (int a = model.parent(k); a > 0; a = model.parent(a))
+      for (int r = model.v_index(a); r < model.v_index(a) + model.joint_nv(a); ++r) rows(p++) = r;
     for (int r = r0; r < r0 + len; ++r) rows(p++) = r;
     for (int t = 0; t < p; ++t) {
       ga(t) = d2(rows(t));
       gb(t) = d4(rows(t));
     }
-    gather_product2<S>(Minv, 0, rows.head(p), ga, gb, sign, out.col(off + k - 1),
-                       out.col(2 * off + n + k - 1));
+    gather_product2<S>(Minv, 0, rows.head(p), ga, gb, sign, out.col(off + ck),
+                       out.col(2 * off + n + ck));
   }
   if (off == 0) return;
   for (int r = 0; r < nv; ++r) rows(r) = r;
@@ -124,7 +126,7 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
   check_data(who, model, data);
   LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
   model.require_invertible_mass_matrix(who);
-  const int nv = model.nv(), n = model.num_joints(), nb6 = model.offset();
+  const int nv = model.nv(), n = model.nv_joints(), nb6 = model.offset();
   const bool dense = opt.minv == MinvMethod::Dense ||
                      (opt.minv == MinvMethod::Automatic && nv <= opt.dense_up_to_nv);
   if (dense) {
@@ -171,7 +173,7 @@ namespace detail {
 template <class S>
 void complete_continuous_linearization(const Model<S>& model, Data<S>& data, const State<S>& x,
                                        TwistRepresentation rep, bool clear_top_rows) {
-  const int nv = model.nv(), n = model.num_joints(), N = 2 * nv;
+  const int nv = model.nv(), n = model.nv_joints(), N = 2 * nv;
   // The top rows' zeros and identity are written on every call: A and B are outputs a user may
   // overwrite (A = I + dt A). setIdentity on the identity's block would test every coefficient:
   // only its diagonal is set.
@@ -260,7 +262,7 @@ namespace detail {
 template <class S, class Derived>
 void advance_semi_implicit(const Model<S>& model, const State<S>& x,
                            const Eigen::MatrixBase<Derived>& ddq, const S& dt, State<S>& out) {
-  const int off = model.offset(), n = model.num_joints();
+  const int off = model.offset(), n = model.nv_joints();
   if (&out != &x) {
     out.r = x.r;
     out.s = x.s;
@@ -268,7 +270,7 @@ void advance_semi_implicit(const Model<S>& model, const State<S>& x,
     out.H = x.H;
   }
   out.r += dt * ddq.segment(off, n);
-  out.s += dt * out.r;
+  out.s += dt * out.r;  // every joint a 1-DoF screw: s ⊕ Δt r⁺ is s + Δt r⁺
   if (model.has_moving_base()) {
     out.nu += dt * ddq.template head<6>();
     out.H = out.H * SE3<S>::exp(Vector6<S>(dt * out.nu));
@@ -317,7 +319,7 @@ void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const
                                      const S& dt, TwistRepresentation rep,
                                      const Eigen::MatrixBase<DX>& dacc_dx,
                                      const Eigen::MatrixBase<DT>& dacc_dtau) {
-  const int nv = model.nv(), n = model.num_joints(), off = model.offset();
+  const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
   data.A.setZero();
   data.A.diagonal().setOnes();  // setIdentity would test every coefficient
   data.B.setZero();

@@ -46,7 +46,7 @@ void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data, con
 template <class S, class Derived>
 void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data,
                                        const Eigen::MatrixBase<Derived>& s, MatrixX<S>& M_out) {
-  LIEDYN_CHECK_SIZE("mass_matrix_from_inverse_dynamics", "s", s, model.num_joints());
+  LIEDYN_CHECK_SIZE("mass_matrix_from_inverse_dynamics", "s", s, model.nq_joints());
   State<S> x(model);
   x.s = s;
   mass_matrix_from_inverse_dynamics(model, data, x, M_out);

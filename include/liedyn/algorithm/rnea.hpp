@@ -42,13 +42,12 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
   data.f[0] = I0.net_wrench(a0, v0);
   if (fext) data.f[0] -= (*fext)[0];
 
-  const int off = model.offset();
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     const SE3<S>& X = data.H_parent[i];
     const int p = model.parent(i);
-    const S qd = with_velocity ? S(x.r(i - 1)) : S(0);
-    const S qdd = ddq ? S((*ddq)(off + i - 1)) : S(0);
+    const S qd = with_velocity ? S(x.r(model.r_index(i))) : S(0);
+    const S qdd = ddq ? S((*ddq)(model.v_index(i))) : S(0);
     data.vJ[i] = j.screw * qd;
     j.motion_to_child(X, data.v[p], data.v[i]);
     data.v[i] += data.vJ[i];
@@ -60,9 +59,10 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
   }
   for (int i = nb - 1; i >= 1; --i) {
     const Joint<S>& j = model.joint(i);
+    const int vi = model.v_index(i);
     S t = j.project(data.f[i]);
-    if (ddq) t += j.armature * S((*ddq)(off + i - 1));
-    data.tau(off + i - 1) = t;
+    if (ddq) t += j.armature * S((*ddq)(vi));
+    data.tau(vi) = t;
     j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
   }
   if (moving) data.tau.template head<6>() = data.f[0].vector();

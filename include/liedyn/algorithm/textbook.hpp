@@ -47,11 +47,16 @@ Matrix6<S> crf(const Vector6<S>& v) {
 }
 
 /// ^iX_λ(i) = X_J X_T(i) of every body, 6×6 velocity transforms (entry 0, the base: identity).
+/// Each joint's pose is placement · exp((Γ q)^) (docs/conventions.md §2), built from the joint's
+/// data alone: independent of Joint::transform and its fast cases, which the fast kernels use.
 template <class S>
 std::vector<Matrix6<S>> parent_transforms(const Model<S>& model, const VectorX<S>& s) {
   std::vector<Matrix6<S>> X(model.num_bodies(), Matrix6<S>::Identity());
-  for (int i = 1; i < model.num_bodies(); ++i)
-    X[i] = model.joint(i).transform(s(i - 1)).inverse().velocity_transform();
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const Joint<S>& joint = model.joint(i);
+    const Vector6<S> screw_times_q = joint.screw.vector() * s(model.q_index(i));
+    X[i] = (joint.placement * SE3<S>::exp(screw_times_q)).inverse().velocity_transform();
+  }
   return X;
 }
 
@@ -71,7 +76,7 @@ VectorX<S> inverse_dynamics(const Model<S>& model, const State<S>& x, const Vect
   detail::check_state("textbook::inverse_dynamics", model, x);
   LIEDYN_CHECK_SIZE("textbook::inverse_dynamics", "ddq", ddq, model.nv());
   detail::check_wrenches("textbook::inverse_dynamics", model, fext);
-  const int nb = model.num_bodies(), off = model.offset();
+  const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
   const std::vector<Matrix6<S>> X = parent_transforms(model, x.s);
   std::vector<Vector6<S>> v(nb), a(nb), f(nb);
@@ -81,10 +86,10 @@ VectorX<S> inverse_dynamics(const Model<S>& model, const State<S>& x, const Vect
   for (int i = 0; i < nb; ++i) {
     if (i > 0) {
       const int p = model.parent(i);
-      const Vector6<S> Si = model.joint(i).screw.vector(), vJ = Si * x.r(i - 1);
+      const Vector6<S> Si = model.joint(i).screw.vector(), vJ = Si * x.r(model.r_index(i));
       v[i] = X[i] * v[p] + vJ;  // v_i = ^iX_λ v_λ + v_J
       // a_i = ^iX_λ a_λ + S_i q̈_i + c_J + v_i × v_J
-      a[i] = X[i] * a[p] + Si * ddq(off + i - 1) + crm(v[i]) * vJ;
+      a[i] = X[i] * a[p] + Si * ddq(model.v_index(i)) + crm(v[i]) * vJ;
     }
     const Matrix6<S> I = model.inertia(i).matrix();
     f[i] = I * a[i] + crf(v[i]) * I * v[i];  // f_i = I_i a_i + v_i ×* I_i v_i
@@ -93,9 +98,9 @@ VectorX<S> inverse_dynamics(const Model<S>& model, const State<S>& x, const Vect
   VectorX<S> tau(model.nv());
   for (int i = nb - 1; i >= 1; --i) {
     const Joint<S>& joint = model.joint(i);
-    tau(off + i - 1) = joint.screw.vector().dot(f[i])        // τ_i = S_iᵀ f_i
-                       + joint.armature * ddq(off + i - 1);  // + armature_i q̈_i
-    f[model.parent(i)] += X[i].transpose() * f[i];           // f_λ = f_λ + ^λX*_i f_i
+    tau(model.v_index(i)) = joint.screw.vector().dot(f[i])             // τ_i = S_iᵀ f_i
+                            + joint.armature * ddq(model.v_index(i));  // + armature_i q̈_i
+    f[model.parent(i)] += X[i].transpose() * f[i];                     // f_λ = f_λ + ^λX*_i f_i
   }
   if (moving) tau.template head<6>() = f[0];  // §9.3: τ̄_b = S_0ᵀ f_0
   return tau;
@@ -136,14 +141,14 @@ VectorX<S> coriolis_force(const Model<S>& model, const State<S>& x) {
 /// composite inertias; a moving base is the 6-DoF joint S_0 = 1₆ (§9.3). The twin of crba.
 template <class S>
 MatrixX<S> crba(const Model<S>& model, const VectorX<S>& s) {
-  LIEDYN_CHECK_SIZE("textbook::crba", "s", s, model.num_joints());
+  LIEDYN_CHECK_SIZE("textbook::crba", "s", s, model.nq_joints());
   const int nb = model.num_bodies(), off = model.offset();
   const std::vector<Matrix6<S>> X = parent_transforms(model, s);
   std::vector<Matrix6<S>> Ic(nb);
   for (int i = 0; i < nb; ++i) Ic[i] = model.inertia(i).matrix();  // I^c_i = I_i
   MatrixX<S> H = MatrixX<S>::Zero(model.nv(), model.nv());         // H = 0
   for (int i = nb - 1; i >= 1; --i) {
-    const int vi = off + i - 1;
+    const int vi = model.v_index(i);
     // if λ(i) ≠ 0 (a moving base is a body too): I^c_λ = I^c_λ + ^λX*_i I^c_i ^iX_λ
     Ic[model.parent(i)] += X[i].transpose() * Ic[i] * X[i];
     const Vector6<S> Si = model.joint(i).screw.vector();
@@ -153,8 +158,9 @@ MatrixX<S> crba(const Model<S>& model, const VectorX<S>& s) {
       F = X[j].transpose() * F;                       //   F = ^λ(j)X*_j F
       j = model.parent(j);                            //   j = λ(j)
       if (j > 0) {
-        H(vi, off + j - 1) = F.dot(model.joint(j).screw.vector());  //   H_ij = Fᵀ S_j
-        H(off + j - 1, vi) = H(vi, off + j - 1);                    //   H_ji = H_ijᵀ
+        const int vj = model.v_index(j);
+        H(vi, vj) = F.dot(model.joint(j).screw.vector());  //   H_ij = Fᵀ S_j
+        H(vj, vi) = H(vi, vj);                             //   H_ji = H_ijᵀ
       } else if (off > 0) {
         H.block(0, vi, 6, 1) = F;              //   H_0i = S_0ᵀ F, S_0 = 1
         H.block(vi, 0, 1, 6) = F.transpose();  //   H_i0 = H_0iᵀ
@@ -180,7 +186,7 @@ VectorX<S> aba(const Model<S>& model, const State<S>& x, const VectorX<S>& tau,
   detail::check_state("textbook::aba", model, x);
   LIEDYN_CHECK_SIZE("textbook::aba", "tau", tau, model.nv());
   detail::check_wrenches("textbook::aba", model, fext);
-  const int nb = model.num_bodies(), off = model.offset();
+  const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
   const std::vector<Matrix6<S>> X = parent_transforms(model, x.s);
   std::vector<Vector6<S>> v(nb), c(nb), pA(nb), U(nb), a(nb);
@@ -190,7 +196,7 @@ VectorX<S> aba(const Model<S>& model, const State<S>& x, const VectorX<S>& tau,
   c[0].setZero();
   for (int i = 0; i < nb; ++i) {
     if (i > 0) {
-      const Vector6<S> vJ = model.joint(i).screw.vector() * x.r(i - 1);
+      const Vector6<S> vJ = model.joint(i).screw.vector() * x.r(model.r_index(i));
       v[i] = X[i] * v[model.parent(i)] + vJ;  // v_i = ^iX_λ v_λ + v_J
       c[i] = crm(v[i]) * vJ;                  // c_i = c_J + v_i × v_J
     }
@@ -201,9 +207,9 @@ VectorX<S> aba(const Model<S>& model, const State<S>& x, const VectorX<S>& tau,
   for (int i = nb - 1; i >= 1; --i) {
     const Joint<S>& joint = model.joint(i);
     const Vector6<S> Si = joint.screw.vector();
-    U[i] = IA[i] * Si;                        // U_i = I^A_i S_i
-    D[i] = Si.dot(U[i]) + joint.armature;     // D_i = S_iᵀ U_i
-    u[i] = tau(off + i - 1) - Si.dot(pA[i]);  // u_i = τ_i − S_iᵀ p^A_i
+    U[i] = IA[i] * Si;                             // U_i = I^A_i S_i
+    D[i] = Si.dot(U[i]) + joint.armature;          // D_i = S_iᵀ U_i
+    u[i] = tau(model.v_index(i)) - Si.dot(pA[i]);  // u_i = τ_i − S_iᵀ p^A_i
     // if λ(i) ≠ 0 (a moving base is a body too):
     // I^a = I^A_i − U_i D_i⁻¹ U_iᵀ,  p^a = p^A_i + I^a c_i + U_i D_i⁻¹ u_i
     const Matrix6<S> Ia = IA[i] - U[i] * U[i].transpose() / D[i];
@@ -222,8 +228,9 @@ VectorX<S> aba(const Model<S>& model, const State<S>& x, const VectorX<S>& tau,
   }
   for (int i = 1; i < nb; ++i) {
     const Vector6<S> ai = X[i] * a[model.parent(i)] + c[i];  // a'_i = ^iX_λ a_λ + c_i
-    ddq(off + i - 1) = (u[i] - U[i].dot(ai)) / D[i];  // q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i)
-    a[i] = ai + model.joint(i).screw.vector() * ddq(off + i - 1);  // a_i = a'_i + S_i q̈_i
+    const int vi = model.v_index(i);
+    ddq(vi) = (u[i] - U[i].dot(ai)) / D[i];               // q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i)
+    a[i] = ai + model.joint(i).screw.vector() * ddq(vi);  // a_i = a'_i + S_i q̈_i
   }
   return ddq;
 }

@@ -69,7 +69,7 @@ InverseDynamicsJacobians<S> inverse_dynamics_jacobians_to(
     const Eigen::MatrixBase<DM>& M, const JointPermutation& perm = JointPermutation()) {
   const char* who = "inverse_dynamics_jacobians_to";
   detail::require_permutation(who, model, perm);
-  const int nv = model.nv(), n = model.num_joints(), off = model.offset();
+  const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
   detail::require_size(who, "ddq", ddq.size(), nv);
   detail::require_size(who, "tau", tau.size(), nv);
   detail::require_size(who, "D1 rows", D1.rows(), nv);
@@ -120,7 +120,7 @@ ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(
     const JointPermutation& perm = JointPermutation()) {
   const char* who = "forward_dynamics_jacobians_to";
   detail::require_permutation(who, model, perm);
-  const int nv = model.nv(), n = model.num_joints(), off = model.offset();
+  const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
   detail::require_size(who, "tau", tau.size(), nv);
   detail::require_size(who, "ddq", ddq.size(), nv);
   detail::require_size(who, "A rows", A.rows(), 2 * nv);
@@ -172,7 +172,7 @@ void linearization_from_pinocchio(const Model<S>& model, const State<S>& x,
                                   const JointPermutation& perm = JointPermutation()) {
   const char* who = "linearization_from_pinocchio";
   detail::require_permutation(who, model, perm);
-  const int nv = model.nv(), n = model.num_joints(), off = model.offset();
+  const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
   detail::require_size(who, "ddq_dq rows", ddq_dq.rows(), nv);
   detail::require_size(who, "ddq_dq cols", ddq_dq.cols(), nv);
   detail::require_size(who, "ddq_dv rows", ddq_dv.rows(), nv);

@@ -241,7 +241,7 @@ template <class S>
 MatrixX<S> velocity_matrix(const Convention& conv, const Model<S>& model, const SE3<S>& H,
                            const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("velocity_matrix", model, perm);
-  const int off = model.offset(), n = model.num_joints();
+  const int off = model.offset(), n = model.nv_joints();
   MatrixX<S> T = perm.template matrix<S>(off, n);
   if (off) T.template topLeftCorner<6, 6>() = base_velocity_matrix(conv, H.rotation());
   return T;
@@ -252,8 +252,8 @@ template <class S>
 VectorX<S> velocity_to(const Convention& conv, const Model<S>& model, const State<S>& x,
                        const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("velocity_to", model, perm);
-  detail::require_size("velocity_to", "x.r", x.r.size(), model.num_joints());
-  const int off = model.offset(), n = model.num_joints();
+  detail::require_size("velocity_to", "x.r", x.r.size(), model.nv_joints());
+  const int off = model.offset(), n = model.nv_joints();
   VectorX<S> v(model.nv());
   if (off) v.template head<6>() = base_velocity_matrix(conv, x.H.rotation()) * x.nu;
   v.segment(off, n) = perm.vector_to_theirs(x.r, 0);
@@ -381,7 +381,7 @@ int configuration_size(const Convention& conv, const Model<S>& model) {
     throw std::invalid_argument(
         "liedyn::interop::configuration_size: this convention has no configuration vector "
         "(iDynTree takes a 4x4 transform, see interop/idyntree.hpp)");
-  return (model.has_moving_base() ? 7 : 0) + model.num_joints();
+  return (model.has_moving_base() ? 7 : 0) + model.nq_joints();
 }
 
 /// Their configuration vector q from the state x (base pose in their layout, joint positions
@@ -390,7 +390,7 @@ template <class S>
 VectorX<S> configuration_to(const Convention& conv, const Model<S>& model, const State<S>& x,
                             const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("configuration_to", model, perm);
-  detail::require_size("configuration_to", "x.s", x.s.size(), model.num_joints());
+  detail::require_size("configuration_to", "x.s", x.s.size(), model.nq_joints());
   const VectorX<S> s = perm.vector_to_theirs(x.s, 0);
   VectorX<S> q(configuration_size(conv, model));
   if (!model.has_moving_base()) {
@@ -423,7 +423,7 @@ State<S> configuration_from(const Convention& conv, const Model<S>& model,
                             const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("configuration_from", model, perm);
   detail::require_size("configuration_from", "q", q.size(), configuration_size(conv, model));
-  const int n = model.num_joints();
+  const int n = model.nq_joints();
   State<S> x(model);
   if (!model.has_moving_base()) {
     x.s = perm.vector_to_ours(VectorX<S>(q), 0);
@@ -471,7 +471,7 @@ State<S> state_from(const Convention& conv, const Model<S>& model, const Eigen::
   const VectorX<S> qd = velocity_from<S>(conv, model, x.H, v, perm);
   const int off = model.offset();
   if (off) x.nu = qd.template head<6>();
-  x.r = qd.segment(off, model.num_joints());
+  x.r = qd.segment(off, model.nv_joints());
   return x;
 }
 

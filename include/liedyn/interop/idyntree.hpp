@@ -32,8 +32,8 @@ template <class S>
 IDynTreeState<S> to_idyntree_state(const Model<S>& model, const State<S>& x,
                                    const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("to_idyntree_state", model, perm);
-  detail::require_size("to_idyntree_state", "x.s", x.s.size(), model.num_joints());
-  detail::require_size("to_idyntree_state", "x.r", x.r.size(), model.num_joints());
+  detail::require_size("to_idyntree_state", "x.s", x.s.size(), model.nq_joints());
+  detail::require_size("to_idyntree_state", "x.r", x.r.size(), model.nv_joints());
   IDynTreeState<S> out;
   out.world_T_base = x.H.matrix();
   out.s = perm.vector_to_theirs(x.s, 0);
@@ -48,8 +48,8 @@ template <class S>
 State<S> from_idyntree_state(const Model<S>& model, const IDynTreeState<S>& st,
                              const JointPermutation& perm = JointPermutation()) {
   detail::require_permutation("from_idyntree_state", model, perm);
-  detail::require_size("from_idyntree_state", "s", st.s.size(), model.num_joints());
-  detail::require_size("from_idyntree_state", "s_dot", st.s_dot.size(), model.num_joints());
+  detail::require_size("from_idyntree_state", "s", st.s.size(), model.nq_joints());
+  detail::require_size("from_idyntree_state", "s_dot", st.s_dot.size(), model.nv_joints());
   State<S> x(model);
   x.s = perm.vector_to_ours(st.s, 0);
   x.r = perm.vector_to_ours(st.s_dot, 0);

@@ -422,13 +422,23 @@ class ModelBuilder {
       for (int c : m.children_[i])
         m.subtree_end_[i] = std::max(m.subtree_end_[i], m.subtree_end_[c]);
     }
+    m.q_index_.assign(nb + 1, 0);
+    m.r_index_.assign(nb + 1, 0);
+    for (int i = 1; i < nb; ++i) {
+      m.q_index_[i + 1] = m.q_index_[i] + m.joints_[i].nq();
+      m.r_index_[i + 1] = m.r_index_[i] + m.joints_[i].nv();
+    }
     const int off = m.offset(), nv = m.nv();
     m.dof_parent_.assign(nv, -1);
     m.dof_subtree_end_.assign(nv, nv);
     for (int d = 1; d < off; ++d) m.dof_parent_[d] = d - 1;
+    // A joint's coordinates form a chain, the first hanging from its parent body's last one.
     for (int i = 1; i < nb; ++i) {
-      m.dof_parent_[off + i - 1] = m.parent_[i] > 0 ? off + m.parent_[i] - 1 : off - 1;
-      m.dof_subtree_end_[off + i - 1] = off + m.subtree_end_[i] - 1;
+      const int p = m.parent_[i], first = m.v_index(i);
+      for (int d = first; d < first + m.joint_nv(i); ++d) {
+        m.dof_parent_[d] = d > first ? d - 1 : (p > 0 ? m.v_index(p) + m.joint_nv(p) - 1 : off - 1);
+        m.dof_subtree_end_[d] = m.v_index(m.subtree_end_[i]);
+      }
     }
     // Frames: every movable body, then fixed bodies (inertia merged), then the user's.
     for (int i = 0; i < nb; ++i) m.frames_.push_back(Frame<S>{m.body_names_[i], i, SE3<S>()});

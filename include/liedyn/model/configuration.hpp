@@ -27,7 +27,7 @@ struct Configuration {
   /// The neutral configuration of `model`: H = identity (moving base) or the welded pose, s = 0.
   explicit Configuration(const Model<S>& model)
       : H(model.has_moving_base() ? SE3<S>() : model.welded_base_pose()),
-        s(VectorX<S>::Zero(model.num_joints())) {}
+        s(VectorX<S>::Zero(model.nq_joints())) {}
   /// The configuration part (H, s) of a state.
   explicit Configuration(const State<S>& x) : H(x.H), s(x.s) {}
 
@@ -44,7 +44,7 @@ struct Configuration {
 namespace detail {
 template <class S>
 void check_configuration(const char* who, const Model<S>& model, const Configuration<S>& q) {
-  LIEDYN_CHECK_SIZE(who, "configuration.s", q.s, model.num_joints());
+  LIEDYN_CHECK_SIZE(who, "configuration.s", q.s, model.nq_joints());
   (void)who;
   (void)model;
   (void)q;
@@ -67,8 +67,8 @@ Configuration<S> random_configuration(const Model<S>& model, Rng& rng) {
   if (model.has_moving_base())
     q.H = SE3<S>(SO3<S>::from_quaternion(S(g(rng)), S(g(rng)), S(g(rng)), S(g(rng))),
                  Vector3<S>(S(u(rng)), S(u(rng)), S(u(rng))));
-  for (int i = 1; i <= model.num_joints(); ++i)
-    q.s(i - 1) = detail::joint_position_in_limits(model.joint(i), 0.5 * (u(rng) + 1.0));
+  for (int i = 1; i < model.num_bodies(); ++i)
+    q.s(model.q_index(i)) = detail::joint_position_in_limits(model.joint(i), 0.5 * (u(rng) + 1.0));
   return q;
 }
 
@@ -78,9 +78,9 @@ void integrate(const Model<S>& model, const Configuration<S>& q,
                const Eigen::MatrixBase<Derived>& dq, Configuration<S>& out) {
   detail::check_configuration("integrate", model, q);
   LIEDYN_CHECK_SIZE("integrate", "dq", dq, model.nv());
-  const int off = model.offset(), n = model.num_joints();
+  const int off = model.offset(), n = model.nv_joints();
   if (&out != &q) out.s = q.s;
-  out.s += dq.segment(off, n);
+  out.s += dq.segment(off, n);  // every joint a 1-DoF screw: ⊕ on its R is +
   out.H =
       model.has_moving_base() ? SE3<S>(q.H * SE3<S>::exp(Vector6<S>(dq.template head<6>()))) : q.H;
 }
@@ -102,7 +102,7 @@ void difference(const Model<S>& model, const Configuration<S>& q0, const Configu
   detail::check_configuration("difference", model, q0);
   detail::check_configuration("difference", model, q1);
   LIEDYN_CHECK_SIZE("difference", "out", out, model.nv());
-  const int off = model.offset(), n = model.num_joints();
+  const int off = model.offset(), n = model.nv_joints();
   if (off > 0) out.template head<6>() = q0.H.inverse_times(q1.H).log();
   out.segment(off, n) = q1.s - q0.s;
 }
@@ -131,7 +131,7 @@ void interpolate(const Model<S>& model, const Configuration<S>& q0, const Config
   }
   if (&out != &q0 && &out != &q1) out.s = q0.s;
   // (1 − t) s0 + t s1 coefficient-wise: safe when out.s is q0.s or q1.s.
-  for (int k = 0; k < model.num_joints(); ++k) out.s(k) = q0.s(k) + t * (q1.s(k) - q0.s(k));
+  for (int k = 0; k < model.nq_joints(); ++k) out.s(k) = q0.s(k) + t * (q1.s(k) - q0.s(k));
 }
 
 /// The geodesic interpolation q0 ⊕ t (q1 ⊖ q0) (see the output-argument form).

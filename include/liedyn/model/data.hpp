@@ -22,13 +22,14 @@ struct Data {
 
   /// (Re)sizes every buffer for `model`, zero-filled (this allocates).
   void resize(const Model<S>& model) {
-    const int nb = model.num_bodies(), n = model.num_joints(), nv = model.nv();
+    const int nb = model.num_bodies(), nq = model.nq_joints(), n = model.nv_joints(),
+              nv = model.nv();
     num_bodies = nb;
     model_id = model.id();
     H_parent.assign(nb, SE3<S>());
-    joint_q.setZero(n);
-    joint_sin.setZero(n);
-    joint_cos.setZero(n);
+    joint_q.setZero(nq);
+    joint_sin.setZero(nq);
+    joint_cos.setZero(nq);
     H_world.assign(nb, SE3<S>());
     H_base.assign(nb, SE3<S>());
     v.assign(nb, Motion<S>());
@@ -111,8 +112,8 @@ struct Data {
   // --- kinematics -------------------------------------------------------------------------
   std::vector<SE3<S>> H_parent;  ///< ^{λ(i)}H_i(s_i); its inverse action is the paper's ^iX_{λ(i)}
   VectorX<S> joint_q;            ///< s, copied contiguous for the batched sin/cos
-  VectorX<S> joint_sin;          ///< sin s_i (entry i − 1 for joint i), for the joint transforms
-  VectorX<S> joint_cos;          ///< cos s_i
+  VectorX<S> joint_sin;          ///< sin of each entry of s (joint i's at q_index(i))
+  VectorX<S> joint_cos;          ///< cos of each entry of s
   std::vector<SE3<S>> H_world;   ///< ^A H_i (forward kinematics)
   std::vector<SE3<S>> H_base;    ///< ^0 H_i: body i in the base frame (crba, derivatives)
   std::vector<Motion<S>> v;      ///< twist of body i, ^i v_{A,i}
@@ -138,7 +139,7 @@ struct Data {
   std::vector<Motion<S>> c;      ///< ABA: velocity-product acceleration c_i = v_i × S_i r_i, [i]
   std::vector<Motion<S>> aba_a;  ///< ABA: a'_i, body acceleration incl. gravity, [i]
   std::vector<S> D, Dinv, u;     ///< D_i = S_iᵀ U_i (+ armature), its inverse; u_i
-  Matrix6X<S> F;  ///< _0F: base–joint block of M (column j−1: joint j), base frame
+  Matrix6X<S> F;  ///< _0F: base–joint block of M (joint j's columns from r_index(j)), base frame
   std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i: one 6 × n buffer, Fset[0], shared (see immamb)
   std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each, frame 0)
 
@@ -160,9 +161,9 @@ struct Data {
   std::vector<Motion<S>> ground_dA;  ///< scratch: the change of A_i with the accelerations
   std::vector<Force<S>> ground_dF;   ///< scratch: Σ over subtree(i) of I_j (ΔA_j − ΔA_i)
   MatrixX<S> D1;  ///< ∂ĪD/∂η (nv × 6), twist of the chosen representation held fixed
-  MatrixX<S> D2;  ///< ∂ĪD/∂s (nv × n)
+  MatrixX<S> D2;  ///< ∂ĪD/∂s (nv × nv_joints)
   MatrixX<S> D3;  ///< ∂ĪD/∂(base twist) in the chosen representation (nv × 6)
-  MatrixX<S> D4;  ///< ∂ĪD/∂r (nv × n)
+  MatrixX<S> D4;  ///< ∂ĪD/∂r (nv × nv_joints)
 
   // --- AZA: articulated-body factorization at s for solving M x = y (aza.hpp) --------------
   std::vector<Matrix6<S>> aza_IA;  ///< articulated inertia M^A_i, mixed frame [i] (aza.hpp)

@@ -55,6 +55,11 @@ struct Joint {
   S velocity_limit = std::numeric_limits<S>::infinity();
   S effort_limit = std::numeric_limits<S>::infinity();
 
+  /// Number of configuration coordinates (entries of s): 1, for every 1-DoF screw.
+  int nq() const { return 1; }
+  /// Number of velocity coordinates (entries of r and δs): 1, for every 1-DoF screw.
+  int nv() const { return 1; }
+
   /// exp((Γ q)^): the motion of the joint frame, ^{λ(i)|i}H_i(q).
   SE3<S> motion_transform(const S& q) const {
     S s, c;

@@ -7,8 +7,9 @@
 //
 // The base is either moving (6 DoF: a floating humanoid, or an arm on a ship whose base motion
 // is prescribed) or welded to the inertial frame. Velocity/force vectors and matrices are
-// ordered BASE FIRST (docs/conventions.md §2): index 0..5 the base (moving base only), then joint i
-// at index offset()+i-1, where offset() is 6 for a moving base and 0 for a welded one.
+// ordered BASE FIRST (docs/conventions.md §2): index 0..5 the base (moving base only), then the
+// joints' coordinates in body order, joint i's from v_index(i) = offset() + r_index(i), where
+// offset() is 6 for a moving base and 0 for a welded one.
 //
 // A Model is immutable once built (by ModelBuilder or a loader) and can be shared between
 // threads; per-call scratch lives in Data (data.hpp).
@@ -150,10 +151,30 @@ class Model {
   bool has_moving_base() const { return base_type_ == BaseType::Moving; }
   /// Index of joint 1 in velocity-sized vectors: 6 for a moving base, 0 when welded.
   int offset() const { return has_moving_base() ? 6 : 0; }
-  /// Size of velocity-like vectors: 6 + n (moving) or n (welded).
-  int nv() const { return offset() + num_joints(); }
-  /// Index of joint i (body index ≥ 1) in velocity-sized vectors.
-  int v_index(int i) const { return offset() + i - 1; }
+  /// Size of velocity-like vectors ν̄ = [ν; r]: 6 + nv_joints() (moving) or nv_joints() (welded).
+  int nv() const { return offset() + nv_joints(); }
+
+  // Where each joint's coordinates lie. Joint i (body index ≥ 1) owns joint_nq(i) consecutive
+  // entries of the configuration s, from q_index(i), and joint_nv(i) consecutive entries of its
+  // velocity r and of the tangent δs, from r_index(i); in velocity-sized vectors ν̄ = [ν; r] they
+  // start at v_index(i). Joints are laid out in body order, so a subtree's coordinates are one
+  // contiguous range: [r_index(i), r_index(subtree_end(i))). Body 0 (the base) owns no joint
+  // coordinates, and index num_bodies() is the end of the last joint's range.
+
+  /// Size of s: the joints' configuration coordinates.
+  int nq_joints() const { return q_index_.back(); }
+  /// Size of r and of the tangent δs: the joints' velocity coordinates.
+  int nv_joints() const { return r_index_.back(); }
+  /// First entry of joint i in s (0 ≤ i ≤ num_bodies(); see above).
+  int q_index(int i) const { return q_index_[i]; }
+  /// First entry of joint i in r and δs (0 ≤ i ≤ num_bodies(); see above).
+  int r_index(int i) const { return r_index_[i]; }
+  /// First entry of joint i in velocity-sized vectors ν̄ = [ν; r]: offset() + r_index(i).
+  int v_index(int i) const { return offset() + r_index_[i]; }
+  /// Number of configuration coordinates of joint i (0 for the base, i = 0).
+  int joint_nq(int i) const { return q_index_[i + 1] - q_index_[i]; }
+  /// Number of velocity coordinates of joint i (0 for the base, i = 0).
+  int joint_nv(int i) const { return r_index_[i + 1] - r_index_[i]; }
 
   /// The parent λ(i) < i of body i; −1 for the base (i = 0).
   int parent(int i) const { return parent_[i]; }
@@ -272,6 +293,8 @@ class Model {
     m.depth_ = depth_;
     m.max_depth_ = max_depth_;
     m.total_depth_ = total_depth_;
+    m.q_index_ = q_index_;
+    m.r_index_ = r_index_;
     m.dof_parent_ = dof_parent_;
     m.dof_subtree_end_ = dof_subtree_end_;
     m.children_ = children_;
@@ -307,6 +330,8 @@ class Model {
   std::vector<int> depth_{0};
   int max_depth_ = 0;
   int total_depth_ = 0;
+  std::vector<int> q_index_{0, 0};  // q_index_[i]: joint i's first entry in s; back(): size of s
+  std::vector<int> r_index_{0, 0};  // r_index_[i]: joint i's first entry in r; back(): size of r
   std::vector<int> dof_parent_ = {-1, 0, 1, 2, 3, 4};
   std::vector<int> dof_subtree_end_ = {6, 6, 6, 6, 6, 6};
   std::vector<std::vector<int>> children_{{}};

@@ -124,18 +124,18 @@ void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, 
 /// The state (H, s, ν, r). For a welded base, H is the welded pose and ν stays zero.
 template <class S>
 struct State {
-  SE3<S> H;                            ///< ^A H_0
-  VectorX<S> s;                        ///< joint positions, joint i at s[i−1]
+  SE3<S> H;      ///< ^A H_0
+  VectorX<S> s;  ///< joint configurations, joint i's at s[Model::q_index(i)…] (Model::nq_joints())
   Vector6<S> nu = Vector6<S>::Zero();  ///< body twist ^0 v_{A,0} (native representation)
-  VectorX<S> r;                        ///< joint velocities
+  VectorX<S> r;  ///< joint velocities, joint i's at r[Model::r_index(i)…] (Model::nv_joints())
 
   State() = default;
   /// The neutral state of `model`: H = identity (moving base) or the welded pose, s = 0, ν = 0,
   /// r = 0.
   explicit State(const Model<S>& model)
       : H(model.has_moving_base() ? SE3<S>() : model.welded_base_pose()),
-        s(VectorX<S>::Zero(model.num_joints())),
-        r(VectorX<S>::Zero(model.num_joints())) {}
+        s(VectorX<S>::Zero(model.nq_joints())),
+        r(VectorX<S>::Zero(model.nv_joints())) {}
 
   /// The base twist in `rep`.
   Vector6<S> base_twist(TwistRepresentation rep) const { return base_twist_from_body(H, nu, rep); }
@@ -145,7 +145,7 @@ struct State {
   }
   /// Generalized velocity [ν; r] (or r for a welded base).
   VectorX<S> velocity(const Model<S>& model) const {
-    LIEDYN_CHECK_SIZE("State::velocity", "state.r", r, model.num_joints());
+    LIEDYN_CHECK_SIZE("State::velocity", "state.r", r, model.nv_joints());
     VectorX<S> v(model.nv());
     if (model.has_moving_base()) v << nu, r;
     else v = r;
@@ -165,16 +165,16 @@ struct State {
 };
 
 namespace detail {
-/// s and r of `x` have the model's num_joints() entries (`name` is the argument's name).
+/// s has the model's nq_joints() entries and r its nv_joints() (`name` is the argument's name).
 template <class S>
 void check_state_sizes(const char* who, const char* name, const Model<S>& model,
                        const State<S>& x) {
-  LIEDYN_CHECK_SIZE(who, std::string(name) + ".s", x.s, model.num_joints());
-  LIEDYN_CHECK_SIZE(who, std::string(name) + ".r", x.r, model.num_joints());
+  LIEDYN_CHECK_SIZE(who, std::string(name) + ".s", x.s, model.nq_joints());
+  LIEDYN_CHECK_SIZE(who, std::string(name) + ".r", x.r, model.nv_joints());
 }
 }  // namespace detail
 
-/// Size of the state's tangent space: 12 + 2n (moving base) or 2n.
+/// Size of the state's tangent space: 2 nv() (12 + 2 nv_joints() for a moving base).
 template <class S>
 int tangent_size(const Model<S>& model) {
   return 2 * model.nv();
@@ -216,9 +216,9 @@ State<S> random_state(const Model<S>& model, Rng& rng) {
                  Vector3<S>(S(px), S(py), S(pz)));
     for (int k = 0; k < 6; ++k) x.nu(k) = S(u(rng));
   }
-  for (int i = 1; i <= model.num_joints(); ++i) {
-    x.s(i - 1) = detail::joint_position_in_limits(model.joint(i), 0.5 * (u(rng) + 1.0));
-    x.r(i - 1) = S(u(rng));
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    x.s(model.q_index(i)) = detail::joint_position_in_limits(model.joint(i), 0.5 * (u(rng) + 1.0));
+    x.r(model.r_index(i)) = S(u(rng));
   }
   return x;
 }
@@ -230,7 +230,8 @@ State<S> integrate(const Model<S>& model, const State<S>& x, const Eigen::Matrix
   detail::check_state_sizes("integrate", "x", model, x);
   LIEDYN_CHECK_SIZE("integrate", "dx", dx, tangent_size(model));
   State<S> y = x;
-  const int n = model.num_joints();
+  // Every joint is a 1-DoF screw: its configuration space is R, where ⊕ is +.
+  const int n = model.nv_joints();
   if (model.has_moving_base()) {
     y.H = x.H * SE3<S>::exp(dx.template segment<6>(0));
     y.s += dx.segment(6, n);

@@ -152,7 +152,7 @@ MatrixX<S> difference_columns(int ncols, G&& g, Coord&& coord, F0&& f0,
 /// Index of the first column of `block` in the state tangent, and its width.
 template <class S>
 void block_range(const Model<S>& model, StateBlock block, int& first, int& width) {
-  const int n = model.num_joints();
+  const int n = model.nv_joints();
   const bool moving = model.has_moving_base();
   switch (block) {
     case StateBlock::Pose:
@@ -182,7 +182,7 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
                                StateBlock block, const NumDiffOptions<S>& opt) {
   const TwistRepresentation rep = opt.twist_representation;
   const bool moving = model.has_moving_base();
-  const int n = model.num_joints();
+  const int n = model.nv_joints();
   switch (block) {
     case StateBlock::Pose: {
       const int ncols = moving ? 6 : 0;
@@ -200,7 +200,7 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
     case StateBlock::JointPositions: {
       auto g = [&](int k, const S& h) {
         State<S> y = x;
-        y.s[k] = x.s[k] + h;
+        y.s[k] = x.s[k] + h;  // every joint a 1-DoF screw: s ⊕ h e_k is s + h e_k
         return as_vector<S>(f(static_cast<const State<S>&>(y)));
       };
       return difference_columns<S>(
