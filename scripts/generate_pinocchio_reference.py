@@ -713,6 +713,20 @@ def twin_check(model, seed, checks):
         rel(pin.nonLinearEffects(twin, d2, q, v), pin.nonLinearEffects(model, d1, q, v)),
     )
     require("universal_vs_revolute_pairs(rnea,crba,aba,nle)", worst, TWIN_TOL, checks)
+    # The universal joint's bias c = dS/dt v = [0; -v1 v2 (a2 x R2(q2)^T a1)] (README), against
+    # Pinocchio's joint acceleration at zero joint acceleration below a fixed base.
+    worst = 0.0
+    for k, (a1, a2) in enumerate(UNIVERSAL_AXES):
+        a1, a2 = np.array(a1, float), np.array(a2, float)
+        one = pin.Model()
+        j = one.addJoint(0, pin.JointModelUniversal(a1, a2), pin.SE3.Identity(), "u")
+        one.appendBodyToJoint(j, pin.Inertia.FromBox(1.0, 0.1, 0.2, 0.3), pin.SE3.Identity())
+        d = one.createData()
+        qj, vj = q[2 * k : 2 * k + 2], v[2 * k : 2 * k + 2]
+        pin.forwardKinematics(one, d, qj, vj, np.zeros(2))
+        c = -vj[0] * vj[1] * np.cross(a2, exp_so3(a2 * qj[1]).T @ a1)
+        worst = max(worst, rel(np.concatenate([np.zeros(3), c]), d.a[1].vector))
+    require("universal_bias_formula-pinocchio_cJ", worst, REBUILD_TOL, checks)
 
 
 def main():
