@@ -439,7 +439,6 @@ def rel(a, b):
 
 def random_state(model, seed):
     pin.seed(seed)
-    np.random.seed(seed)
     q = pin.randomConfiguration(model)
     rng = np.random.default_rng(seed)
     v, a, tau = (rng.uniform(-1.0, 1.0, model.nv) for _ in range(3))
@@ -757,7 +756,8 @@ def main():
                 path = os.path.join(args.out, "%s.seed%d.txt" % (stem, seed))
                 with open(path, "w") as f:
                     f.write("\n".join(lines) + "\n")
-                print("  wrote %s (%d bytes)" % (os.path.relpath(path, REPO), os.path.getsize(path)))
+                size = os.path.getsize(path)
+                print("  wrote %s (%d bytes)" % (os.path.relpath(path, REPO), size))
     except Failure as e:
         sys.exit("generate_pinocchio_reference: check failed: %s" % e)
 
