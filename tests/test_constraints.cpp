@@ -136,6 +136,25 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("constraints: each type's row blocks tile its full_dimension rows in order",
+          "[constraints]") {
+  // row_layout is the one row map the kinematics, their derivatives and the wrench read: its
+  // blocks must cover rows 0..full_dimension − 1 once, in order (a coupling's one row has none).
+  for (ConstraintType t :
+       {ConstraintType::PointContact, ConstraintType::RigidContact, ConstraintType::RigidLoop,
+        ConstraintType::BallLoop, ConstraintType::RevoluteLoop, ConstraintType::PrismaticLoop}) {
+    CAPTURE(liedyn::to_string(t));
+    int next = 0;
+    for (const liedyn::RowBlock& b : liedyn::row_layout(t)) {
+      CHECK(b.row == next);
+      CHECK((b.part == 0 || b.part == 3));
+      next += b.size();
+    }
+    CHECK(next == liedyn::full_dimension(t));
+  }
+  CHECK(liedyn::row_layout(ConstraintType::Coupling).count == 0);
+}
+
 TEST_CASE("constraints: the drift is d/dt (J nu) - J ddq along a trajectory, every type and sense",
           "[constraints]") {
   using L = long double;

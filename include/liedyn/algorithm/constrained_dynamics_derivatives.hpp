@@ -72,29 +72,17 @@ Force<S> constraint_wrench(const Constraint<S>& c, const SE3<S>& H2,
       dw->template middleRows<3>(row_of_dw) +=
           hat(wl).lazyProduct(theta2->template bottomRows<3>());
   };
-  switch (c.type) {
-    case ConstraintType::RigidContact:
-    case ConstraintType::RigidLoop:
-      if (c.sense == TwistRepresentation::Inertial) {
-        // w = ^AX_2ᵀ λ = _2X^A λ; δw = −δθ ×̄* w.
-        const Force<S> w = H2.act_inverse(Force<S>(full));
-        if (dw) motion_columns_cross_force(*theta2, Force<S>(-w), *dw);
-        return w;
-      }
-      block3(f, 0, Vector3<S>(full.template head<3>()));
-      block3(n, 3, Vector3<S>(full.template tail<3>()));
-      break;
-    case ConstraintType::PointContact:
-    case ConstraintType::BallLoop: block3(f, 0, Vector3<S>(full.template head<3>())); break;
-    case ConstraintType::RevoluteLoop:
-      block3(f, 0, Vector3<S>(full.template head<3>()));
-      n += c.complement * full.template segment<2>(3);
-      break;
-    case ConstraintType::PrismaticLoop:
-      f += c.complement * full.template head<2>();
-      block3(n, 3, Vector3<S>(full.template segment<3>(2)));
-      break;
-    case ConstraintType::Coupling: break;
+  if (is_rigid(c.type) && c.sense == TwistRepresentation::Inertial) {
+    // w = ^AX_2ᵀ λ = _2X^A λ; δw = −δθ ×̄* w.
+    const Force<S> w = H2.act_inverse(Force<S>(full));
+    if (dw) motion_columns_cross_force(*theta2, Force<S>(-w), *dw);
+    return w;
+  }
+  for (const RowBlock& b : row_layout(c.type)) {
+    Vector3<S>& w = b.part == 0 ? f : n;
+    if (b.form == RowBlockForm::Whole)
+      block3(w, b.part, Vector3<S>(full.template segment<3>(b.row)));
+    else w += c.complement * full.template segment<2>(b.row);
   }
   return Force<S>(f, n);
 }

@@ -213,46 +213,38 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
           err.template segment<3>(r0) = R2 * phi;
         }
       };
-      switch (c.type) {
-        case ConstraintType::RigidContact:
-        case ConstraintType::RigidLoop:
-          if (c.sense == TwistRepresentation::Inertial) {
-            f2.H.act_motions(R, rows);
-            vel = f2.H.act(u).vector();
-            acc = f2.H.act(ud + f2.v.cross(u)).vector();
-            err.template tail<3>() = R2 * phi;
-            err.template head<3>() = e_lin + o2.cross(Vector3<S>(err.template tail<3>()));
+      // Two rows of frame 2's own coordinates across the free axis: the revolute loop's angular
+      // rows, the prismatic loop's linear rows.
+      auto complement_rows = [&](const RowBlock& b) {
+        const auto Bt = c.complement.transpose();
+        const bool linear = b.part == 0;
+        rows.template middleRows<2>(b.row).noalias() = Bt * R.template middleRows<3>(b.part);
+        vel.template segment<2>(b.row) = Bt * (linear ? ul : ua);
+        acc.template segment<2>(b.row) = Bt * (linear ? udl : uda);
+        err.template segment<2>(b.row) = Bt * (linear ? Vector3<S>(R2.transpose() * e_lin) : phi);
+      };
+      if (is_rigid(c.type) && c.sense == TwistRepresentation::Inertial) {
+        f2.H.act_motions(R, rows);
+        vel = f2.H.act(u).vector();
+        acc = f2.H.act(ud + f2.v.cross(u)).vector();
+        err.template tail<3>() = R2 * phi;
+        err.template head<3>() = e_lin + o2.cross(Vector3<S>(err.template tail<3>()));
+      } else {
+        for (const RowBlock& b : row_layout(c.type)) {
+          if (b.form == RowBlockForm::Complement) complement_rows(b);
+          else if (b.part == 0) linear_rows(b.row);
+          else angular_rows(b.row);
+        }
+        if (is_rigid(c.type)) {
+          // The intrinsic relative acceleration ^2X_A (ẇ_2 − ẇ_1) = u̇ + v_2 × u, in the sense.
+          const Motion<S> intrinsic = ud + f2.v.cross(u);
+          if (body_sense) {
+            acc = intrinsic.vector();
           } else {
-            linear_rows(0);
-            angular_rows(3);
-            // The intrinsic relative acceleration ^2X_A (ẇ_2 − ẇ_1) = u̇ + v_2 × u, in the sense.
-            const Motion<S> intrinsic = ud + f2.v.cross(u);
-            if (body_sense) {
-              acc = intrinsic.vector();
-            } else {
-              acc.template head<3>() = R2 * intrinsic.linear();
-              acc.template tail<3>() = R2 * intrinsic.angular();
-            }
+            acc.template head<3>() = R2 * intrinsic.linear();
+            acc.template tail<3>() = R2 * intrinsic.angular();
           }
-          break;
-        case ConstraintType::PointContact:
-        case ConstraintType::BallLoop: linear_rows(0); break;
-        case ConstraintType::RevoluteLoop:
-          linear_rows(0);
-          rows.template middleRows<2>(3).noalias() =
-              c.complement.transpose() * R.template bottomRows<3>();
-          vel.template segment<2>(3) = c.complement.transpose() * ua;
-          acc.template segment<2>(3) = c.complement.transpose() * uda;
-          err.template segment<2>(3) = c.complement.transpose() * phi;
-          break;
-        case ConstraintType::PrismaticLoop:
-          rows.template topRows<2>().noalias() = c.complement.transpose() * R.template topRows<3>();
-          vel.template head<2>() = c.complement.transpose() * ul;
-          acc.template head<2>() = c.complement.transpose() * udl;
-          err.template head<2>() = c.complement.transpose() * (R2.transpose() * e_lin);
-          angular_rows(2);
-          break;
-        case ConstraintType::Coupling: break;
+        }
       }
       if (!c.has_placement) err.setZero();
     }

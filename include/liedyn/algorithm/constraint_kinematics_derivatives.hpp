@@ -94,31 +94,19 @@ void sense_rows_derivative(const Constraint<S>& c, const SE3<S>& H2, const Motio
     if (body) out.template middleRows<3>(r0) = dy.template middleRows<3>(y0);
     else rotated(r0, y0, y3);
   };
-  switch (c.type) {
-    case ConstraintType::RigidContact:
-    case ConstraintType::RigidLoop:
-      if (c.sense == TwistRepresentation::Inertial) {
-        // d(^AX_2 y) = ^AX_2 (dy − ad(y) δθ).
-        out = dy;
-        add_cross_motion_columns(-y, theta2, out.leftCols(ns));
-        H2.act_motions(out, out);
-      } else {
-        block3(0, 0, y.linear());
-        block3(3, 3, y.angular());
-      }
-      break;
-    case ConstraintType::PointContact:
-    case ConstraintType::BallLoop: block3(0, 0, y.linear()); break;
-    case ConstraintType::RevoluteLoop:
-      block3(0, 0, y.linear());
-      out.template middleRows<2>(3) =
-          c.complement.transpose().lazyProduct(dy.template bottomRows<3>());
-      break;
-    case ConstraintType::PrismaticLoop:
-      out.template topRows<2>() = c.complement.transpose().lazyProduct(dy.template topRows<3>());
-      block3(2, 3, y.angular());
-      break;
-    case ConstraintType::Coupling: break;
+  if (is_rigid(c.type) && c.sense == TwistRepresentation::Inertial) {
+    // d(^AX_2 y) = ^AX_2 (dy − ad(y) δθ).
+    out = dy;
+    add_cross_motion_columns(-y, theta2, out.leftCols(ns));
+    H2.act_motions(out, out);
+    return;
+  }
+  for (const RowBlock& b : row_layout(c.type)) {
+    if (b.form == RowBlockForm::Whole)
+      block3(b.row, b.part, b.part == 0 ? y.linear() : y.angular());
+    else
+      out.template middleRows<2>(b.row) =
+          c.complement.transpose().lazyProduct(dy.template middleRows<3>(b.part));
   }
 }
 
@@ -156,38 +144,25 @@ void position_error_derivative(const Constraint<S>& c, const SE3<S>& H2, const S
     out.template middleRows<3>(r0) =
         R2.lazyProduct(dphi) - (R2 * hat(phi)).lazyProduct(theta2.template bottomRows<3>());
   };
-  switch (c.type) {
-    case ConstraintType::RigidContact:
-    case ConstraintType::RigidLoop:
-      if (body) {
-        body_linear(out, 0);
-        out.template bottomRows<3>() = dphi;
-      } else {
-        rotated_angle(3);
-        out.template topRows<3>() = dd;
-        if (c.sense == TwistRepresentation::Inertial) {
-          // + δ(o_2 × R_2 φ) = −(R_2 φ)^ R_2 δθ_lin + o_2^ δ(R_2 φ).
-          out.template topRows<3>() +=
-              hat(o2).lazyProduct(out.template bottomRows<3>()) -
-              (hat(Vector3<S>(R2 * phi)) * R2).lazyProduct(theta2.template topRows<3>());
-        }
-      }
-      break;
-    case ConstraintType::PointContact:
-    case ConstraintType::BallLoop:
-    case ConstraintType::RevoluteLoop:
-      if (body) body_linear(out, 0);
-      else out.template topRows<3>() = dd;
-      if (c.type == ConstraintType::RevoluteLoop)
-        out.template middleRows<2>(3) = c.complement.transpose().lazyProduct(dphi);
-      break;
-    case ConstraintType::PrismaticLoop:
-      body_linear(star, 0);  // δ* is no longer needed
-      out.template topRows<2>() = c.complement.transpose().lazyProduct(star.template topRows<3>());
-      if (body) out.template middleRows<3>(2) = dphi;
-      else rotated_angle(2);
-      break;
-    case ConstraintType::Coupling: break;
+  for (const RowBlock& b : row_layout(c.type)) {
+    if (b.form == RowBlockForm::Complement) {
+      // Across the free axis, in frame 2's own axes whatever the sense.
+      if (b.part == 0) body_linear(star, 0);  // δ* is no longer needed
+      const auto from = b.part == 0 ? star.template topRows<3>() : dphi;
+      out.template middleRows<2>(b.row) = c.complement.transpose().lazyProduct(from);
+    } else if (b.part == 0) {
+      if (body) body_linear(out, b.row);
+      else out.template middleRows<3>(b.row) = dd;
+    } else {
+      if (body) out.template middleRows<3>(b.row) = dphi;
+      else rotated_angle(b.row);
+    }
+  }
+  if (is_rigid(c.type) && c.sense == TwistRepresentation::Inertial) {
+    // + δ(o_2 × R_2 φ) = −(R_2 φ)^ R_2 δθ_lin + o_2^ δ(R_2 φ).
+    out.template topRows<3>() +=
+        hat(o2).lazyProduct(out.template bottomRows<3>()) -
+        (hat(Vector3<S>(R2 * phi)) * R2).lazyProduct(theta2.template topRows<3>());
   }
 }
 

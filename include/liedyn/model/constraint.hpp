@@ -95,6 +95,55 @@ inline int full_dimension(ConstraintType t) {
   return 0;
 }
 
+/// How a block of a constraint's rows reads a 3-vector of frame 2's relative motion (or
+/// multipliers' wrench): Whole, its three coordinates; Complement, the two across the constraint's
+/// free axis, Constraint::complement ᵀ times it (always in frame 2's own axes).
+enum class RowBlockForm { Whole, Complement };
+
+/// A block of a constraint's rows: which part of the 6-vector it reads (`part`, 0 for the linear
+/// part, 3 for the angular part), how, and its first row among the full_dimension() rows.
+struct RowBlock {
+  int part = 0;
+  RowBlockForm form = RowBlockForm::Whole;
+  int row = 0;
+  /// Rows the block takes: 3 (Whole) or 2 (Complement).
+  int size() const { return form == RowBlockForm::Whole ? 3 : 2; }
+};
+
+/// The row blocks of a constraint type, in row order (docs/conventions.md §8): the one statement
+/// of which rows a point, rigid, ball, revolute or prismatic constraint keeps, read by the
+/// constraint kinematics, their derivatives and the constraint wrench. A coupling has none (its
+/// one row reads the joints).
+struct RowLayout {
+  int count = 0;
+  RowBlock blocks[2];
+  /// The blocks, for range-for.
+  const RowBlock* begin() const { return blocks; }
+  /// One past the last block.
+  const RowBlock* end() const { return blocks + count; }
+};
+
+/// The row layout of type t: rigid [linear; angular], point and ball [linear], revolute [linear;
+/// angular ⟂ axis], prismatic [linear ⟂ axis; angular], coupling none.
+inline RowLayout row_layout(ConstraintType t) {
+  using F = RowBlockForm;
+  switch (t) {
+    case ConstraintType::RigidContact:
+    case ConstraintType::RigidLoop: return {2, {{0, F::Whole, 0}, {3, F::Whole, 3}}};
+    case ConstraintType::PointContact:
+    case ConstraintType::BallLoop: return {1, {{0, F::Whole, 0}, {}}};
+    case ConstraintType::RevoluteLoop: return {2, {{0, F::Whole, 0}, {3, F::Complement, 3}}};
+    case ConstraintType::PrismaticLoop: return {2, {{0, F::Complement, 0}, {3, F::Whole, 2}}};
+    case ConstraintType::Coupling: break;
+  }
+  return {};
+}
+
+/// True for the rigid contact and the rigid loop (six rows, the whole relative motion).
+inline bool is_rigid(ConstraintType t) {
+  return t == ConstraintType::RigidContact || t == ConstraintType::RigidLoop;
+}
+
 /// True for the two contact types (frame 1 is the environment).
 inline bool is_contact(ConstraintType t) {
   return t == ConstraintType::PointContact || t == ConstraintType::RigidContact;
