@@ -9,7 +9,9 @@ mesh geoms and mesh assets removed (the meshes are not in the repository; every 
 matters has an explicit <inertial>, so the compiled inertias are unaffected), and writes:
   * per body: name, mass, ipos, iquat (w first), principal inertia, and the pose xpos, xquat at
     qpos0 (after mj_kinematics);
-  * per joint: name, type, qpos0 (= ref), the world axis xaxis and anchor xanchor at qpos0;
+  * per joint: name, type, qposadr, dofadr, qpos0 (= ref), the world axis xaxis and anchor
+    xanchor at qpos0, limited, range, armature;
+  * per named site: its pose site_xpos, site_xmat (row-major) at qpos0;
   * for SEEDS random states (qpos, qvel, an applied force qfrc_applied, an acceleration qacc):
     the mass matrix (mj_fullM), the bias forces qfrc_bias, inverse dynamics qfrc_inverse of qacc
     (mj_inverse) and the forward-dynamics acceleration under qfrc_applied (mj_forward).
@@ -96,8 +98,15 @@ def generate(name):
     for j in range(m.njnt):
         jname = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, j) or f"joint{j}"
         adr = m.jnt_qposadr[j]
-        out.append(f"joint {jname} {m.jnt_type[j]} {adr} {m.jnt_dofadr[j]} " + line("", np.concatenate([
-            [m.qpos0[adr]], d.xaxis[j], d.xanchor[j]]))[1:])
+        dof = m.jnt_dofadr[j]
+        out.append(f"joint {jname} {m.jnt_type[j]} {adr} {dof} " + line("", np.concatenate([
+            [m.qpos0[adr]], d.xaxis[j], d.xanchor[j], [m.jnt_limited[j]], m.jnt_range[j],
+            [m.dof_armature[dof]]]))[1:])
+    for k in range(m.nsite):
+        sname = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SITE, k)
+        if sname:
+            out.append(f"site {sname} " + line("", np.concatenate([d.site_xpos[k],
+                                                                    d.site_xmat[k]]))[1:])
     rng = np.random.default_rng(20261128)
     for s in range(SEEDS):
         qpos = m.qpos0.copy()

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -50,6 +51,13 @@ struct RefJoint {
   int type, qposadr, dofadr;
   double qpos0;
   Vector3<double> xaxis, xanchor;
+  bool limited;
+  double lower, upper, armature;
+};
+struct RefSite {
+  std::string name;
+  Vector3<double> xpos;
+  Matrix3<double> xmat;
 };
 struct RefState {
   std::map<std::string, VectorX<double>> v;
@@ -59,6 +67,7 @@ struct Reference {
   Vector3<double> gravity;
   std::vector<RefBody> bodies;
   std::vector<RefJoint> joints;
+  std::vector<RefSite> sites;
   std::vector<RefState> states;
 };
 
@@ -102,11 +111,23 @@ Reference read_reference(const std::string& name) {
       RefJoint j;
       in >> j.name >> j.type >> j.qposadr >> j.dofadr;
       const VectorX<double> v = numbers_of(in);
-      REQUIRE(v.size() == 7);
+      REQUIRE(v.size() == 11);
       j.qpos0 = v(0);
       j.xaxis = v.segment<3>(1);
       j.xanchor = v.segment<3>(4);
+      j.limited = v(7) != 0.0;
+      j.lower = v(8);
+      j.upper = v(9);
+      j.armature = v(10);
       r.joints.push_back(j);
+    } else if (key == "site") {
+      RefSite st;
+      in >> st.name;
+      const VectorX<double> v = numbers_of(in);
+      REQUIRE(v.size() == 12);
+      st.xpos = v.head<3>();
+      st.xmat = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(v.data() + 3);
+      r.sites.push_back(st);
     } else if (key == "state") {
       r.states.emplace_back();
     } else if (!key.empty() && key[0] != '#') {
@@ -189,7 +210,6 @@ TEST_CASE("MJCF: compiled bodies, poses and joint axes agree with MuJoCo", "[mjc
     // body's inertia (fixed bodies merge into their parent).
     std::vector<SpatialInertia<double>> expected(model.num_bodies());
     liedyn::Data<double> data(model);
-    const Layout L = layout_of(model, r);
     State<double> x = liedyn::neutral(model);
     for (const RefBody& b : r.bodies) {
       if (b.name == "world") continue;
@@ -218,6 +238,12 @@ TEST_CASE("MJCF: compiled bodies, poses and joint axes agree with MuJoCo", "[mjc
       CHECK(relative_error(H.translation(), b.xpos) <= tol);
       CHECK(relative_error(H.rotation(), b.xquat.toRotationMatrix()) <= tol);
     }
+    for (const RefSite& st : r.sites) {
+      INFO("site " << st.name);
+      const SE3<double> H = liedyn::frame_pose(model, data, st.name);
+      CHECK(relative_error(H.translation(), st.xpos) <= tol);
+      CHECK(relative_error(H.rotation(), st.xmat) <= tol);
+    }
     for (int i = 1; i < model.num_bodies(); ++i) {
       INFO("joint " << model.joint_name(i));
       const RefJoint* j = nullptr;
@@ -227,8 +253,12 @@ TEST_CASE("MJCF: compiled bodies, poses and joint axes agree with MuJoCo", "[mjc
       const SE3<double>& H = data.H_world[i];
       CHECK(relative_error(Vector3<double>(H.rotation() * model.joint(i).axis), j->xaxis) <= tol);
       CHECK(relative_error(H.translation(), j->xanchor) <= tol);
+      // Limits in s = qpos − qpos0; exactly the file's numbers converted (degrees to radians).
+      const double inf = std::numeric_limits<double>::infinity();
+      CHECK(model.joint(i).lower == Approx(j->limited ? j->lower - j->qpos0 : -inf).epsilon(tol));
+      CHECK(model.joint(i).upper == Approx(j->limited ? j->upper - j->qpos0 : inf).epsilon(tol));
+      CHECK(model.joint(i).armature == j->armature);
     }
-    (void)L;
   }
 }
 
@@ -359,6 +389,9 @@ TEST_CASE("MJCF: malformed files give one clear ModelError line each", "[mjcf]")
        {"line 1: <equality><connect> is not supported yet"}},
       {wrap(free_body + "<composite/></body>"),
        {"line 3: <composite> in body 'b' is not supported"}},
+      {"<mujoco><worldbody/><actuators/></mujoco>", {"line 1: unknown element <actuators>"}},
+      {"<mujoco><default><default class='a'/><default class='a'/></default><worldbody/></mujoco>",
+       {"line 1: <default>: duplicate class 'a'"}},
       {"<mujoco>\n<default><default/></default><worldbody/></mujoco>",
        {"line 2: <default>: a nested <default> needs a 'class'"}},
       {"<mujoco><include file='no_such_file_for_liedyn.xml'/><worldbody/></mujoco>",
@@ -418,4 +451,46 @@ TEST_CASE("MJCF: truncated and corrupted models give a model or a ModelError, ne
   }
   CHECK(errors > 200);  // every truncation is malformed XML
   CHECK(errors + models == 400);
+}
+
+TEST_CASE("MJCF: body names at joint anchors, gravity, the world's static children", "[mjcf]") {
+  // arm2 has three joints, the last two off the body origin: a chain arm2/elbow_twist (at the
+  // origin, massless), arm2/elbow, arm2/elbow_slide (carrying the inertia), and a frame 'arm2'.
+  const Model<double> features = load("features_free");
+  std::vector<std::string> names;
+  for (int i = 0; i < features.num_bodies(); ++i) names.push_back(features.body_name(i));
+  CHECK(names == std::vector<std::string>{"trunk", "arm1/shoulder", "arm2/elbow_twist",
+                                          "arm2/elbow", "arm2/elbow_slide", "leg/hip"});
+  CHECK(features.inertia(2).mass() == 0.0);
+  CHECK(features.inertia(3).mass() == 0.0);
+  for (const char* frame : {"arm1", "arm2", "leg", "foot", "imu", "tool"})
+    CHECK(features.frame_id(frame) >= 0);
+
+  const std::string free_body = "<body name='b'><freejoint/><geom size='0.1'/></body>";
+  const Model<double> off =
+      liedyn::load_mjcf_string("<mujoco><option><flag gravity='disable'/></option><worldbody>" +
+                               free_body + "</worldbody></mujoco>");
+  CHECK(off.gravity().isZero(0.0));
+  liedyn::MjcfOptions opt;
+  opt.gravity = Vector3<double>(0.0, 0.0, -1.62);
+  CHECK(liedyn::load_mjcf_string("<mujoco><worldbody>" + free_body + "</worldbody></mujoco>", opt)
+            .gravity() == *opt.gravity);
+
+  // A moving-base model has no world: the floor and a fixed table are listed and left out.
+  const Model<double> scene = liedyn::load_mjcf_string(
+      "<mujoco><worldbody><geom name='floor' type='plane' size='1 1 1'/>" + free_body +
+      "<body name='table'><geom type='box' size='1 1 1'/></body></worldbody></mujoco>");
+  CHECK(scene.num_bodies() == 1);
+  CHECK(scene.frame_id("table") < 0);
+  int ignored = 0;
+  for (const liedyn::ModelDiagnostic& d : scene.diagnostics())
+    ignored += d.kind == liedyn::DiagnosticKind::ignored_element;
+  CHECK(ignored == 2);
+  // A welded model keeps them: the base 'world' carries the table as a fixed body.
+  const Model<double> welded = liedyn::load_mjcf_string(
+      "<mujoco><worldbody><body name='table' pos='0 0 1'><geom type='box' size='1 1 1'/></body>"
+      "<body name='arm'><joint axis='0 1 0'/><geom size='0.1'/></body></worldbody></mujoco>");
+  CHECK(welded.body_name(0) == "world");
+  CHECK(welded.inertia(0).mass() == Approx(8000.0));  // 2 m × 2 m × 2 m of density 1000
+  CHECK(welded.frame(welded.frame_id("table")).placement.translation().z() == 1.0);
 }

@@ -47,6 +47,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <memory>
@@ -323,7 +324,6 @@ class Reader {
       }
     if (count > 1) fail(el, who + ": more than one orientation (quat, axisangle, euler, ...)");
     if (count == 1) src = el;
-    std::string fclass = cls;
     if (!src)
       for (int k = 0; k < 5 && !src; ++k)
         if (get(el, kind, cls, forms[k])) {
@@ -418,9 +418,11 @@ class Reader {
       if (n == "option") read_option(el);
       else if (n == "worldbody") worldbodies_.push_back(el);
       else if (n == "equality" || n == "tendon") constraint_sections_.push_back(el);
-      else if (n == "deformable" || n == "replicate" || n == "attach") {
-        fail(el, "<" + n + "> is not supported");
-      }
+      else if (n == "deformable") fail(el, "<" + n + "> is not supported");
+      else if (n != "compiler" && n != "default" && n != "size" && n != "visual" &&
+               n != "statistic" && n != "custom" && n != "extension" && n != "asset" &&
+               n != "contact" && n != "actuator" && n != "sensor" && n != "keyframe")
+        fail(el, "unknown element <" + n + "> in <mujoco>");
     }
     if (worldbodies_.empty()) fail(root, "no <worldbody>");
   }
@@ -480,8 +482,7 @@ class Reader {
     else if (!top) fail(el, "<default>: a nested <default> needs a 'class'");
     if (name.empty()) fail(el, "<default>: attribute 'class' is empty");
     if (!(top && name == "main")) {
-      if (classes_.count(name) && !(top && parent.empty() && name == "main"))
-        fail(el, "<default>: duplicate class '" + name + "'");
+      if (classes_.count(name)) fail(el, "<default>: duplicate class '" + name + "'");
       classes_[name] = classes_[parent.empty() ? "main" : parent];
     }
     DefaultClass& dc = classes_[name];
