@@ -73,14 +73,14 @@ int main(int argc, char** argv) {
   CLI::App* info = app.add_subcommand("info",
                                       "Describe a robot: tree, joints, masses, centre of mass, "
                                       "singular joints, mimic relations");
-  info->add_option("urdf", info_opt.urdf, "URDF file")->required();
+  info->add_option("urdf", info_opt.urdf, "URDF file, or MJCF file (.xml)")->required();
   info->add_flag("--fixed-base", info_opt.fixed_base, "Weld the root link to the world");
   add_load_options(info, info_opt.inertia, info_opt.lock);
 
   EvalOptions eval_opt;
   CLI::App* eval = app.add_subcommand(
       "eval", "Evaluate the dynamics and the linearization at a state (JSON on stdout)");
-  eval->add_option("urdf", eval_opt.urdf, "URDF file")->required();
+  eval->add_option("urdf", eval_opt.urdf, "URDF file, or MJCF file (.xml)")->required();
   eval->add_option("--state", eval_opt.state, "STATE.json (see README.md)")->required();
   eval->add_flag("--fixed-base", eval_opt.fixed_base,
                  "Weld the root link (at the state's base pose, if given)");
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
                                        "Check the analytic derivatives against finite differences, "
                                        "and the kernels against each other, "
                                        "at random states");
-  check->add_option("urdf", check_opt.urdf, "URDF file")->required();
+  check->add_option("urdf", check_opt.urdf, "URDF file, or MJCF file (.xml)")->required();
   check->add_option("--states", check_opt.states, "Number of random states (default 3)")
       ->check(CLI::Range(1, 100000));
   check->add_option("--seed", check_opt.seed, "Seed of the random states (default 1)");

@@ -6,20 +6,47 @@
 
 #include "cli.hpp"
 #include "liedyn/model/lock_joints.hpp"
+#include "liedyn/model/mjcf.hpp"
 #include "liedyn/model/urdf.hpp"
 
 namespace liedyn_cli {
 
-liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
-                                 const liedyn::SE3<double>& welded_pose, const LoadOptions& load) {
+namespace {
+
+bool is_mjcf(const std::string& path) {
+  const std::string ext = ".xml";
+  return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+liedyn::Model<double> load_file(const std::string& path, bool fixed_base,
+                                const liedyn::SE3<double>& welded_pose,
+                                liedyn::InertiaPolicy inertia) {
+  if (is_mjcf(path)) {
+    if (fixed_base)
+      throw Error("--fixed-base: an MJCF model (.xml) has its own base (a free joint or none)");
+    liedyn::MjcfOptions opt;
+    opt.inertia = inertia;
+    // Tendons and equality constraints do not change the tree: load it, listing each one.
+    opt.unsupported = liedyn::UnsupportedElements::skip;
+    return liedyn::load_mjcf_file(path, opt);
+  }
   liedyn::UrdfOptions opt;
   opt.weld_base = fixed_base;
   opt.welded_base_pose = welded_pose;
-  if (load.inertia == "strict") opt.inertia = liedyn::InertiaPolicy::strict;
-  else if (load.inertia == "lenient") opt.inertia = liedyn::InertiaPolicy::lenient;
-  else if (load.inertia == "balance") opt.inertia = liedyn::InertiaPolicy::balance;
+  opt.inertia = inertia;
+  return liedyn::load_urdf_file(path, opt);
+}
+
+}  // namespace
+
+liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
+                                 const liedyn::SE3<double>& welded_pose, const LoadOptions& load) {
+  liedyn::InertiaPolicy inertia = liedyn::InertiaPolicy::lenient;
+  if (load.inertia == "strict") inertia = liedyn::InertiaPolicy::strict;
+  else if (load.inertia == "lenient") inertia = liedyn::InertiaPolicy::lenient;
+  else if (load.inertia == "balance") inertia = liedyn::InertiaPolicy::balance;
   else throw Error("--inertia: '" + load.inertia + "' is not one of strict, lenient, balance");
-  liedyn::Model<double> model = liedyn::load_urdf_file(urdf, opt);
+  liedyn::Model<double> model = load_file(urdf, fixed_base, welded_pose, inertia);
   if (load.lock.empty()) return model;
   std::vector<std::string> names;
   std::vector<double> positions;

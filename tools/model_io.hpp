@@ -16,8 +16,10 @@ struct LoadOptions {
   std::vector<std::string> lock;    ///< --lock NAME=POS,...: joints welded at POS (rad or m)
 };
 
-/// Loads a URDF file as a moving-base model, or with `fixed_base` welded at `welded_pose`, with
-/// the inertia policy and locked joints of `load`. Throws liedyn::ModelError (file errors
+/// Loads a URDF file as a moving-base model, or with `fixed_base` welded at `welded_pose`; or an
+/// MJCF file (name ending in .xml) with its own base, tendons and equality constraints skipped
+/// with a diagnostic each (--fixed-base is an error there). Applies the inertia policy and locked
+/// joints of `load`. Throws liedyn::ModelError (file errors
 /// included) with the loader's message, liedyn_cli::Error for a malformed --lock entry, and
 /// liedyn::InvalidArgument for an unknown joint name in --lock.
 liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,

@@ -1,6 +1,6 @@
 // liedyn — the umbrella header: the spatial algebra, the model, every kernel, the
-// linearization and the geometric finite differences. The URDF loader is separate
-// (liedyn/model/urdf.hpp, target liedyn::urdf) so that the core needs only Eigen.
+// linearization and the geometric finite differences. The URDF and MJCF loaders are separate
+// (liedyn/model/urdf.hpp, mjcf.hpp, target liedyn::urdf) so that the core needs only Eigen.
 #pragma once
 
 #include "liedyn/config.hpp"

@@ -96,10 +96,13 @@ enum class DiagnosticKind {
   balanced_inertia,
   /// lock_joints welded this joint (link: the joint's child body). magnitude: the position.
   locked_joint,
+  /// A loader skipped an element it cannot represent (MjcfOptions::unsupported = skip), or one
+  /// that is not part of the model (a moving-base model's world-fixed bodies). magnitude: 0.
+  ignored_element,
 };
 
-/// "triangle_inequality", "placeholder_inertia", "massless_subtree", "balanced_inertia" or
-/// "locked_joint".
+/// "triangle_inequality", "placeholder_inertia", "massless_subtree", "balanced_inertia",
+/// "locked_joint" or "ignored_element".
 inline const char* to_string(DiagnosticKind k) {
   switch (k) {
     case DiagnosticKind::triangle_inequality: return "triangle_inequality";
@@ -107,6 +110,7 @@ inline const char* to_string(DiagnosticKind k) {
     case DiagnosticKind::massless_subtree: return "massless_subtree";
     case DiagnosticKind::balanced_inertia: return "balanced_inertia";
     case DiagnosticKind::locked_joint: return "locked_joint";
+    case DiagnosticKind::ignored_element: return "ignored_element";
   }
   return "?";
 }

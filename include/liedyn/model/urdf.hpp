@@ -61,6 +61,7 @@
 #include <tinyxml2.h>
 
 #include "liedyn/model/builder.hpp"
+#include "liedyn/model/xml_common.hpp"
 
 namespace liedyn {
 
@@ -94,62 +95,9 @@ struct Context {
   }
 };
 
-/// Drops the leading "liedyn: " of a builder message (the loader adds its own prefix).
-inline std::string strip_prefix(const char* what) {
-  std::string s(what);
-  const std::string p = "liedyn: ";
-  return s.compare(0, p.size(), p) == 0 ? s.substr(p.size()) : s;
-}
-
-/// Quotes a piece of input for a message, shortened if long.
-inline std::string quote(const char* text) {
-  std::string s(text);
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return "'" + s + "'";
-}
-
-inline bool is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
-
-/// Parses exactly `n` whitespace-separated finite decimal numbers. On failure returns false and
-/// sets `why`.
-inline bool parse_numbers(const char* text, int n, double* out, std::string& why) {
-  int count = 0;
-  const char* p = text;
-  while (true) {
-    while (*p && is_space(*p)) ++p;
-    if (!*p) break;
-    const char* start = p;
-    while (*p && !is_space(*p)) ++p;
-    const std::string token(start, p);
-    if (count == n) {
-      why = "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + ", got more";
-      return false;
-    }
-    // Decimal text only: rejects nan, inf, hexadecimal and stray characters before strtod sees
-    // them.
-    if (token.find_first_not_of("0123456789+-.eE") != std::string::npos) {
-      why = quote(token.c_str()) + " is not a finite decimal number";
-      return false;
-    }
-    char* end = nullptr;
-    const double v = std::strtod(token.c_str(), &end);
-    if (end != token.c_str() + token.size() || end == token.c_str()) {
-      why = quote(token.c_str()) + " is not a number";
-      return false;
-    }
-    if (!std::isfinite(v)) {
-      why = quote(token.c_str()) + " is out of range";
-      return false;
-    }
-    out[count++] = v;
-  }
-  if (count != n) {
-    why = "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + ", got " +
-          std::to_string(count);
-    return false;
-  }
-  return true;
-}
+using xml::parse_numbers;
+using xml::quote;
+using xml::strip_prefix;
 
 /// Reads attribute `attr` of `el` as `n` numbers into `out`. Returns false (leaving `out`
 /// untouched) when the attribute is absent and not `required`.
@@ -490,12 +438,9 @@ inline Model<double> load_urdf_string(const std::string& xml, const UrdfOptions&
 /// the loader cannot represent exactly (the message starts with the path).
 inline Model<double> load_urdf_file(const std::string& path, const UrdfOptions& options = {}) {
   const detail::urdf::Context c{"liedyn: URDF: " + path + ": "};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) c.fail("cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) c.fail("cannot read the file");
-  return detail::urdf::parse(text.str(), c, options);
+  std::string text;
+  if (const char* why = detail::xml::read_file(path, text)) c.fail(why);
+  return detail::urdf::parse(text, c, options);
 }
 
 }  // namespace liedyn

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Reference data for tests/test_mjcf.cpp, computed by MuJoCo's own compiler and dynamics.
+
+Usage (needs the `mujoco` package, version 4):
+    python scripts/generate_mjcf_reference.py            # writes tests/data/mjcf/<model>.ref.txt
+
+For each model in tests/data/mjcf/ (see MODELS) the script compiles the file with MuJoCo, with
+mesh geoms and mesh assets removed (the meshes are not in the repository; every body whose inertia
+matters has an explicit <inertial>, so the compiled inertias are unaffected), and writes:
+  * per body: name, mass, ipos, iquat (w first), principal inertia, and the pose xpos, xquat at
+    qpos0 (after mj_kinematics);
+  * per joint: name, type, qposadr, dofadr, qpos0 (= ref), the world axis xaxis and anchor
+    xanchor at qpos0, limited, range, armature;
+  * per named site: its pose site_xpos, site_xmat (row-major) at qpos0;
+  * for SEEDS random states (qpos, qvel, an applied force qfrc_applied, an acceleration qacc):
+    the mass matrix (mj_fullM), the bias forces qfrc_bias, inverse dynamics qfrc_inverse of qacc
+    (mj_inverse) and the forward-dynamics acceleration under qfrc_applied (mj_forward).
+Contacts, constraints (limits, equality, friction loss), passive forces (springs, dampers) and
+actuation are disabled, so that the dynamics are those of the rigid-body tree alone:
+    M qacc + qfrc_bias = qfrc_applied.
+Format: one quantity per line, "key value value ...", numbers with 17 significant digits.
+"""
+import pathlib
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+import mujoco
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "mjcf"
+MODELS = ["go2", "panda", "h1", "features_free", "features_welded"]
+SEEDS = 3
+
+
+def strip_meshes(text):
+    """The model text without mesh geoms, <mesh> assets and file-based textures."""
+    root = ET.fromstring(text)
+    mesh_classes = set()
+    for d in root.iter("default"):
+        for g in d.findall("geom"):
+            if g.get("type") == "mesh":
+                mesh_classes.add(d.get("class"))
+
+    def walk(parent):
+        for child in list(parent):
+            if child.tag == "geom" and (child.get("mesh") or child.get("type") == "mesh"):
+                parent.remove(child)
+                continue
+            if child.tag in ("mesh", "hfield") or (child.tag == "texture" and child.get("file")):
+                parent.remove(child)
+                continue
+            if child.tag == "material" and child.get("texture"):
+                child.attrib.pop("texture")
+            walk(child)
+
+    walk(root)
+    return ET.tostring(root, encoding="unicode")
+
+
+def compile_model(name):
+    path = DATA / f"{name}.xml"
+    text = path.read_text()
+    # <include> files are resolved by MuJoCo relative to the model: inline them here so that the
+    # stripped text can be compiled from a string.
+    def inline(match):
+        inc = ET.fromstring((DATA / match.group(1)).read_text())
+        return "".join(ET.tostring(c, encoding="unicode") for c in inc)
+
+    text = re.sub(r'<include\s+file="([^"]+)"\s*/>', inline, text)
+    return mujoco.MjModel.from_xml_string(strip_meshes(text))
+
+
+def line(key, values):
+    return key + " " + " ".join(f"{float(v):.17g}" for v in np.ravel(values)) + "\n"
+
+
+def generate(name):
+    m = compile_model(name)
+    m.opt.disableflags |= (mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
+                           | mujoco.mjtDisableBit.mjDSBL_CONTACT
+                           | mujoco.mjtDisableBit.mjDSBL_SPRING
+                           | mujoco.mjtDisableBit.mjDSBL_DAMPER
+                           | mujoco.mjtDisableBit.mjDSBL_ACTUATION)
+    d = mujoco.MjData(m)
+    out = [f"# {name}.xml compiled by MuJoCo {mujoco.__version__} "
+           f"(scripts/generate_mjcf_reference.py)\n",
+           f"sizes {m.nq} {m.nv} {m.nbody} {m.njnt}\n",
+           line("gravity", m.opt.gravity)]
+    d.qpos[:] = m.qpos0
+    mujoco.mj_kinematics(m, d)
+    for b in range(m.nbody):
+        bname = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b) or f"body{b}"
+        out.append(f"body {bname} " + line("", np.concatenate([
+            [m.body_mass[b]], m.body_ipos[b], m.body_iquat[b], m.body_inertia[b],
+            d.xpos[b], d.xquat[b]]))[1:])
+    for j in range(m.njnt):
+        jname = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, j) or f"joint{j}"
+        adr = m.jnt_qposadr[j]
+        dof = m.jnt_dofadr[j]
+        out.append(f"joint {jname} {m.jnt_type[j]} {adr} {dof} " + line("", np.concatenate([
+            [m.qpos0[adr]], d.xaxis[j], d.xanchor[j], [m.jnt_limited[j]], m.jnt_range[j],
+            [m.dof_armature[dof]]]))[1:])
+    for k in range(m.nsite):
+        sname = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SITE, k)
+        if sname:
+            out.append(f"site {sname} " + line("", np.concatenate([d.site_xpos[k],
+                                                                    d.site_xmat[k]]))[1:])
+    rng = np.random.default_rng(20261128)
+    for s in range(SEEDS):
+        qpos = m.qpos0.copy()
+        for j in range(m.njnt):
+            adr = m.jnt_qposadr[j]
+            if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
+                qpos[adr:adr + 3] = rng.uniform(-1, 1, 3)
+                q = rng.normal(size=4)
+                qpos[adr + 3:adr + 7] = q / np.linalg.norm(q)
+            else:
+                qpos[adr] += rng.uniform(-1, 1)
+        qvel = rng.uniform(-1, 1, m.nv)
+        tau = rng.uniform(-5, 5, m.nv)
+        qacc = rng.uniform(-2, 2, m.nv)
+        d.qpos[:], d.qvel[:], d.qfrc_applied[:] = qpos, qvel, tau
+        d.ctrl[:] = 0
+        mujoco.mj_forward(m, d)
+        M = np.zeros((m.nv, m.nv))
+        mujoco.mj_fullM(m, d, M)
+        out += [f"state {s}\n", line("qpos", qpos), line("qvel", qvel), line("qfrc_applied", tau),
+                line("M", M), line("qfrc_bias", d.qfrc_bias), line("qacc_forward", d.qacc)]
+        d.qfrc_applied[:] = 0
+        d.qacc[:] = qacc
+        mujoco.mj_inverse(m, d)
+        out += [line("qacc", qacc), line("qfrc_inverse", d.qfrc_inverse)]
+    (DATA / f"{name}.ref.txt").write_text("".join(out))
+    print(f"{name}: nq {m.nq} nv {m.nv} nbody {m.nbody}")
+
+
+if __name__ == "__main__":
+    for n in sys.argv[1:] or MODELS:
+        generate(n)
