@@ -143,7 +143,8 @@ struct BatchWorker {
 
 /// Everything a batch call needs besides the model: a ThreadPool of `threads` workers and one
 /// BatchWorker each, built once (this allocates) and reused by every batch call on the same
-/// model (and constraint set). Not for two batch calls at once: the pool serializes them.
+/// model (and constraint set). One batch call at a time: a workspace is used from one thread
+/// at a time (its workers' state is read back after the pool's run).
 template <class S>
 class BatchWorkspace {
  public:
@@ -302,30 +303,51 @@ void batch_frame_placements(const Model<S>& model, BatchWorkspace<S>& ws, const 
   detail::run_batch(who, "state", model, ws, states, kernel);
 }
 
+namespace detail {
+
+/// The entry points with one input vector per state (nv × N) and one output vector (nv × N):
+/// out.col(i) = call(worker, in.col(i)).
+template <class S, class Call>
+void batch_vector_to_vector(const char* who, const Model<S>& model, BatchWorkspace<S>& ws,
+                            const BatchIn<S>& states, const char* in_name, const BatchIn<S>& in,
+                            const char* out_name, BatchOut<S>& out, Call call) {
+  check_batch_block(who, in_name, in, model.nv(), 1, states.cols());
+  check_batch_block(who, out_name, out, model.nv(), 1, states.cols());
+  auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) { out.col(i) = call(w, in.col(i)); };
+  run_batch(who, "state", model, ws, states, kernel);
+}
+
+/// The entry points with one nv × nv matrix per state: out's slab i = call(worker).
+template <class S, class Call>
+void batch_to_square_matrix(const char* who, const Model<S>& model, BatchWorkspace<S>& ws,
+                            const BatchIn<S>& states, const char* out_name, BatchOut<S>& out,
+                            Call call) {
+  const int nv = model.nv();
+  check_batch_block(who, out_name, out, nv, nv, states.cols());
+  auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) { out.middleCols(i * nv, nv) = call(w); };
+  run_batch(who, "state", model, ws, states, kernel);
+}
+
+}  // namespace detail
+
 /// rnea at every state: tau_out.col(i) = τ̄(x_i, ddq.col(i)) (nv × N each).
 template <class S>
 void batch_rnea(const Model<S>& model, BatchWorkspace<S>& ws, const BatchIn<S>& states,
                 const BatchIn<S>& ddq, BatchOut<S> tau_out) {
-  const char* who = "batch_rnea";
-  detail::check_batch_block(who, "ddq", ddq, model.nv(), 1, states.cols());
-  detail::check_batch_block(who, "tau_out", tau_out, model.nv(), 1, states.cols());
-  auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
-    tau_out.col(i) = rnea(model, w.data, w.x, ddq.col(i));
-  };
-  detail::run_batch(who, "state", model, ws, states, kernel);
+  detail::batch_vector_to_vector("batch_rnea", model, ws, states, "ddq", ddq, "tau_out", tau_out,
+                                 [&](BatchWorker<S>& w, const auto& a) -> const VectorX<S>& {
+                                   return rnea(model, w.data, w.x, a);
+                                 });
 }
 
 /// eidamb at every state: tau_out.col(i) = τ̄(x_i, ddq.col(i)) (nv × N each).
 template <class S>
 void batch_eidamb(const Model<S>& model, BatchWorkspace<S>& ws, const BatchIn<S>& states,
                   const BatchIn<S>& ddq, BatchOut<S> tau_out) {
-  const char* who = "batch_eidamb";
-  detail::check_batch_block(who, "ddq", ddq, model.nv(), 1, states.cols());
-  detail::check_batch_block(who, "tau_out", tau_out, model.nv(), 1, states.cols());
-  auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
-    tau_out.col(i) = eidamb(model, w.data, w.x, ddq.col(i));
-  };
-  detail::run_batch(who, "state", model, ws, states, kernel);
+  detail::batch_vector_to_vector("batch_eidamb", model, ws, states, "ddq", ddq, "tau_out", tau_out,
+                                 [&](BatchWorker<S>& w, const auto& a) -> const VectorX<S>& {
+                                   return eidamb(model, w.data, w.x, a);
+                                 });
 }
 
 /// crba at every state: the mass matrix of state i in M_out's columns [i nv, (i+1) nv)
@@ -333,39 +355,28 @@ void batch_eidamb(const Model<S>& model, BatchWorkspace<S>& ws, const BatchIn<S>
 template <class S>
 void batch_crba(const Model<S>& model, BatchWorkspace<S>& ws, const BatchIn<S>& states,
                 BatchOut<S> M_out) {
-  const char* who = "batch_crba";
-  const int nv = model.nv();
-  detail::check_batch_block(who, "M_out", M_out, nv, nv, states.cols());
-  auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
-    M_out.middleCols(i * nv, nv) = crba(model, w.data, w.x);
-  };
-  detail::run_batch(who, "state", model, ws, states, kernel);
+  detail::batch_to_square_matrix(
+      "batch_crba", model, ws, states, "M_out", M_out,
+      [&](BatchWorker<S>& w) -> const MatrixX<S>& { return crba(model, w.data, w.x); });
 }
 
 /// aba at every state: ddq_out.col(i) = FD(x_i, tau.col(i)) (nv × N each).
 template <class S>
 void batch_aba(const Model<S>& model, BatchWorkspace<S>& ws, const BatchIn<S>& states,
                const BatchIn<S>& tau, BatchOut<S> ddq_out) {
-  const char* who = "batch_aba";
-  detail::check_batch_block(who, "tau", tau, model.nv(), 1, states.cols());
-  detail::check_batch_block(who, "ddq_out", ddq_out, model.nv(), 1, states.cols());
-  auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
-    ddq_out.col(i) = aba(model, w.data, w.x, tau.col(i));
-  };
-  detail::run_batch(who, "state", model, ws, states, kernel);
+  detail::batch_vector_to_vector("batch_aba", model, ws, states, "tau", tau, "ddq_out", ddq_out,
+                                 [&](BatchWorker<S>& w, const auto& t) -> const VectorX<S>& {
+                                   return aba(model, w.data, w.x, t);
+                                 });
 }
 
 /// immamb at every state: M⁻¹ of state i in Minv_out's columns [i nv, (i+1) nv) (nv × nv·N).
 template <class S>
 void batch_immamb(const Model<S>& model, BatchWorkspace<S>& ws, const BatchIn<S>& states,
                   BatchOut<S> Minv_out) {
-  const char* who = "batch_immamb";
-  const int nv = model.nv();
-  detail::check_batch_block(who, "Minv_out", Minv_out, nv, nv, states.cols());
-  auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
-    Minv_out.middleCols(i * nv, nv) = immamb(model, w.data, w.x);
-  };
-  detail::run_batch(who, "state", model, ws, states, kernel);
+  detail::batch_to_square_matrix(
+      "batch_immamb", model, ws, states, "Minv_out", Minv_out,
+      [&](BatchWorker<S>& w) -> const MatrixX<S>& { return immamb(model, w.data, w.x); });
 }
 
 /// eidamb_derivatives at every state, base twist in `rep`: [D1 D2 D3 D4] of state i (nv × 2nv:
