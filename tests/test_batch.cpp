@@ -7,6 +7,7 @@
 // which worker (and which Data, with which history) computed it.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -423,7 +424,15 @@ TEST_CASE("batch: no allocation once the workspace exists (2 threads)", "[batch]
   M ddq(nv, N), A(2 * nv, 2 * nv * N), B(2 * nv, nv * N), d1(nv, 2 * nv * N), d2(m, 2 * nv * N),
       d3(nv, nv * N), d4(m, nv * N), lambda(m, N), states_out(b.states.rows(), (K + 1) * N),
       rA(2 * nv, 2 * nv * K * N), rB(2 * nv, nv * K * N);
-  BatchWorkspace<double> ws(model, set, 2);
+  std::size_t workspace_allocations = 0;
+  std::unique_ptr<BatchWorkspace<double>> built;
+  {
+    liedyn::test::AllocationCounter counter;  // the count works: building a workspace allocates
+    built = std::make_unique<BatchWorkspace<double>>(model, set, 2);
+    workspace_allocations = counter.allocations();
+  }
+  CHECK(workspace_allocations > 0);
+  BatchWorkspace<double>& ws = *built;
   const auto run = [&] {
     liedyn::batch_aba(model, ws, b.states, tau, ddq);
     liedyn::batch_linearize(model, ws, b.states, tau, A, B);
@@ -434,7 +443,7 @@ TEST_CASE("batch: no allocation once the workspace exists (2 threads)", "[batch]
     liedyn::batch_rollout_with_jacobians(model, set, ws, b.states, controls, 0.01, states_out, rA,
                                          rB);
   };
-  run();  // the first call may touch nothing new, but the guard below needs none
+  run();
   std::size_t allocations = 0;
   {
     liedyn::test::NoAllocation guard;
