@@ -70,11 +70,12 @@ using BatchIn = Eigen::Ref<const MatrixX<typename detail::NonDeduced<S>::type>>;
 template <class S>
 using BatchOut = Eigen::Ref<MatrixX<typename detail::NonDeduced<S>::type>>;
 
-/// Entries of one state in a batch's state block: 18 + 2n for a moving base ([R; p; s; ν; r]),
-/// 2n for a welded one ([s; r]); see the header.
+/// Entries of one state in a batch's state block: 18 + nq + nv for a moving base ([R; p; s; ν;
+/// r]), nq + nv for a welded one ([s; r]), with nq = nq_joints() and nv = nv_joints(); see the
+/// header.
 template <class S>
 int batch_state_size(const Model<S>& model) {
-  return (model.has_moving_base() ? 18 : 0) + 2 * model.num_joints();
+  return (model.has_moving_base() ? 18 : 0) + model.nq_joints() + model.nv_joints();
 }
 
 /// Writes x into `column` (batch_state_size entries): [R (column-major); p; s; ν; r] with
@@ -83,29 +84,29 @@ template <class S, class Derived>
 void write_state_column(const Model<S>& model, const State<S>& x,
                         const Eigen::MatrixBase<Derived>& column_) {
   Eigen::MatrixBase<Derived>& column = const_cast<Eigen::MatrixBase<Derived>&>(column_);
-  const int n = model.num_joints();
+  const int nq = model.nq_joints(), nv = model.nv_joints();
   int k = 0;
   if (model.has_moving_base()) {
     for (int c = 0; c < 3; ++c)
       for (int r = 0; r < 3; ++r) column(k++) = x.H.rotation()(r, c);
     for (int r = 0; r < 3; ++r) column(k++) = x.H.translation()(r);
   }
-  column.segment(k, n) = x.s;
-  k += n;
+  column.segment(k, nq) = x.s;
+  k += nq;
   if (model.has_moving_base()) {
     column.template segment<6>(k) = x.nu;
     k += 6;
   }
-  column.segment(k, n) = x.r;
+  column.segment(k, nv) = x.r;
 }
 
 /// Reads the state in `column` (layout of write_state_column) into x, whose s and r must have
-/// the model's num_joints() entries (nothing allocates). A welded base gets the welded pose and
-/// ν = 0.
+/// the model's nq_joints() and nv_joints() entries (nothing allocates). A welded base gets the
+/// welded pose and ν = 0.
 template <class S, class Derived>
 void read_state_column(const Model<S>& model, const Eigen::MatrixBase<Derived>& column,
                        State<S>& x) {
-  const int n = model.num_joints();
+  const int nq = model.nq_joints(), nv = model.nv_joints();
   int k = 0;
   if (model.has_moving_base()) {
     for (int c = 0; c < 3; ++c)
@@ -115,13 +116,13 @@ void read_state_column(const Model<S>& model, const Eigen::MatrixBase<Derived>& 
     x.H = model.welded_base_pose();
     x.nu.setZero();
   }
-  x.s = column.segment(k, n);
-  k += n;
+  x.s = column.segment(k, nq);
+  k += nq;
   if (model.has_moving_base()) {
     x.nu = column.template segment<6>(k);
     k += 6;
   }
-  x.r = column.segment(k, n);
+  x.r = column.segment(k, nv);
 }
 
 /// What one worker of a BatchWorkspace owns: its Data, its ConstraintData (when the workspace
@@ -387,7 +388,7 @@ void batch_eidamb_derivatives(const Model<S>& model, BatchWorkspace<S>& ws,
                               const BatchIn<S>& states, const BatchIn<S>& ddq, BatchOut<S> D_out,
                               TwistRepresentation rep = TwistRepresentation::Body) {
   const char* who = "batch_eidamb_derivatives";
-  const int nv = model.nv(), nb = model.has_moving_base() ? 6 : 0, n = model.num_joints();
+  const int nv = model.nv(), nb = model.offset(), n = model.nv_joints();
   detail::check_batch_block(who, "ddq", ddq, nv, 1, states.cols());
   detail::check_batch_block(who, "D_out", D_out, nv, 2 * nv, states.cols());
   auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
