@@ -134,7 +134,7 @@ def cases_in_order(runs):
     order = []
     for kernel, _, _ in KERNELS:
         for meta, medians, _ in runs:
-            for (k, case) in medians:
+            for (k, case) in sorted(medians):
                 if k == kernel and (k, case) not in order:
                     order.append((k, case))
     return order
