@@ -16,9 +16,9 @@ Steps (standard library only; plots need gnuplot, skipped without it):
   5. With --native-build (a build of the `native` preset), the named robots again with that
      build (-march=native, the flags of the side-by-side comparison with Pinocchio).
 Nothing here is set against Pinocchio's figures: a ratio is only meaningful when both libraries
-run in one process on the same states (the side-by-side runs of tests/data/README.pinocchio.md).
-The hand-written sections of BENCHMARKS.md, from "Against Pinocchio 3.7, side by side" on, are
-kept as they are.
+run in one process on the same states (bench/side_by_side.py, liedyn_bench_pinocchio).
+The sections of BENCHMARKS.md from "Against Pinocchio, side by side" on (written by
+bench/side_by_side.py, and the hand-written ones) are kept as they are.
 """
 import argparse
 import datetime
@@ -37,7 +37,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ["rnea", "eidamb", "crba", "aba", "immamb", "derivatives", "linearize", "linearize_sweeps"]
 # Where the hand-written part of BENCHMARKS.md begins (kept on regeneration).
-KEPT_FROM = "\n## Against Pinocchio 3.7, side by side"
+KEPT_FROM = "\n## Against Pinocchio, side by side"
 
 
 def run(cmd, **kw):
