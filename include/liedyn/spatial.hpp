@@ -7,4 +7,5 @@
 #include "liedyn/spatial/motion.hpp"
 #include "liedyn/spatial/se3/se3.hpp"
 #include "liedyn/spatial/skew.hpp"
+#include "liedyn/spatial/so3/quaternion.hpp"
 #include "liedyn/spatial/so3/so3.hpp"

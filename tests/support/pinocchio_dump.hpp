@@ -25,6 +25,13 @@
 namespace liedyn {
 namespace test {
 
+/// One `joint` record of a format-2 dump: Pinocchio's joint I, its parent and index ranges.
+struct PinocchioJoint {
+  int index = 0;
+  std::string name, type;
+  int parent = -1, idx_q = 0, nq = 0, idx_v = 0, nv = 0;
+};
+
 /// Every record of one Pinocchio dump; accessors REQUIRE the record to exist.
 struct PinocchioDump {
   int nq = 0, nv = 0;
@@ -38,6 +45,16 @@ struct PinocchioDump {
   std::string reference_frame;
   std::map<std::string, VectorX<double>> vecs;
   std::map<std::string, MatrixX<double>> mats;
+  // Format 2 (tests/data/pinocchio4/README.md): every joint, the universe included, with the
+  // root free flyer flagged by `meta freeflyer`; axes, placements and subspaces by joint index.
+  bool freeflyer = false;
+  std::vector<PinocchioJoint> joints;
+  std::map<int, std::vector<Vector3<double>>> axes;
+  std::map<int, SE3<double>> placements;
+  std::map<int, MatrixX<double>> subspaces;  ///< S at q, 6 × nv, child frame
+  /// Body I's twist and acceleration (no gravity) in its own frame at (q, v, a): Pinocchio's
+  /// data.v and data.a after forwardKinematics.
+  std::map<int, Vector6<double>> body_velocities, body_accelerations;
 
   const VectorX<double>& vec(const std::string& name) const {
     INFO("vec " << name);
@@ -72,10 +89,17 @@ inline PinocchioDump read_pinocchio_dump(const std::string& path) {
       std::string what;
       s >> what;
       if (what == "reference_frame") s >> d.reference_frame;
+      if (what == "freeflyer") {
+        int f = 0;
+        s >> f;
+        d.freeflyer = f == 1;
+      }
     } else if (key == "joint") {
       int index = 0;
       std::string name, type;
       s >> index >> name >> type;
+      PinocchioJoint j{index, name, type};
+      if (s >> j.parent >> j.idx_q >> j.nq >> j.idx_v >> j.nv) d.joints.push_back(j);
       if (index >= 2) {
         d.joint_index.push_back(index);
         d.joint_names.push_back(name);
@@ -90,6 +114,35 @@ inline PinocchioDump read_pinocchio_dump(const std::string& path) {
       s >> p(0) >> p(1) >> p(2);
       REQUIRE(!s.fail());
       d.oMi[index] = SE3<double>(R, p);
+    } else if (key == "placement") {
+      int index = 0;
+      Matrix3<double> R;
+      Vector3<double> p;
+      s >> index;
+      for (int k = 0; k < 9; ++k) s >> R(k / 3, k % 3);
+      s >> p(0) >> p(1) >> p(2);
+      REQUIRE(!s.fail());
+      d.placements[index] = SE3<double>(R, p);
+    } else if (key == "axis") {
+      int index = 0, k = 0;
+      Vector3<double> a;
+      s >> index >> k >> a(0) >> a(1) >> a(2);
+      REQUIRE(!s.fail());
+      d.axes[index].push_back(a);
+    } else if (key == "vJ" || key == "aJ") {
+      int index = 0;
+      Vector6<double> m;
+      s >> index;
+      for (int k = 0; k < 6; ++k) s >> m(k);
+      REQUIRE(!s.fail());
+      (key == "vJ" ? d.body_velocities : d.body_accelerations)[index] = m;
+    } else if (key == "S") {
+      int index = 0, nv = 0;
+      s >> index >> nv;
+      MatrixX<double> S(6, nv);
+      for (int k = 0; k < 6 * nv; ++k) s >> S(k / nv, k % nv);
+      REQUIRE(!s.fail());
+      d.subspaces[index] = S;
     } else if (key == "contact") {
       int k = 0, dim = 0;
       std::string frame;

@@ -27,11 +27,19 @@ void check_state(const char* who, const Model<S>& model, const State<S>& x) {
 /// The Data was sized (Data::resize) for this very model: a Data of another model of the same
 /// size would otherwise run and return a plausible wrong answer.
 template <class S>
-void check_data(const char* who, const Model<S>& model, const Data<S>& data) {
+void check_data_pairing(const char* who, const Model<S>& model, const Data<S>& data) {
   LIEDYN_CHECK(data.model_id == model.id(),
                std::string(who) +
                    ": data was sized for another model (build it with Data(model) or call " +
                    "data.resize(model))");
+}
+
+/// check_data_pairing, and the model's joints are 1-DoF (require_one_dof_joints): the entry
+/// check of every kernel not yet converted to multi-DoF joints.
+template <class S>
+void check_data(const char* who, const Model<S>& model, const Data<S>& data) {
+  check_data_pairing(who, model, data);
+  require_one_dof_joints(who, model);
 }
 
 /// An external-wrench vector, when given, has one entry per body.
@@ -59,8 +67,8 @@ void update_joint_transforms(const Model<S>& model, Data<S>& data,
   update_joint_sin_cos(model, data, s);
   for (int i = 1; i < model.num_bodies(); ++i) {
     const int k = model.q_index(i);
-    model.joint(i).transform(data.joint_q(k), data.joint_sin(k), data.joint_cos(k),
-                             data.H_parent[i]);
+    model.joint(i).transform(data.joint_q.segment(k, model.joint_nq(i)), data.joint_sin(k),
+                             data.joint_cos(k), data.H_parent[i]);
   }
 }
 

@@ -32,7 +32,7 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
                          const Eigen::MatrixBase<Derived>& ddq,
                          const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("eidamb", model, x);
-  detail::check_data("eidamb", model, data);
+  detail::check_data_pairing("eidamb", model, data);
   LIEDYN_CHECK_SIZE("eidamb", "ddq", ddq, model.nv());
   detail::check_wrenches("eidamb", model, fext);
   const int nb = model.num_bodies();
@@ -53,15 +53,17 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   detail::update_joint_sin_cos(model, data, x.s);
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
-    const int p = model.parent(i), qi = model.q_index(i);
-    j.transform(data.joint_q(qi), data.joint_sin(qi), data.joint_cos(qi),
-                data.H_parent[i]);                    // line 13 (jcalc), 15
-    const SE3<S>& X = data.H_parent[i];               // ^iX_{λ(i)} = X⁻¹
-    data.vJ[i] = j.screw * S(x.r(model.r_index(i)));  // line 14
-    j.motion_to_child(X, data.v[p], data.v[i]);       // line 16
+    const int p = model.parent(i), qi = model.q_index(i), n = model.joint_nv(i);
+    const auto q = data.joint_q.segment(qi, model.joint_nq(i));
+    const auto qd = x.r.segment(model.r_index(i), n);
+    j.transform(q, data.joint_sin(qi), data.joint_cos(qi), data.H_parent[i]);  // line 13, 15
+    const SE3<S>& X = data.H_parent[i];          // ^iX_{λ(i)} = X⁻¹
+    data.vJ[i] = j.subspace_times(q, qd);        // line 14
+    j.motion_to_child(X, data.v[p], data.v[i]);  // line 16
     data.v[i] += data.vJ[i];
-    j.motion_to_child(X, data.a_r[p], data.a_r[i]);  // line 17
-    data.a_r[i] += j.screw * S(ddq(model.v_index(i))) + data.v[i].cross(data.vJ[i]);
+    j.motion_to_child(X, data.a_r[p], data.a_r[i]);  // line 17, with c_J (universal joint)
+    data.a_r[i] += j.subspace_times(q, ddq.segment(model.v_index(i), n)) +
+                   data.v[i].cross(data.vJ[i]) + j.bias(q, qd);
     const SpatialInertia<S>& Mi = model.inertia(i);
     data.Ic[i] = Mi;                                                     // line 19
     data.momentum[i] = Mi * data.v[i];                                   // line 20
@@ -82,9 +84,11 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     j.motion_to_child(data.H_parent[i], data.a_base[model.parent(i)], data.a_base[i]);  // line 30
-    const int vi = model.v_index(i);
-    data.tau(vi) =
-        j.project(data.Ic[i] * data.a_base[i] + data.b_c[i]) + j.armature * S(ddq(vi));  // line 31
+    const int vi = model.v_index(i), n = model.joint_nv(i);
+    auto tau = data.tau.segment(vi, n);  // line 31, nv_i rows
+    j.project(data.Ic[i] * data.a_base[i] + data.b_c[i],
+              data.joint_q.segment(model.q_index(i), model.joint_nq(i)), tau);
+    tau += j.armature * ddq.segment(vi, n);
   }
 
   // Line 40, in the equal form of the header: τ̄_b = M^c_0 ^0a_{A,0} + b^c_0.

@@ -4,14 +4,15 @@
 // Frames and conventions (docs/conventions.md §1–§3):
 //   * A is the inertial frame; body 0 is the base with ^A H_0 = x.H (moving base) or
 //     model.welded_base_pose() (welded base: x.H is then ignored).
-//   * ^{λ(i)}H_i(s_i) = model.joint(i).transform(s_i); ^A H_i = ^A H_{λ(i)} ^{λ(i)}H_i.
+//   * ^{λ(i)}H_i(q_i) = model.joint(i).transform(q_i), q_i joint i's coordinates in s;
+//     ^A H_i = ^A H_{λ(i)} ^{λ(i)}H_i. Every joint type (joint.hpp) is handled.
 //   * A frame F is rigidly attached to a body b at ^b H_F = model.frame(f).placement. Every body
 //     is also a frame: the builder creates frames 0..num_bodies()−1 for the bodies, with identity
 //     placement (so frame id == body id for those); fixed (merged) URDF links and user frames
 //     follow.
 //   * Twists are linear first, [v_lin; ω]. The generalized velocity is q̇ = [ν; r] (BASE FIRST,
 //     size model.nv()), ν = ^0 v_{A,0} the body twist of the base (Ḣ = H ν^); for a welded base
-//     q̇ = r. Joint i's column is model.v_index(i).
+//     q̇ = r. Joint i's columns are model.joint_nv(i) from model.v_index(i).
 //   * A frame twist comes in the same three representations as the base twist (state.hpp):
 //       Body      ^F v_{A,F}                       (Ḣ_F = H_F (^F v)^)
 //       Inertial  ^A v_{A,F} = ^A X_F ^F v_{A,F}      (Ḣ_F = (^A v)^ H_F)
@@ -96,10 +97,11 @@ void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<
       return;
     }
     const Joint<S>& jt = model.joint(j);
-    data.H_parent[j] = jt.transform(x.s[model.q_index(j)]);
+    const auto q = x.s.segment(model.q_index(j), model.joint_nq(j));
+    data.H_parent[j] = jt.transform(q);
     jt.child_pose(data.H_world[model.parent(j)], data.H_parent[j], data.H_world[j]);
     if (velocities) {
-      data.vJ[j] = jt.screw * x.r[model.r_index(j)];
+      data.vJ[j] = jt.subspace_times(q, x.r.segment(model.r_index(j), model.joint_nv(j)));
       jt.motion_to_child(data.H_parent[j], data.v[model.parent(j)], data.v[j]);
       data.v[j] += data.vJ[j];
     }
@@ -159,7 +161,7 @@ Vector6<S> frame_motion_in(const SE3<S>& H_F, const Motion<S>& v_F, const Motion
 template <class S>
 void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("forward_poses", model, x);
-  detail::check_data("forward_poses", model, data);
+  detail::check_data_pairing("forward_poses", model, data);
   data.H_world[0] = base_pose(model, x);
   detail::update_joint_transforms(model, data, x.s);
   for (int i = 1; i < model.num_bodies(); ++i)
@@ -172,12 +174,13 @@ void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
 template <class S>
 void forward_velocity(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("forward_velocity", model, x);
-  detail::check_data("forward_velocity", model, data);
+  detail::check_data_pairing("forward_velocity", model, data);
   data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
   data.vJ[0] = Motion<S>();
   for (int i = 1; i < model.num_bodies(); ++i) {
     const Joint<S>& j = model.joint(i);
-    data.vJ[i] = j.screw * x.r[model.r_index(i)];
+    data.vJ[i] = j.subspace_times(x.s.segment(model.q_index(i), model.joint_nq(i)),
+                                  x.r.segment(model.r_index(i), model.joint_nv(i)));
     j.motion_to_child(data.H_parent[i], data.v[model.parent(i)], data.v[i]);
     data.v[i] += data.vJ[i];
   }
@@ -199,7 +202,7 @@ void forward_kinematics(const Model<S>& model, Data<S>& data, const State<S>& x)
 /// forward_poses / forward_kinematics).
 template <class S>
 SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int body, const SE3<S>& placement) {
-  detail::check_data("frame_pose", model, data);
+  detail::check_data_pairing("frame_pose", model, data);
   detail::check_body_index(model, body, "frame_pose");
   return data.H_world[body] * placement;
 }
@@ -207,7 +210,7 @@ SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int body, const SE
 /// ^A H_F of model frame `frame_id` (after forward_poses / forward_kinematics).
 template <class S>
 SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int frame_id) {
-  detail::check_data("frame_pose", model, data);
+  detail::check_data_pairing("frame_pose", model, data);
   detail::check_frame_index(model, frame_id, "frame_pose");
   const Frame<S>& f = model.frame(frame_id);
   return data.H_world[f.body] * f.placement;
@@ -242,7 +245,7 @@ void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int
   detail::check_body_index(model, body, "frame_jacobian");
   const int nv = model.nv();
   detail::check_state("frame_jacobian", model, x);
-  detail::check_data("frame_jacobian", model, data);
+  detail::check_data_pairing("frame_jacobian", model, data);
   // A plain matrix is resized; an expression keeps its size (resize only asserts), so check first.
   if (J.rows() != 6 || J.cols() != nv) {
     if (std::is_same<typename Derived::PlainObject, Derived>::value) J.derived().resize(6, nv);
@@ -264,9 +267,10 @@ void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int
       detail::inertial_twists_to(H_F, rep, J.template block<6, 6>(0, 0));
       return;
     }
-    const int c = model.v_index(j);
-    J.col(c) = model.joint(j).subspace_in(data.H_world[j]).vector();
-    detail::inertial_twists_to(H_F, rep, J.col(c));
+    const int c = model.v_index(j), n = model.joint_nv(j);
+    model.joint(j).subspace_in(data.H_world[j], x.s.segment(model.q_index(j), model.joint_nq(j)),
+                               J.middleCols(c, n));
+    detail::inertial_twists_to(H_F, rep, J.middleCols(c, n));
   });
 }
 
@@ -306,7 +310,7 @@ template <class S>
 Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
                           const SE3<S>& placement, TwistRepresentation rep) {
   detail::check_state("frame_velocity", model, x);
-  detail::check_data("frame_velocity", model, data);
+  detail::check_data_pairing("frame_velocity", model, data);
   detail::check_body_index(model, body, "frame_velocity");
   detail::support_chain_kinematics(model, data, x, body, /*velocities=*/true);
   const Motion<S> v_F = placement.act_inverse(data.v[body]);
@@ -332,15 +336,16 @@ Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& 
 /// J̇ q̇ for the frame attached to `body` at `placement`, in representation `rep`: the time
 /// derivative of the frame twist v_F^rep = J(x) q̇ along the motion through x with q̈ = 0
 /// (ν̇ = 0, ṙ = 0), so that for any motion d/dt v_F^rep = J q̈ + J̇ q̇. Computed in the body
-/// frame by the recursion a_0 = 0, a_i = ^iX_{λ(i)} a_{λ(i)} + v_i × (Γ_i r_i) along the support
-/// chain, then a_F = ^F X_b a_b and converted: Body a_F; Inertial ^A X_F a_F; Mixed
-/// [R_F (a_lin + ω_F × v_lin); R_F a_ang] with ^F v = [v_lin; ω_F] (see the header).
-/// Recomputes the support chain's H_parent, H_world, vJ, v into data. O(depth).
+/// frame by the recursion a_0 = 0, a_i = ^iX_{λ(i)} a_{λ(i)} + v_i × (Γ_i r_i) + c_J,i along the
+/// support chain (c_J the joint's bias, zero but for a universal joint), then a_F = ^F X_b a_b and
+/// converted: Body a_F; Inertial ^A X_F a_F; Mixed [R_F (a_lin + ω_F × v_lin); R_F a_ang] with ^F v
+/// = [v_lin; ω_F] (see the header). Recomputes the support chain's H_parent, H_world, vJ, v into
+/// data. O(depth).
 template <class S>
 Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const State<S>& x,
                                    int body, const SE3<S>& placement, TwistRepresentation rep) {
   detail::check_state("frame_acceleration_bias", model, x);
-  detail::check_data("frame_acceleration_bias", model, data);
+  detail::check_data_pairing("frame_acceleration_bias", model, data);
   detail::check_body_index(model, body, "frame_acceleration_bias");
   Motion<S> a;  // running ^j a (bias part) along the chain; a_0 = ν̇ = 0
   detail::for_each_support_body(model, body, [&](int j) {
@@ -352,13 +357,15 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
     }
     const Joint<S>& jt = model.joint(j);
     const int p = model.parent(j);
-    data.H_parent[j] = jt.transform(x.s[model.q_index(j)]);
+    const auto q = x.s.segment(model.q_index(j), model.joint_nq(j));
+    const auto v = x.r.segment(model.r_index(j), model.joint_nv(j));
+    data.H_parent[j] = jt.transform(q);
     jt.child_pose(data.H_world[p], data.H_parent[j], data.H_world[j]);
-    data.vJ[j] = jt.screw * x.r[model.r_index(j)];
+    data.vJ[j] = jt.subspace_times(q, v);
     jt.motion_to_child(data.H_parent[j], data.v[p], data.v[j]);
     data.v[j] += data.vJ[j];
     jt.motion_to_child(data.H_parent[j], a, a);
-    a += data.v[j].cross(data.vJ[j]);
+    a += data.v[j].cross(data.vJ[j]) + jt.bias(q, v);
   });
   const Motion<S> v_F = placement.act_inverse(data.v[body]);
   const Motion<S> a_F = placement.act_inverse(a);

@@ -42,27 +42,32 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
   data.f[0] = I0.net_wrench(a0, v0);
   if (fext) data.f[0] -= (*fext)[0];
 
+  // v_i = ^iX_λ v_λ + Γ_i q̇_i,  a_i = ^iX_λ a_λ + Γ_i q̈_i + v_i × Γ_i q̇_i + c_J,i
+  // (RBDA Table 5.1; c_J ≠ 0 for a universal joint only), f_i = I_i a_i + v_i ×* I_i v_i.
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     const SE3<S>& X = data.H_parent[i];
-    const int p = model.parent(i);
-    const S qd = with_velocity ? S(x.r(model.r_index(i))) : S(0);
-    const S qdd = ddq ? S((*ddq)(model.v_index(i))) : S(0);
-    data.vJ[i] = j.screw * qd;
+    const int p = model.parent(i), n = model.joint_nv(i);
+    const auto q = x.s.segment(model.q_index(i), model.joint_nq(i));
+    const auto qd = x.r.segment(model.r_index(i), n);
+    data.vJ[i] = with_velocity ? j.subspace_times(q, qd) : Motion<S>::Zero();
     j.motion_to_child(X, data.v[p], data.v[i]);
     data.v[i] += data.vJ[i];
     j.motion_to_child(X, data.a[p], data.a[i]);
-    data.a[i] += j.screw * qdd + data.v[i].cross(data.vJ[i]);
+    if (ddq) data.a[i] += j.subspace_times(q, ddq->segment(model.v_index(i), n));
+    data.a[i] += data.v[i].cross(data.vJ[i]);
+    if (with_velocity) data.a[i] += j.bias(q, qd);
     const SpatialInertia<S>& I = model.inertia(i);
     data.f[i] = I.net_wrench(data.a[i], data.v[i]);
     if (fext) data.f[i] -= (*fext)[i];
   }
+  // τ_i = Γ_iᵀ f_i + armature q̈_i (nv_i rows), f_λ += _λX^i f_i.
   for (int i = nb - 1; i >= 1; --i) {
     const Joint<S>& j = model.joint(i);
-    const int vi = model.v_index(i);
-    S t = j.project(data.f[i]);
-    if (ddq) t += j.armature * S((*ddq)(vi));
-    data.tau(vi) = t;
+    const int vi = model.v_index(i), n = model.joint_nv(i);
+    auto tau = data.tau.segment(vi, n);
+    j.project(data.f[i], x.s.segment(model.q_index(i), model.joint_nq(i)), tau);
+    if (ddq) tau += j.armature * ddq->segment(vi, n);
     j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
   }
   if (moving) data.tau.template head<6>() = data.f[0].vector();
@@ -78,7 +83,7 @@ const VectorX<S>& rnea(const Model<S>& model, Data<S>& data, const State<S>& x,
                        const Eigen::MatrixBase<Derived>& ddq,
                        const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("rnea", model, x);
-  detail::check_data("rnea", model, data);
+  detail::check_data_pairing("rnea", model, data);
   LIEDYN_CHECK_SIZE("rnea", "ddq", ddq, model.nv());
   detail::check_wrenches("rnea", model, fext);
   return detail::rnea_pass(model, data, x, &ddq, true, true, fext);
@@ -89,7 +94,7 @@ template <class S>
 const VectorX<S>& bias_force(const Model<S>& model, Data<S>& data, const State<S>& x,
                              const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("bias_force", model, x);
-  detail::check_data("bias_force", model, data);
+  detail::check_data_pairing("bias_force", model, data);
   detail::check_wrenches("bias_force", model, fext);
   data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, true, fext);
   return data.h;
@@ -99,7 +104,7 @@ const VectorX<S>& bias_force(const Model<S>& model, Data<S>& data, const State<S
 template <class S>
 const VectorX<S>& gravity_force(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("gravity_force", model, x);
-  detail::check_data("gravity_force", model, data);
+  detail::check_data_pairing("gravity_force", model, data);
   return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, false, true, nullptr);
 }
 
@@ -108,7 +113,7 @@ const VectorX<S>& gravity_force(const Model<S>& model, Data<S>& data, const Stat
 template <class S>
 const VectorX<S>& coriolis_force(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("coriolis_force", model, x);
-  detail::check_data("coriolis_force", model, data);
+  detail::check_data_pairing("coriolis_force", model, data);
   return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false, nullptr);
 }
 

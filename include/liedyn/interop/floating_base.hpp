@@ -141,9 +141,11 @@ inline void require_size(const char* who, const char* what, Eigen::Index got, Ei
                                 std::to_string(want));
 }
 
-/// Throws unless the permutation fits the model's joints.
+/// Throws unless the permutation fits the model's joints (and every joint is 1-DoF: the
+/// converters map one coordinate per joint so far).
 template <class S>
 void require_permutation(const char* who, const Model<S>& model, const JointPermutation& perm) {
+  liedyn::detail::require_one_dof_joints(who, model);
   if (perm.size() >= 0 && perm.size() != model.num_joints())
     throw std::invalid_argument(std::string("liedyn::interop::") + who +
                                 ": the joint permutation has " + std::to_string(perm.size()) +

@@ -18,18 +18,24 @@
 #include <variant>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "liedyn/arithmetic/cholesky6.hpp"
 #include "liedyn/model/model.hpp"
 
 namespace liedyn {
 
-/// A movable joint as the builder takes it. Axis: any non-zero vector in the joint frame (it is
-/// normalized). Placement: ^{parent}H_{joint frame} at s = 0.
+/// A movable joint as the builder takes it. Axis (and a universal joint's second axis): any
+/// non-zero vector in the joint frame (it is normalized). Placement: ^{parent}H_{joint frame} at
+/// the joint's neutral configuration. Limits bound each angle or length coordinate (a screw's,
+/// a universal joint's two angles, a free joint's position, a planar joint's x and y); a
+/// spherical joint has none. Armature: the same rotor inertia on each velocity coordinate.
 template <class S>
 struct JointSpec {
   std::string name;
   JointType type = JointType::Revolute;
   Vector3<S> axis = Vector3<S>::UnitZ();
+  Vector3<S> axis2 = Vector3<S>::UnitY();  ///< a universal joint's second axis a2
   S pitch = S(0);
   SE3<S> placement;
   S armature = S(0);
@@ -54,6 +60,28 @@ struct JointSpec {
   static JointSpec helical(std::string name, const Vector3<S>& axis, const S& pitch,
                            const SE3<S>& placement = SE3<S>()) {
     return make(std::move(name), JointType::Helical, axis, pitch, placement);
+  }
+  /// A spherical joint (SO(3), quaternion coordinates), centred at the joint frame's origin.
+  static JointSpec spherical(std::string name, const SE3<S>& placement = SE3<S>()) {
+    return make(std::move(name), JointType::Spherical, Vector3<S>::UnitZ(), S(0), placement);
+  }
+  /// A free joint (SE(3): position and quaternion of the child in the joint frame), e.g. an
+  /// object a robot holds, or a second free body in the same tree.
+  static JointSpec free(std::string name, const SE3<S>& placement = SE3<S>()) {
+    return make(std::move(name), JointType::Free, Vector3<S>::UnitZ(), S(0), placement);
+  }
+  /// A planar joint (SE(2) in the joint frame's xy-plane: x, y and a turn about z); orient the
+  /// plane with the placement.
+  static JointSpec planar(std::string name, const SE3<S>& placement = SE3<S>()) {
+    return make(std::move(name), JointType::Planar, Vector3<S>::UnitZ(), S(0), placement);
+  }
+  /// A universal joint: a turn about `axis1` (joint frame), then about `axis2` (the frame after
+  /// the first turn); the axes intersect at the joint frame's origin and must not be parallel.
+  static JointSpec universal(std::string name, const Vector3<S>& axis1, const Vector3<S>& axis2,
+                             const SE3<S>& placement = SE3<S>()) {
+    JointSpec j = make(std::move(name), JointType::Universal, axis1, S(0), placement);
+    j.axis2 = axis2;
+    return j;
   }
   /// Sets the position limits [lo, hi] (add_body rejects lo > hi); returns *this for chaining.
   JointSpec& with_limits(const S& lo, const S& hi) {
@@ -258,15 +286,13 @@ class ModelBuilder {
     if (joint_names_.count(joint.name))
       throw ModelError("liedyn: duplicate joint name '" + joint.name + "'");
     const std::string jwho = "joint '" + joint.name + "' (of body '" + name + "')";
-    if (!joint.axis.allFinite()) throw ModelError("liedyn: " + jwho + ": axis is not finite");
-    Vector3<S> axis = joint.axis;
-    S norm = axis.norm();
-    if (!is_finite(norm)) {  // |axis| overflowed although its components are finite
-      axis /= axis.cwiseAbs().maxCoeff();
-      norm = axis.norm();
-    }
-    if (!(norm > S(1e3) * Eigen::NumTraits<S>::epsilon()))
-      throw ModelError("liedyn: " + jwho + ": zero axis");
+    const Vector3<S> axis = unit_axis(jwho, "axis", joint.axis);
+    const Vector3<S> axis2 = joint.type == JointType::Universal
+                                 ? unit_axis(jwho, "second axis", joint.axis2)
+                                 : Vector3<S>(Vector3<S>::UnitY());
+    if (joint.type == JointType::Universal &&
+        !(axis.cross(axis2).norm() > S(1e3) * Eigen::NumTraits<S>::epsilon()))
+      throw ModelError("liedyn: " + jwho + ": the universal joint's axes are parallel");
     if (!is_finite(joint.pitch)) throw ModelError("liedyn: " + jwho + ": pitch is not finite");
     if (!is_finite(joint.armature) || joint.armature < S(0))
       throw ModelError("liedyn: " + jwho + ": armature must be finite and non-negative");
@@ -278,7 +304,8 @@ class ModelBuilder {
     e.parent = parent;
     e.movable = true;
     e.joint = joint;
-    e.joint.axis = axis / norm;
+    e.joint.axis = axis;
+    e.joint.axis2 = axis2;
     if (joint.type != JointType::Helical) e.joint.pitch = S(0);
     e.inertia = reviewed;
     joint_names_[joint.name] = static_cast<int>(entries_.size());
@@ -406,10 +433,12 @@ class ModelBuilder {
       j.name = js.name;
       j.type = js.type;
       j.axis = js.axis;
+      j.axis2 = js.axis2;
       j.pitch = js.pitch;
       j.screw = joint_screw(js.type, js.axis, js.pitch);
       j.placement = anchor_H[parent[order[i]]] * js.placement;
-      j.alignment = alignment_of(js.axis);
+      // The screws' fast cases key on the alignment: none for the other types.
+      j.alignment = j.one_dof() ? alignment_of(js.axis) : AxisAlignment::General;
       j.placement_unrotated = j.placement.rotation() == Matrix3<S>::Identity();
       j.armature = js.armature;
       j.lower = js.lower;
@@ -459,6 +488,9 @@ class ModelBuilder {
       if (l < 0)
         throw ModelError("liedyn: joint '" + pm.joint + "' mimics an unknown joint '" + pm.leader +
                          "'");
+      if (!m.joint(j).one_dof() || !m.joint(l).one_dof())
+        throw ModelError("liedyn: mimic relation of joint '" + pm.joint + "' on '" + pm.leader +
+                         "': both joints must be 1-DoF");
       m.mimic_.push_back(MimicRelation{j, l, pm.multiplier, pm.offset});
     }
     // Carrying fixed bodies to their anchor can overflow although every input was finite. (A
@@ -496,6 +528,20 @@ class ModelBuilder {
   };
 
   static bool is_finite(const S& x) { return x == x && x - x == S(0); }
+
+  // `a` normalized; a non-finite or zero axis is refused, naming the joint and which axis.
+  static Vector3<S> unit_axis(const std::string& jwho, const char* what, const Vector3<S>& a) {
+    if (!a.allFinite()) throw ModelError("liedyn: " + jwho + ": " + what + " is not finite");
+    Vector3<S> axis = a;
+    S norm = axis.norm();
+    if (!is_finite(norm)) {  // |axis| overflowed although its components are finite
+      axis /= axis.cwiseAbs().maxCoeff();
+      norm = axis.norm();
+    }
+    if (!(norm > S(1e3) * Eigen::NumTraits<S>::epsilon()))
+      throw ModelError("liedyn: " + jwho + ": zero " + what);
+    return axis / norm;
+  }
 
   static AxisAlignment alignment_of(const Vector3<S>& e) {
     for (int k = 0; k < 3; ++k)
@@ -588,27 +634,38 @@ class ModelBuilder {
     return it->second;
   }
 
-  // A joint is singular when the articulated inertia of its subtree has nothing along its axis
-  // (D_i = Γᵀ I^A_i Γ + armature ≈ 0 at the neutral configuration); for a moving base, also
-  // when the whole robot's articulated inertia is singular (index 0 in the list).
+  // A joint is singular when the articulated inertia of its subtree is singular along its
+  // subspace (D_i = Γᵀ I^A_i Γ + armature·1 not positive definite at the neutral configuration);
+  // for a moving base, also when the whole robot's articulated inertia is singular (index 0 in
+  // the list).
   static std::vector<int> find_singular_joints(const Model<S>& m) {
     const int nb = m.num_bodies();
     std::vector<Matrix6<S>> IA(nb);
     std::vector<SE3<S>> X(nb);
+    std::vector<Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6>> Gamma(nb);
     S scale(0);
     for (int i = 0; i < nb; ++i) {
       IA[i] = m.inertia(i).matrix();
       scale = std::max(scale, S(IA[i].cwiseAbs().maxCoeff()));
-      if (i > 0) X[i] = m.joint(i).transform(S(0));
+      if (i == 0) continue;
+      const Joint<S>& j = m.joint(i);
+      Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 7, 1> q0(j.nq());
+      j.neutral(q0);
+      X[i] = j.transform(q0);
+      Gamma[i].resize(6, j.nv());
+      j.subspace(q0, Gamma[i]);
     }
     const S tol = S(1e3) * Eigen::NumTraits<S>::epsilon() * (scale > S(0) ? scale : S(1));
     std::vector<int> singular;
     for (int i = nb - 1; i >= 1; --i) {
       const Joint<S>& j = m.joint(i);
-      const Vector6<S> U = IA[i] * j.screw.vector();
-      const S D = j.screw.vector().dot(U) + j.armature;
+      const Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> U = IA[i] * Gamma[i];
+      JointTangentMap<S> D = Gamma[i].transpose() * U;
+      D.diagonal().array() += j.armature;
+      const Eigen::LDLT<JointTangentMap<S>> ldlt(D);
       Matrix6<S> Ia = IA[i];
-      if (D > tol) Ia -= U * U.transpose() / D;
+      if (ldlt.info() == Eigen::Success && ldlt.isPositive() && ldlt.vectorD().minCoeff() > tol)
+        Ia -= U * ldlt.solve(JointTangentMap<S>(U.transpose()));
       else singular.insert(singular.begin(), i);
       const Matrix6<S> Xw = X[i].wrench_transform();
       IA[m.parent(i)] += Xw * Ia * Xw.transpose();

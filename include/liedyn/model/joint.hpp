@@ -1,49 +1,83 @@
-// liedyn — model: 1-DoF screw joints.
+// liedyn — model: joints as Lie groups.
 //
-// Joint i connects parent body λ(i) to body i. It is a constant screw axis Γ in the child
-// frame (docs/conventions.md §2), linear first:
-//   revolute about unit e: Γ = [0; e]   prismatic along e: Γ = [e; 0]   helical: Γ = [p e; e]
-// with p the pitch in metres per radian. With the constant placement ^{λ(i)}H_{λ(i)|i} of the
-// joint frame in the parent frame, the child pose is ^{λ(i)}H_i(s_i) = ^{λ(i)}H_{λ(i)|i} exp((Γ
-// s_i)^).
+// Joint i connects parent body λ(i) to body i: with the constant placement ^{λ(i)}H_{λ(i)|i} of
+// the joint frame in the parent frame, the child pose is ^{λ(i)}H_i(q_i) = ^{λ(i)}H_{λ(i)|i}
+// X_J(q_i), where q_i (nq coordinates) lives on the joint's configuration group and its velocity
+// (nv coordinates, nv ≤ 6) acts through the motion subspace Γ (6 × nv, child frame; linear first,
+// docs/conventions.md §2). Each type owns its group in its own file under joints/:
+//   revolute, prismatic, helical   R, Γ = [0; e], [e; 0], [p e; e]      joints/screw.hpp
+//   spherical                      SO(3), quaternion, Γ = [0; 1₃]       joints/spherical.hpp
+//   free                           SE(3), position + quaternion, 1₆     joints/free.hpp
+//   planar                         SE(2) in the joint frame's xy-plane   joints/planar.hpp
+//   universal                      R², Γ(q) = [0, 0; R2ᵀa1, a2]         joints/universal.hpp
+// Joint dispatches to them: one switch per operation, here and nowhere else. The 1-DoF screws'
+// fast cases (axes along ±e_k, the kernels' hot path) are Joint's own members below.
 #pragma once
 
 #include <limits>
+#include <random>
 #include <string>
 
 #include "liedyn/arithmetic/sincos.hpp"
+#include "liedyn/model/joints/free.hpp"
+#include "liedyn/model/joints/planar.hpp"
+#include "liedyn/model/joints/screw.hpp"
+#include "liedyn/model/joints/spherical.hpp"
+#include "liedyn/model/joints/universal.hpp"
 #include "liedyn/spatial.hpp"
 
 namespace liedyn {
 
-/// The kind of 1-DoF screw joint, with unit axis e and pitch p: revolute Γ = [0; e], prismatic
-/// Γ = [e; 0], helical Γ = [p e; e].
-enum class JointType { Revolute, Prismatic, Helical };
+/// The kind of joint: the 1-DoF screws with unit axis e and pitch p (revolute Γ = [0; e],
+/// prismatic Γ = [e; 0], helical Γ = [p e; e]), spherical (SO(3)), free (SE(3)), planar (SE(2)
+/// in the joint frame's xy-plane) and universal (two revolute axes a1, a2).
+enum class JointType { Revolute, Prismatic, Helical, Spherical, Free, Planar, Universal };
 
-/// "revolute", "prismatic" or "helical" ("unknown" for an out-of-range value).
+/// "revolute", "prismatic", "helical", "spherical", "free", "planar" or "universal" ("unknown"
+/// for an out-of-range value).
 inline const char* to_string(JointType t) {
   switch (t) {
     case JointType::Revolute: return "revolute";
     case JointType::Prismatic: return "prismatic";
     case JointType::Helical: return "helical";
+    case JointType::Spherical: return "spherical";
+    case JointType::Free: return "free";
+    case JointType::Planar: return "planar";
+    case JointType::Universal: return "universal";
   }
   return "unknown";
 }
+
+/// A joint's tangent vector (velocity, deviation): at most 6 entries, on the stack.
+template <class S>
+using JointTangent = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 6, 1>;
+/// A joint's nv × nv map (Jacobians of its group operations, ad): at most 6 × 6, on the stack.
+template <class S>
+using JointTangentMap = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+
+/// How a joint's columns act (docs/design/joint-types.md §2). Simultaneous: every column hangs
+/// from the parent and Γ is constant in the child frame (all joints but the universal).
+/// Successive: column d hangs from column d − 1 like a chain of revolutes (the universal joint,
+/// whose Γ depends on q).
+enum class ColumnRule { simultaneous, successive };
 
 /// Which coordinate axis (±e_X, ±e_Y, ±e_Z) a joint's unit axis is, if any; the sign is the
 /// axis's own. Joint::transform takes a cheaper path for these (most real robots have only them).
 enum class AxisAlignment { X = 0, Y = 1, Z = 2, General = 3 };
 
-/// Joint i of a model: a 1-DoF screw with constant axis Γ in the child frame, placed at
-/// ^{λ(i)}H_{λ(i)|i} in the parent frame; ^{λ(i)}H_i(s_i) = placement · exp((Γ s_i)^).
+/// Joint i of a model, placed at ^{λ(i)}H_{λ(i)|i} in the parent frame:
+/// ^{λ(i)}H_i(q_i) = placement · X_J(q_i), its velocity acting through Γ (child frame).
 template <class S>
 struct Joint {
   std::string name;
   JointType type = JointType::Revolute;
-  Vector3<S> axis = Vector3<S>::UnitZ();  ///< unit axis e in the child (= joint) frame
-  S pitch = S(0);                         ///< helical pitch (m/rad); 0 for other types
-  Motion<S> screw;                        ///< Γ, linear first
-  SE3<S> placement;                       ///< ^{λ(i)}H_{λ(i)|i}
+  /// The unit axis e of a screw joint, a1 of a universal joint (joint frame); unused otherwise.
+  Vector3<S> axis = Vector3<S>::UnitZ();
+  /// The universal joint's second unit axis a2 (the frame after the first rotation).
+  Vector3<S> axis2 = Vector3<S>::UnitY();
+  S pitch = S(0);    ///< helical pitch (m/rad); 0 for other types
+  Motion<S> screw;   ///< Γ of a 1-DoF screw joint, linear first
+  SE3<S> placement;  ///< ^{λ(i)}H_{λ(i)|i}
   AxisAlignment alignment = AxisAlignment::General;
   /// The placement's rotation is exactly the identity (nearly every joint of real robots), so a
   /// revolute joint about ±e_k turns its child about the parent's own e_k: kernels move vectors
@@ -55,10 +89,234 @@ struct Joint {
   S velocity_limit = std::numeric_limits<S>::infinity();
   S effort_limit = std::numeric_limits<S>::infinity();
 
-  /// Number of configuration coordinates (entries of s): 1, for every 1-DoF screw.
-  int nq() const { return 1; }
-  /// Number of velocity coordinates (entries of r and δs): 1, for every 1-DoF screw.
-  int nv() const { return 1; }
+  /// Number of configuration coordinates (entries of s).
+  int nq() const {
+    switch (type) {
+      case JointType::Spherical: return SphericalJoint<S>::nq;
+      case JointType::Free: return FreeJoint<S>::nq;
+      case JointType::Planar: return PlanarJoint<S>::nq;
+      case JointType::Universal: return UniversalJoint<S>::nq;
+      default: return ScrewJoint<S>::nq;
+    }
+  }
+  /// Number of velocity coordinates (entries of r and δs; columns of Γ).
+  int nv() const {
+    switch (type) {
+      case JointType::Spherical: return SphericalJoint<S>::nv;
+      case JointType::Free: return FreeJoint<S>::nv;
+      case JointType::Planar: return PlanarJoint<S>::nv;
+      case JointType::Universal: return UniversalJoint<S>::nv;
+      default: return ScrewJoint<S>::nv;
+    }
+  }
+  /// True for the 1-DoF screws (revolute, prismatic, helical): one coordinate, Γ = screw.
+  bool one_dof() const {
+    return type == JointType::Revolute || type == JointType::Prismatic ||
+           type == JointType::Helical;
+  }
+  /// How the joint's columns act: successive for the universal joint, simultaneous otherwise.
+  ColumnRule column_rule() const {
+    return type == JointType::Universal ? ColumnRule::successive : ColumnRule::simultaneous;
+  }
+
+  // The joint's group, for q a segment of nq() coordinates and velocities or tangents of nv().
+
+  /// X_J(q) = ^{λ(i)|i}H_i: the child frame in the joint frame.
+  template <class Q>
+  SE3<S> motion_transform(const Eigen::MatrixBase<Q>& q) const {
+    switch (type) {
+      case JointType::Spherical: return SphericalJoint<S>::motion(q);
+      case JointType::Free: return FreeJoint<S>::motion(q);
+      case JointType::Planar: return PlanarJoint<S>::motion(q);
+      case JointType::Universal: return UniversalJoint<S>::motion(axis, axis2, q);
+      default: return ScrewJoint<S>::motion(screw, q);
+    }
+  }
+  /// ^{λ(i)}H_i(q) = placement · X_J(q).
+  template <class Q>
+  SE3<S> transform(const Eigen::MatrixBase<Q>& q) const {
+    return placement * motion_transform(q);
+  }
+  /// ^{λ(i)}H_i(q) written into H, for the joint's coordinates q (nq of them) and the sine and
+  /// cosine of the first (the kernels compute them for the whole configuration at once; the
+  /// screws' fast cases read them, the other types ignore them).
+  template <class Q>
+  void transform(const Eigen::MatrixBase<Q>& q, const S& sin_q0, const S& cos_q0, SE3<S>& H) const {
+    if (one_dof()) transform(S(q(0)), sin_q0, cos_q0, H);
+    else H = transform(q);
+  }
+  /// Γ(q) v (child frame) for joint rates v (nv entries): the child's twist relative to the
+  /// parent for velocities, the acceleration along the subspace for accelerations.
+  template <class Q, class V>
+  Motion<S> subspace_times(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v) const {
+    if (one_dof()) return screw * S(v(0));
+    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
+    subspace(q, gamma);
+    return Motion<S>(Vector6<S>(gamma * v));
+  }
+  /// out = Γ(q)ᵀ f (nv entries): the generalized forces on the joint of a wrench f on its child
+  /// body, both in the child frame.
+  template <class Q, class Out>
+  void project(const Force<S>& f, const Eigen::MatrixBase<Q>& q,
+               const Eigen::MatrixBase<Out>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
+    if (one_dof()) {
+      out(0) = project(f);
+      return;
+    }
+    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
+    subspace(q, gamma);
+    out = gamma.transpose() * f.vector();
+  }
+  /// ^AX_i Γ(q) (6 × nv) written into `out`, given H = ^AH_i (i the child frame): the joint's
+  /// columns in frame A.
+  template <class Q, class Out>
+  void subspace_in(const SE3<S>& H, const Eigen::MatrixBase<Q>& q,
+                   const Eigen::MatrixBase<Out>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
+    if (one_dof()) {
+      out.col(0) = subspace_in(H).vector();
+      return;
+    }
+    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
+    subspace(q, gamma);
+    H.act_motions(gamma, out);
+  }
+  /// Γ(q) (6 × nv, child frame) written into `gamma`; constant for all types but the universal.
+  template <class Q, class G>
+  void subspace(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<G>& gamma) const {
+    switch (type) {
+      case JointType::Spherical: SphericalJoint<S>::subspace(gamma); break;
+      case JointType::Free: FreeJoint<S>::subspace(gamma); break;
+      case JointType::Planar: PlanarJoint<S>::subspace(gamma); break;
+      case JointType::Universal: UniversalJoint<S>::subspace(axis, axis2, q, gamma); break;
+      default: ScrewJoint<S>::subspace(screw, gamma); break;
+    }
+  }
+  /// c_J = Γ̇(q) q̇: the child's acceleration relative to the joint frame at q̈ = 0, child frame
+  /// (zero for every joint whose Γ is constant).
+  template <class Q, class V>
+  Motion<S> bias(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v) const {
+    if (type == JointType::Universal) return UniversalJoint<S>::bias(axis, axis2, q, v);
+    return Motion<S>::Zero();
+  }
+  /// out = q ⊕ δ (right perturbation on the joint's group); `out` may be q.
+  template <class Q, class D, class O>
+  void integrate(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<D>& delta,
+                 const Eigen::MatrixBase<O>& out) const {
+    switch (type) {
+      case JointType::Spherical: SphericalJoint<S>::integrate(q, delta, out); break;
+      case JointType::Free: FreeJoint<S>::integrate(q, delta, out); break;
+      case JointType::Planar: PlanarJoint<S>::integrate(q, delta, out); break;
+      case JointType::Universal: UniversalJoint<S>::integrate(q, delta, out); break;
+      default: ScrewJoint<S>::integrate(q, delta, out); break;
+    }
+  }
+  /// out = q1 ⊖ q0, the δ with q0 ⊕ δ = q1 (nv entries).
+  template <class Q0, class Q1, class O>
+  void difference(const Eigen::MatrixBase<Q0>& q0, const Eigen::MatrixBase<Q1>& q1,
+                  const Eigen::MatrixBase<O>& out) const {
+    switch (type) {
+      case JointType::Spherical: SphericalJoint<S>::difference(q0, q1, out); break;
+      case JointType::Free: FreeJoint<S>::difference(q0, q1, out); break;
+      case JointType::Planar: PlanarJoint<S>::difference(q0, q1, out); break;
+      case JointType::Universal: UniversalJoint<S>::difference(q0, q1, out); break;
+      default: ScrewJoint<S>::difference(q0, q1, out); break;
+    }
+  }
+  /// out = the group's identity (X_J = identity).
+  template <class O>
+  void neutral(const Eigen::MatrixBase<O>& out) const {
+    switch (type) {
+      case JointType::Spherical: SphericalJoint<S>::neutral(out); break;
+      case JointType::Free: FreeJoint<S>::neutral(out); break;
+      case JointType::Planar: PlanarJoint<S>::neutral(out); break;
+      case JointType::Universal: UniversalJoint<S>::neutral(out); break;
+      default: ScrewJoint<S>::neutral(out); break;
+    }
+  }
+  /// Projects q back onto the group: unit quaternions (spherical, free), a unit (cos θ, sin θ)
+  /// (planar); nothing for the vector-space joints.
+  template <class Q>
+  void normalize(const Eigen::MatrixBase<Q>& q_) const {
+    auto& q = const_cast<Eigen::MatrixBase<Q>&>(q_);
+    switch (type) {
+      case JointType::Spherical: q.template head<4>().normalize(); break;
+      case JointType::Free: q.template tail<4>().normalize(); break;
+      case JointType::Planar: q.template tail<2>().normalize(); break;
+      default: break;
+    }
+  }
+  /// ad(v) (nv × nv): the deviation η of q = q̄ ⊕ η, with q̄ moving at v̄ and q at v̄ + δv,
+  /// obeys η̇ = −ad(v̄) η + δv (zero for the vector-space joints).
+  template <class V, class A>
+  void ad(const Eigen::MatrixBase<V>& v, const Eigen::MatrixBase<A>& out) const {
+    switch (type) {
+      case JointType::Spherical: SphericalJoint<S>::ad(v, out); break;
+      case JointType::Free: FreeJoint<S>::ad(v, out); break;
+      case JointType::Planar: PlanarJoint<S>::ad(v, out); break;
+      case JointType::Universal: UniversalJoint<S>::ad(v, out); break;
+      default: ScrewJoint<S>::ad(v, out); break;
+    }
+  }
+  /// The Jacobians of y = q ⊕ δ, left-trivialized (nv × nv each): J_q = ∂y/∂q = Ad(exp δ)⁻¹,
+  /// J_delta = ∂y/∂δ = Jr(δ).
+  template <class D, class Jq, class Jd>
+  void integrate_jacobians(const Eigen::MatrixBase<D>& delta, const Eigen::MatrixBase<Jq>& J_q,
+                           const Eigen::MatrixBase<Jd>& J_delta) const {
+    switch (type) {
+      case JointType::Spherical: SphericalJoint<S>::integrate_jacobians(delta, J_q, J_delta); break;
+      case JointType::Free: FreeJoint<S>::integrate_jacobians(delta, J_q, J_delta); break;
+      case JointType::Planar: PlanarJoint<S>::integrate_jacobians(delta, J_q, J_delta); break;
+      case JointType::Universal: UniversalJoint<S>::integrate_jacobians(delta, J_q, J_delta); break;
+      default: ScrewJoint<S>::integrate_jacobians(delta, J_q, J_delta); break;
+    }
+  }
+  /// The Jacobians of η = q1 ⊖ q0, left-trivialized (nv × nv each): J_q0 = −Jl⁻¹(η),
+  /// J_q1 = Jr⁻¹(η).
+  template <class Q0, class Q1, class J0, class J1>
+  void difference_jacobians(const Eigen::MatrixBase<Q0>& q0, const Eigen::MatrixBase<Q1>& q1,
+                            const Eigen::MatrixBase<J0>& J_q0,
+                            const Eigen::MatrixBase<J1>& J_q1) const {
+    switch (type) {
+      case JointType::Spherical: SphericalJoint<S>::difference_jacobians(q0, q1, J_q0, J_q1); break;
+      case JointType::Free: FreeJoint<S>::difference_jacobians(q0, q1, J_q0, J_q1); break;
+      case JointType::Planar: PlanarJoint<S>::difference_jacobians(q0, q1, J_q0, J_q1); break;
+      case JointType::Universal: UniversalJoint<S>::difference_jacobians(q0, q1, J_q0, J_q1); break;
+      default: ScrewJoint<S>::difference_jacobians(q0, q1, J_q0, J_q1); break;
+    }
+  }
+  /// A random configuration written into `out`: a screw's or universal joint's coordinates
+  /// uniform within [lower, upper] where both are finite (else in [−π, π]); a rotation uniform
+  /// on SO(3) (spherical, free) or in (−π, π] (planar); a free joint's position and a planar
+  /// joint's (x, y) uniform within [lower, upper] per coordinate where finite (else [−1, 1]).
+  template <class Rng, class O>
+  void random(Rng& rng, const Eigen::MatrixBase<O>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<O>&>(out_);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    switch (type) {
+      case JointType::Spherical: out = random_unit_quaternion(rng); break;
+      case JointType::Free:
+        for (int k = 0; k < 3; ++k) out(k) = length_in_limits(0.5 * (u(rng) + 1.0));
+        out.template tail<4>() = random_unit_quaternion(rng);
+        break;
+      case JointType::Planar: {
+        out(0) = length_in_limits(0.5 * (u(rng) + 1.0));
+        out(1) = length_in_limits(0.5 * (u(rng) + 1.0));
+        S sin_t, cos_t;
+        sin_cos(S(M_PI * u(rng)), sin_t, cos_t);
+        out(2) = cos_t;
+        out(3) = sin_t;
+        break;
+      }
+      default:
+        for (int k = 0; k < nq(); ++k) out(k) = position_in_limits(0.5 * (u(rng) + 1.0));
+        break;
+    }
+  }
+  /// The coordinate at fraction t ∈ [0, 1] of the joint's range: lower + t (upper − lower) when
+  /// both limits are finite, else −π + 2π t (an angle's full turn).
+  S position_in_limits(double t) const { return in_limits(t, M_PI); }
 
   /// exp((Γ q)^): the motion of the joint frame, ^{λ(i)|i}H_i(q).
   SE3<S> motion_transform(const S& q) const {
@@ -291,6 +549,7 @@ struct Joint {
     j.name = name;
     j.type = type;
     j.axis = axis.template cast<T>();
+    j.axis2 = axis2.template cast<T>();
     j.pitch = T(pitch);
     j.screw = screw.template cast<T>();
     j.placement = placement.template cast<T>();
@@ -305,6 +564,26 @@ struct Joint {
   }
 
  private:
+  // A free joint's position or a planar joint's (x, y) at fraction t of [lower, upper], or of
+  // [−1, 1] m without finite limits.
+  S length_in_limits(double t) const { return in_limits(t, 1.0); }
+  S in_limits(double t, double half_width_without_limits) const {
+    const bool limited = std::isfinite(double(lower)) && std::isfinite(double(upper));
+    // The width upper − lower overflows for limits like ±DBL_MAX (Pinocchio's "no limit").
+    const bool wide = limited && !std::isfinite(double(upper - lower));
+    return !limited ? S(half_width_without_limits * (2.0 * t - 1.0))
+           : wide   ? S(lower * S(1.0 - t) + upper * S(t))
+                    : S(lower + (upper - lower) * S(t));
+  }
+  // Uniform on SO(3): four standard normal draws, normalized (uniform on S³).
+  template <class Rng>
+  static Vector4<S> random_unit_quaternion(Rng& rng) {
+    std::normal_distribution<double> g(0.0, 1.0);
+    Vector4<S> q;
+    for (int k = 0; k < 4; ++k) q(k) = S(g(rng));
+    return q / q.norm();
+  }
+
   // forces_to_parent's fast case: H = (Rot(e_K, θ), p); cos θ and sin θ are read from H's
   // rotation (R(a, a), R(b, a)), the joint's one source for its pose.
   template <int K, class Derived>
@@ -376,15 +655,16 @@ struct Joint {
   }
 };
 
-/// Γ for a joint type, unit axis and pitch.
+/// Γ of a 1-DoF screw joint type, unit axis and pitch; zero for the multi-DoF types (their
+/// subspace comes from Joint::subspace).
 template <class S>
 Motion<S> joint_screw(JointType type, const Vector3<S>& axis, const S& pitch) {
   switch (type) {
     case JointType::Revolute: return Motion<S>(Vector3<S>::Zero(), axis);
     case JointType::Prismatic: return Motion<S>(axis, Vector3<S>::Zero());
     case JointType::Helical: return Motion<S>(Vector3<S>(pitch * axis), axis);
+    default: return Motion<S>();
   }
-  return Motion<S>();
 }
 
 }  // namespace liedyn

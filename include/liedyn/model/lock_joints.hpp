@@ -43,6 +43,9 @@ Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& name
   for (std::size_t k = 0; k < names.size(); ++k) {
     const int i = model.require_joint_id(names[k], who);
     LIEDYN_CHECK(!locked[i], std::string(who) + ": joint '" + names[k] + "' is named twice");
+    LIEDYN_CHECK(model.joint(i).one_dof(), std::string(who) + ": joint '" + names[k] + "' is " +
+                                               to_string(model.joint(i).type) +
+                                               ": only 1-DoF joints are locked at a position");
     LIEDYN_CHECK(positions[k] == positions[k] && positions[k] - positions[k] == S(0),
                  std::string(who) + ": the position of joint '" + names[k] + "' is not finite");
     locked[i] = 1;
@@ -91,6 +94,7 @@ Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& name
     spec.name = j.name;
     spec.type = j.type;
     spec.axis = j.axis;
+    spec.axis2 = j.axis2;
     spec.pitch = j.pitch;
     spec.placement = j.placement;
     spec.armature = j.armature;

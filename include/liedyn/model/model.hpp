@@ -179,6 +179,10 @@ class Model {
   int joint_nq(int i) const { return q_index_[i + 1] - q_index_[i]; }
   /// Number of velocity coordinates of joint i (0 for the base, i = 0).
   int joint_nv(int i) const { return r_index_[i + 1] - r_index_[i]; }
+  /// True when every joint is a 1-DoF screw (revolute, prismatic, helical): nq = nv = 1 each.
+  bool one_dof_joints_only() const {
+    return nq_joints() == num_bodies() - 1 && nv_joints() == num_bodies() - 1;
+  }
 
   /// The parent λ(i) < i of body i; −1 for the base (i = 0).
   int parent(int i) const { return parent_[i]; }
@@ -350,5 +354,22 @@ class Model {
   SE3<S> welded_pose_;
   std::uint64_t id_ = detail::next_model_id();
 };
+
+namespace detail {
+/// Refuses a model with a multi-DoF joint (spherical, free, planar, universal) in a kernel that
+/// does not handle one yet: the kernels are converted one by one (docs/design/joint-types.md §5).
+/// Always on, release builds included: such a kernel would return a wrong answer.
+template <class S>
+void require_one_dof_joints(const char* who, const Model<S>& model) {
+  if (model.one_dof_joints_only()) return;
+  for (int i = 1; i < model.num_bodies(); ++i)
+    if (model.joint_nv(i) != 1 || model.joint_nq(i) != 1)
+      throw_invalid_argument(std::string(who) + ": joint '" + model.joint(i).name + "' is " +
+                             to_string(model.joint(i).type) +
+                             "; this function takes 1-DoF joints only so far (the kinematics, "
+                             "integrate and difference take every joint type)");
+}
+
+}  // namespace detail
 
 }  // namespace liedyn

@@ -1,5 +1,6 @@
 // liedyn — model: the state x = (H, s, ν, r) of a moving-base robot, its three base-twist
-// representations, and integrate/difference on SE(3) × Rⁿ × R⁶ × Rⁿ.
+// representations, and integrate/difference on SE(3) × G × R⁶ × R^nv, G the product of the
+// joints' groups (joint.hpp).
 //
 // H = ^A H_0 is the base pose in the inertial frame A; s the joint positions; ν the base twist
 // in its NATIVE representation, the body twist ν = ^0 v_{A,0} (Ḣ = H ν^, Pinocchio's
@@ -121,6 +122,68 @@ void twist_maps(TwistRepresentation rep, const SE3<S>& H, const Vector6<S>& nu, 
 }
 }  // namespace detail
 
+namespace detail {
+// The joints' part of the product group: s ⊕ δs, s1 ⊖ s0 and their block-diagonal Jacobians,
+// joint by joint (each joint's coordinates at q_index, its tangent at r_index).
+
+template <class S, class Q>
+void set_neutral_joints(const Model<S>& model, const Eigen::MatrixBase<Q>& s_) {
+  auto& s = const_cast<Eigen::MatrixBase<Q>&>(s_);
+  for (int i = 1; i < model.num_bodies(); ++i)
+    model.joint(i).neutral(s.segment(model.q_index(i), model.joint_nq(i)));
+}
+// out = s ⊕ ds; `out` may be s.
+template <class S, class Q, class D, class O>
+void integrate_joints(const Model<S>& model, const Eigen::MatrixBase<Q>& s,
+                      const Eigen::MatrixBase<D>& ds, const Eigen::MatrixBase<O>& out_) {
+  auto& out = const_cast<Eigen::MatrixBase<O>&>(out_);
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int q = model.q_index(i), nq = model.joint_nq(i);
+    model.joint(i).integrate(s.segment(q, nq), ds.segment(model.r_index(i), model.joint_nv(i)),
+                             out.segment(q, nq));
+  }
+}
+// out = s1 ⊖ s0.
+template <class S, class Q0, class Q1, class O>
+void difference_joints(const Model<S>& model, const Eigen::MatrixBase<Q0>& s0,
+                       const Eigen::MatrixBase<Q1>& s1, const Eigen::MatrixBase<O>& out_) {
+  auto& out = const_cast<Eigen::MatrixBase<O>&>(out_);
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int q = model.q_index(i), nq = model.joint_nq(i);
+    model.joint(i).difference(s0.segment(q, nq), s1.segment(q, nq),
+                              out.segment(model.r_index(i), model.joint_nv(i)));
+  }
+}
+// The diagonal blocks of ∂(s ⊕ ds)/∂s and ∂(s ⊕ ds)/∂ds, written into the nv_joints × nv_joints
+// blocks J_s and J_ds (off-diagonal entries untouched).
+template <class S, class D, class Js, class Jd>
+void integrate_joints_jacobians(const Model<S>& model, const Eigen::MatrixBase<D>& ds,
+                                const Eigen::MatrixBase<Js>& J_s_,
+                                const Eigen::MatrixBase<Jd>& J_ds_) {
+  auto& J_s = const_cast<Eigen::MatrixBase<Js>&>(J_s_);
+  auto& J_ds = const_cast<Eigen::MatrixBase<Jd>&>(J_ds_);
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int r = model.r_index(i), n = model.joint_nv(i);
+    model.joint(i).integrate_jacobians(ds.segment(r, n), J_s.block(r, r, n, n),
+                                       J_ds.block(r, r, n, n));
+  }
+}
+// The diagonal blocks of ∂(s1 ⊖ s0)/∂s0 and ∂(s1 ⊖ s0)/∂s1 (off-diagonal entries untouched).
+template <class S, class Q0, class Q1, class J0, class J1>
+void difference_joints_jacobians(const Model<S>& model, const Eigen::MatrixBase<Q0>& s0,
+                                 const Eigen::MatrixBase<Q1>& s1, const Eigen::MatrixBase<J0>& J0_,
+                                 const Eigen::MatrixBase<J1>& J1_) {
+  auto& J_s0 = const_cast<Eigen::MatrixBase<J0>&>(J0_);
+  auto& J_s1 = const_cast<Eigen::MatrixBase<J1>&>(J1_);
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int q = model.q_index(i), nq = model.joint_nq(i);
+    const int r = model.r_index(i), n = model.joint_nv(i);
+    model.joint(i).difference_jacobians(s0.segment(q, nq), s1.segment(q, nq),
+                                        J_s0.block(r, r, n, n), J_s1.block(r, r, n, n));
+  }
+}
+}  // namespace detail
+
 /// The state (H, s, ν, r). For a welded base, H is the welded pose and ν stays zero.
 template <class S>
 struct State {
@@ -130,12 +193,14 @@ struct State {
   VectorX<S> r;  ///< joint velocities, joint i's at r[Model::r_index(i)…] (Model::nv_joints())
 
   State() = default;
-  /// The neutral state of `model`: H = identity (moving base) or the welded pose, s = 0, ν = 0,
-  /// r = 0.
+  /// The neutral state of `model`: H = identity (moving base) or the welded pose, every joint
+  /// at its group's identity (s = 0 for angles and lengths), ν = 0, r = 0.
   explicit State(const Model<S>& model)
       : H(model.has_moving_base() ? SE3<S>() : model.welded_base_pose()),
-        s(VectorX<S>::Zero(model.nq_joints())),
-        r(VectorX<S>::Zero(model.nv_joints())) {}
+        s(model.nq_joints()),
+        r(VectorX<S>::Zero(model.nv_joints())) {
+    detail::set_neutral_joints(model, s);
+  }
 
   /// The base twist in `rep`.
   Vector6<S> base_twist(TwistRepresentation rep) const { return base_twist_from_body(H, nu, rep); }
@@ -180,28 +245,15 @@ int tangent_size(const Model<S>& model) {
   return 2 * model.nv();
 }
 
-/// The neutral state: H = identity (or the welded pose), s = 0, at rest.
+/// The neutral state: H = identity (or the welded pose), every joint at its identity, at rest.
 template <class S>
 State<S> neutral(const Model<S>& model) {
   return State<S>(model);
 }
 
-namespace detail {
-/// The joint position at fraction t ∈ [0, 1] of the joint's range: lower + t (upper − lower)
-/// when both limits are finite, else −π + 2π t.
-template <class S>
-S joint_position_in_limits(const Joint<S>& j, double t) {
-  const bool limited = std::isfinite(double(j.lower)) && std::isfinite(double(j.upper));
-  // The width upper − lower overflows for limits like ±DBL_MAX (Pinocchio's "no limit").
-  const bool wide = limited && !std::isfinite(double(j.upper - j.lower));
-  return !limited ? S(M_PI * (2.0 * t - 1.0))
-         : wide   ? S(j.lower * S(1.0 - t) + j.upper * S(t))
-                  : S(j.lower + (j.upper - j.lower) * S(t));
-}
-}  // namespace detail
-
-/// A random state: base attitude uniform on SO(3), position in [−1, 1]³, joint positions
-/// uniform within the limits where both are finite (else in [−π, π]), velocities in [−1, 1].
+/// A random state: base attitude uniform on SO(3), position in [−1, 1]³, each joint's
+/// configuration from Joint::random (angles and lengths within the limits where both are
+/// finite), velocities in [−1, 1].
 template <class S, class Rng>
 State<S> random_state(const Model<S>& model, Rng& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -217,74 +269,82 @@ State<S> random_state(const Model<S>& model, Rng& rng) {
     for (int k = 0; k < 6; ++k) x.nu(k) = S(u(rng));
   }
   for (int i = 1; i < model.num_bodies(); ++i) {
-    x.s(model.q_index(i)) = detail::joint_position_in_limits(model.joint(i), 0.5 * (u(rng) + 1.0));
-    x.r(model.r_index(i)) = S(u(rng));
+    model.joint(i).random(rng, x.s.segment(model.q_index(i), model.joint_nq(i)));
+    for (int k = 0; k < model.joint_nv(i); ++k) x.r(model.r_index(i) + k) = S(u(rng));
   }
   return x;
 }
 
-/// x ⊕ δx = (H exp(η^), s + δs, ν + δν, r + δr); δx ordered (η, δs, δν, δr) for a moving base,
-/// (δs, δr) for a welded one.
+/// x ⊕ δx = (H exp(η^), s ⊕ δs, ν + δν, r + δr), each joint's s ⊕ δs on its own group
+/// (Joint::integrate); δx ordered (η, δs, δν, δr) for a moving base, (δs, δr) for a welded one.
 template <class S, class Derived>
 State<S> integrate(const Model<S>& model, const State<S>& x, const Eigen::MatrixBase<Derived>& dx) {
   detail::check_state_sizes("integrate", "x", model, x);
   LIEDYN_CHECK_SIZE("integrate", "dx", dx, tangent_size(model));
   State<S> y = x;
-  // Every joint is a 1-DoF screw: its configuration space is R, where ⊕ is +.
-  const int n = model.nv_joints();
+  const int n = model.nv_joints(), off = model.offset();
   if (model.has_moving_base()) {
     y.H = x.H * SE3<S>::exp(dx.template segment<6>(0));
-    y.s += dx.segment(6, n);
     y.nu += dx.template segment<6>(6 + n);
-    y.r += dx.segment(12 + n, n);
-  } else {
-    y.s += dx.segment(0, n);
-    y.r += dx.segment(n, n);
   }
+  detail::integrate_joints(model, x.s, dx.segment(off, n), y.s);
+  y.r += dx.segment(2 * off + n, n);
   return y;
 }
 
-/// y ⊖ x: the δx with x ⊕ δx = y (η = log(H_x⁻¹ H_y)).
+/// y ⊖ x: the δx with x ⊕ δx = y (η = log(H_x⁻¹ H_y), each joint's δs from Joint::difference).
 template <class S>
 VectorX<S> difference(const Model<S>& model, const State<S>& x, const State<S>& y) {
   detail::check_state_sizes("difference", "x", model, x);
   detail::check_state_sizes("difference", "y", model, y);
   VectorX<S> dx(tangent_size(model));
-  if (model.has_moving_base())
-    dx << x.H.inverse_times(y.H).log(), y.s - x.s, y.nu - x.nu, y.r - x.r;
-  else dx << y.s - x.s, y.r - x.r;
+  const int n = model.nv_joints(), off = model.offset();
+  if (model.has_moving_base()) {
+    dx.template head<6>() = x.H.inverse_times(y.H).log();
+    dx.template segment<6>(6 + n) = y.nu - x.nu;
+  }
+  detail::difference_joints(model, x.s, y.s, dx.segment(off, n));
+  dx.segment(2 * off + n, n) = y.r - x.r;
   return dx;
 }
 
 /// Jacobians of y = x ⊕ δx, both left-trivialized: ∂y/∂x (for fixed δx) and ∂y/∂δx.
-/// Only the base-pose block is not an identity: ∂/∂x = Ad(exp(η)⁻¹), ∂/∂δx = Jr(η).
+/// Block-diagonal: the base pose's blocks Ad(exp(η)⁻¹) and Jr(η), each joint's from
+/// Joint::integrate_jacobians, identities on the velocities.
 template <class S, class Derived>
 void integrate_jacobians(const Model<S>& model, const Eigen::MatrixBase<Derived>& dx,
                          MatrixX<S>& J_x, MatrixX<S>& J_dx) {
   LIEDYN_CHECK_SIZE("integrate_jacobians", "dx", dx, tangent_size(model));
-  const int N = tangent_size(model);
+  const int N = tangent_size(model), n = model.nv_joints(), off = model.offset();
   J_x.setIdentity(N, N);
   J_dx.setIdentity(N, N);
-  if (!model.has_moving_base()) return;
-  const Vector6<S> eta = dx.template segment<6>(0);
-  J_x.template topLeftCorner<6, 6>() = SE3<S>::exp(eta).inverse().velocity_transform();
-  J_dx.template topLeftCorner<6, 6>() = SE3<S>::right_jacobian(eta);
+  if (model.has_moving_base()) {
+    const Vector6<S> eta = dx.template segment<6>(0);
+    J_x.template topLeftCorner<6, 6>() = SE3<S>::exp(eta).inverse().velocity_transform();
+    J_dx.template topLeftCorner<6, 6>() = SE3<S>::right_jacobian(eta);
+  }
+  detail::integrate_joints_jacobians(model, dx.segment(off, n), J_x.block(off, off, n, n),
+                                     J_dx.block(off, off, n, n));
 }
 
-/// Jacobians of δx = y ⊖ x with respect to x and y (left-trivialized):
-/// base-pose blocks −Jl⁻¹(η) and Jr⁻¹(η); the others −I and I.
+/// Jacobians of δx = y ⊖ x with respect to x and y (left-trivialized), block-diagonal:
+/// base-pose blocks −Jl⁻¹(η) and Jr⁻¹(η), each joint's from Joint::difference_jacobians, −I
+/// and I on the velocities.
 template <class S>
 void difference_jacobians(const Model<S>& model, const State<S>& x, const State<S>& y,
                           MatrixX<S>& J_x, MatrixX<S>& J_y) {
   detail::check_state_sizes("difference_jacobians", "x", model, x);
   detail::check_state_sizes("difference_jacobians", "y", model, y);
-  const int N = tangent_size(model);
+  const int N = tangent_size(model), n = model.nv_joints(), off = model.offset();
   J_x = -MatrixX<S>::Identity(N, N);
   J_y.setIdentity(N, N);
-  if (!model.has_moving_base()) return;
-  const Vector6<S> eta = x.H.inverse_times(y.H).log();
-  J_x.template topLeftCorner<6, 6>() = -SE3<S>::left_jacobian_inverse(eta);
-  J_y.template topLeftCorner<6, 6>() = SE3<S>::right_jacobian_inverse(eta);
+  if (model.has_moving_base()) {
+    const Vector6<S> eta = x.H.inverse_times(y.H).log();
+    J_x.template topLeftCorner<6, 6>() = -SE3<S>::left_jacobian_inverse(eta);
+    J_y.template topLeftCorner<6, 6>() = SE3<S>::right_jacobian_inverse(eta);
+  }
+  detail::difference_joints_jacobians(model, x.s, y.s, J_x.block(off, off, n, n),
+                                      J_y.block(off, off, n, n));
 }
 
 }  // namespace liedyn

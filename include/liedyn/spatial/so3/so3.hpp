@@ -193,11 +193,15 @@ class SO3 {
     if (!(n > S(0)) || !(n < std::numeric_limits<S>::infinity()))
       throw std::invalid_argument(
           "liedyn: SO3::from_quaternion: the quaternion is zero or not finite");
-    const S qx = x / n, qy = y / n, qz = z / n, qw = w / n;
+    return from_unit_quaternion(x / n, y / n, z / n, w / n);
+  }
+  /// From a quaternion (x, y, z, w) already of unit norm (not checked, not normalized): the
+  /// kernels' form, for a spherical or free joint's coordinates.
+  static SO3 from_unit_quaternion(const S& x, const S& y, const S& z, const S& w) {
     Matrix3<S> R;
-    R << S(1) - S(2) * (qy * qy + qz * qz), S(2) * (qx * qy - qz * qw), S(2) * (qx * qz + qy * qw),
-        S(2) * (qx * qy + qz * qw), S(1) - S(2) * (qx * qx + qz * qz), S(2) * (qy * qz - qx * qw),
-        S(2) * (qx * qz - qy * qw), S(2) * (qy * qz + qx * qw), S(1) - S(2) * (qx * qx + qy * qy);
+    R << S(1) - S(2) * (y * y + z * z), S(2) * (x * y - z * w), S(2) * (x * z + y * w),
+        S(2) * (x * y + z * w), S(1) - S(2) * (x * x + z * z), S(2) * (y * z - x * w),
+        S(2) * (x * z - y * w), S(2) * (y * z + x * w), S(1) - S(2) * (x * x + y * y);
     return SO3(R);
   }
   /// From a quaternion stored as a 4-vector (x, y, z, w), w last; it is normalized first.

@@ -1,0 +1,477 @@
+// Joints as Lie groups (model/joint.hpp, model/joints/): each type's configuration group,
+// transform, subspace and bias, and the kinematics of trees with every joint type, checked two
+// independent ways:
+// * against Pinocchio 4.1 (tests/data/pinocchio4/: its integrate, difference, joint placements
+//   and motion subspaces at random configurations of five models with spherical, free, planar
+//   and universal joints; its body poses, twists and accelerations after forward kinematics);
+// * in long double, against the group laws and central differences of the operations
+//   themselves (Jacobians, ad, subspace as the body velocity of X_J, bias as Γ̇ q̇).
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+
+#include "liedyn/liedyn.hpp"
+#include "support/pinocchio4_model.hpp"
+#include "support/pinocchio_dump.hpp"
+
+using namespace liedyn;
+
+namespace {
+
+const char* const kDumps[] = {"solo12_spherical", "talos_spherical", "arm_free_box",
+                              "planar_base_arm", "universal_chain"};
+
+// The liedyn joint of a Pinocchio joint record (placement left at the identity: the tests
+// compare X_J, and compose placements themselves where needed).
+template <class S>
+Joint<S> make_joint(JointType type, const Vector3<S>& axis = Vector3<S>::UnitZ(),
+                    const Vector3<S>& axis2 = Vector3<S>::UnitY(), const S& pitch = S(0)) {
+  Joint<S> j;
+  j.type = type;
+  j.axis = axis;
+  j.axis2 = axis2;
+  j.pitch = type == JointType::Helical ? pitch : S(0);
+  j.screw = joint_screw(type, axis, j.pitch);
+  return j;
+}
+
+Joint<double> joint_from_dump(const test::PinocchioDump& d, const test::PinocchioJoint& pj) {
+  const std::string& t = pj.type;
+  if (t == "JointModelFreeFlyer") return make_joint<double>(JointType::Free);
+  if (t == "JointModelSpherical") return make_joint<double>(JointType::Spherical);
+  if (t == "JointModelPlanar") return make_joint<double>(JointType::Planar);
+  const std::vector<Vector3<double>>& axes = d.axes.at(pj.index);
+  if (t == "JointModelUniversal") return make_joint<double>(JointType::Universal, axes[0], axes[1]);
+  if (t.rfind("JointModelR", 0) == 0) return make_joint<double>(JointType::Revolute, axes[0]);
+  if (t.rfind("JointModelP", 0) == 0) return make_joint<double>(JointType::Prismatic, axes[0]);
+  FAIL("unexpected Pinocchio joint type " << t);
+  return {};
+}
+
+template <class A, class B>
+double max_abs_diff(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  return double((a - b).cwiseAbs().maxCoeff());
+}
+
+// Rotation and translation, max entry difference.
+double pose_diff(const SE3<double>& a, const SE3<double>& b) {
+  return std::max(max_abs_diff(a.rotation(), b.rotation()),
+                  max_abs_diff(a.translation(), b.translation()));
+}
+
+}  // namespace
+
+TEST_CASE("joint types: group, transform and subspace agree with Pinocchio 4.1") {
+  // Tolerances: each quantity is a few roundings of unit-size numbers in both libraries
+  // (integrate, difference, S: 1e-14); a pose recovered from Pinocchio's world poses through
+  // the tree carries their accumulated rounding (1e-13).
+  int checked_multi_dof = 0;
+  for (const char* stem : kDumps) {
+    for (int seed : {1, 2}) {
+      const std::string path = std::string(LIEDYN_TEST_DATA_DIR) + "/pinocchio4/" + stem + ".seed" +
+                               std::to_string(seed) + ".txt";
+      const test::PinocchioDump d = test::read_pinocchio_dump(path);
+      REQUIRE(d.joints.size() >= 2);
+      const VectorX<double>&q = d.vec("q"), &dq = d.vec("dq"), &q_plus = d.vec("q_plus_dq");
+      const VectorX<double>& q0 = d.vec("q_neutral");
+      const VectorX<double>& log_q = d.vec("difference_neutral_q");
+      for (const test::PinocchioJoint& pj : d.joints) {
+        if (pj.index == 0) continue;
+        INFO(path << ": joint " << pj.name << " (" << pj.type << ")");
+        const Joint<double> joint = joint_from_dump(d, pj);
+        REQUIRE(joint.nq() == pj.nq);
+        REQUIRE(joint.nv() == pj.nv);
+        if (pj.nv > 1) ++checked_multi_dof;
+        const auto qi = q.segment(pj.idx_q, pj.nq);
+
+        VectorX<double> out(pj.nq);
+        joint.integrate(qi, dq.segment(pj.idx_v, pj.nv), out);
+        CHECK(max_abs_diff(out, q_plus.segment(pj.idx_q, pj.nq)) < 1e-14);
+
+        VectorX<double> neutral(pj.nq);
+        joint.neutral(neutral);
+        CHECK(max_abs_diff(neutral, q0.segment(pj.idx_q, pj.nq)) == 0.0);
+
+        VectorX<double> delta(pj.nv);
+        joint.difference(neutral, qi, delta);
+        CHECK(max_abs_diff(delta, log_q.segment(pj.idx_v, pj.nv)) < 1e-14);
+
+        MatrixX<double> gamma(6, pj.nv);
+        joint.subspace(qi, gamma);
+        CHECK(max_abs_diff(gamma, d.subspaces.at(pj.index)) < 1e-14);
+
+        // oMi[I] = oMi[parent] · M_I · X_J(q_I).
+        const SE3<double> parent = pj.parent == 0 ? SE3<double>() : d.oMi.at(pj.parent);
+        const SE3<double> expected =
+            d.placements.at(pj.index).inverse_times(parent.inverse_times(d.oMi.at(pj.index)));
+        CHECK(pose_diff(joint.motion_transform(qi), expected) < 1e-13);
+      }
+    }
+  }
+  // The dumps' spherical, free, planar and universal joints, both seeds.
+  CHECK(checked_multi_dof == 2 * (1 + 4) + 2 * (1 + 4) + 2 * 1 + 2 * 1 + 2 * 5);
+}
+
+namespace {
+
+using LD = long double;
+
+// Every joint type, with non-trivial axes.
+std::vector<Joint<LD>> every_joint_type() {
+  const Vector3<LD> e = Vector3<LD>(0.3L, -0.5L, 0.8L).normalized();
+  const Vector3<LD> a1 = Vector3<LD>(0.48L, 0.6L, 0.64L), a2 = Vector3<LD>(0.0L, 0.8L, -0.6L);
+  return {make_joint<LD>(JointType::Revolute, e),
+          make_joint<LD>(JointType::Prismatic, e),
+          make_joint<LD>(JointType::Helical, e, Vector3<LD>::UnitY(), 0.05L),
+          make_joint<LD>(JointType::Spherical),
+          make_joint<LD>(JointType::Free),
+          make_joint<LD>(JointType::Planar),
+          make_joint<LD>(JointType::Universal, a1, Vector3<LD>(a2.normalized()))};
+}
+
+VectorX<LD> random_tangent(std::mt19937& rng, int n, LD scale) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  VectorX<LD> v(n);
+  for (int k = 0; k < n; ++k) v(k) = scale * LD(u(rng));
+  return v;
+}
+
+VectorX<LD> plus(const Joint<LD>& j, const VectorX<LD>& q, const VectorX<LD>& d) {
+  VectorX<LD> out(q.size());
+  j.integrate(q, d, out);
+  return out;
+}
+VectorX<LD> minus(const Joint<LD>& j, const VectorX<LD>& q1, const VectorX<LD>& q0) {
+  VectorX<LD> out(j.nv());
+  j.difference(q0, q1, out);
+  return out;
+}
+
+// Central differences, column by column, of a map f(ε e_k) of a joint's tangent.
+template <class F>
+MatrixX<LD> central_columns(int rows, int cols, F&& f, LD h) {
+  MatrixX<LD> J(rows, cols);
+  for (int k = 0; k < cols; ++k) {
+    VectorX<LD> e = VectorX<LD>::Zero(cols);
+    e(k) = h;
+    J.col(k) = (f(e) - f(VectorX<LD>(-e))) / (2 * h);
+  }
+  return J;
+}
+
+// Central differences with h = 1e-6 in long double: truncation h²/6 and round-off ε/h are both
+// ~1e-13, times the operations' curvature (unit-size states): 1e-10 leaves a wide margin and
+// still catches any wrong term (they are of order 1).
+constexpr LD kStep = 1e-6L;
+constexpr double kFdTol = 1e-10;
+
+}  // namespace
+
+TEST_CASE("joint types: group laws, Jacobians, ad, subspace and bias against central differences") {
+  std::mt19937 rng(42);
+  for (const Joint<LD>& j : every_joint_type()) {
+    INFO("joint type " << to_string(j.type));
+    const int nq = j.nq(), nv = j.nv();
+    for (int trial = 0; trial < 4; ++trial) {
+      VectorX<LD> q(nq), q1(nq);
+      j.random(rng, q);
+      j.random(rng, q1);
+      const VectorX<LD> delta = random_tangent(rng, nv, 1.0L), v = random_tangent(rng, nv, 1.0L);
+
+      // Group laws: (q ⊕ δ) ⊖ q = δ (|δ| < π for the rotations) and q ⊕ (q1 ⊖ q) = q1 (as poses:
+      // q and −q are the same rotation).
+      CHECK(max_abs_diff(minus(j, plus(j, q, delta), q), delta) < 1e-16);
+      const SE3<LD> X1 = j.motion_transform(q1),
+                    X1_back = j.motion_transform(plus(j, q, minus(j, q1, q)));
+      CHECK(max_abs_diff(X1.rotation(), X1_back.rotation()) < 1e-16);
+      CHECK(max_abs_diff(X1.translation(), X1_back.translation()) < 1e-16);
+
+      // integrate_jacobians: J_q = ∂((q ⊕ ε) ⊕ δ)/∂ε, J_delta = ∂(q ⊕ (δ + ε))/∂ε, both read
+      // in the tangent at q ⊕ δ.
+      JointTangentMap<LD> J_q(nv, nv), J_delta(nv, nv);
+      j.integrate_jacobians(delta, J_q, J_delta);
+      const VectorX<LD> y = plus(j, q, delta);
+      const MatrixX<LD> fd_J_q = central_columns(
+          nv, nv, [&](const VectorX<LD>& e) { return minus(j, plus(j, plus(j, q, e), delta), y); },
+          kStep);
+      const MatrixX<LD> fd_J_delta = central_columns(
+          nv, nv,
+          [&](const VectorX<LD>& e) { return minus(j, plus(j, q, VectorX<LD>(delta + e)), y); },
+          kStep);
+      CHECK(max_abs_diff(J_q, fd_J_q) < kFdTol);
+      CHECK(max_abs_diff(J_delta, fd_J_delta) < kFdTol);
+
+      // difference_jacobians of η = q1 ⊖ q.
+      JointTangentMap<LD> J_0(nv, nv), J_1(nv, nv);
+      j.difference_jacobians(q, q1, J_0, J_1);
+      const VectorX<LD> eta = minus(j, q1, q);
+      const MatrixX<LD> fd_J_0 = central_columns(
+          nv, nv,
+          [&](const VectorX<LD>& e) { return VectorX<LD>(minus(j, q1, plus(j, q, e)) - eta); },
+          kStep);
+      const MatrixX<LD> fd_J_1 = central_columns(
+          nv, nv,
+          [&](const VectorX<LD>& e) { return VectorX<LD>(minus(j, plus(j, q1, e), q) - eta); },
+          kStep);
+      CHECK(max_abs_diff(J_0, fd_J_0) < kFdTol);
+      CHECK(max_abs_diff(J_1, fd_J_1) < kFdTol);
+
+      // ad(v) = −d/dh J_q(h v) at h = 0 (the continuous-time row of the deviation).
+      JointTangentMap<LD> ad(nv, nv), J_plus(nv, nv), J_minus(nv, nv), unused(nv, nv);
+      j.ad(v, ad);
+      j.integrate_jacobians(VectorX<LD>(kStep * v), J_plus, unused);
+      j.integrate_jacobians(VectorX<LD>(-kStep * v), J_minus, unused);
+      CHECK(max_abs_diff(ad, MatrixX<LD>((J_minus - J_plus) / (2 * kStep))) < kFdTol);
+
+      // Γ(q) v is the child's body velocity along q ⊕ t v: d/dt log(X_J(q)⁻¹ X_J(q ⊕ t v)).
+      Matrix6X<LD> gamma(6, nv);
+      j.subspace(q, gamma);
+      const SE3<LD> X = j.motion_transform(q);
+      const MatrixX<LD> fd_velocity = central_columns(
+          6, 1,
+          [&](const VectorX<LD>& t) {
+            return VectorX<LD>(
+                X.inverse_times(j.motion_transform(plus(j, q, VectorX<LD>(t(0) * v)))).log());
+          },
+          kStep);
+      CHECK(max_abs_diff(gamma * v, fd_velocity) < kFdTol);
+
+      // c_J = d/dt (Γ(q ⊕ t v) v) at t = 0.
+      const MatrixX<LD> fd_bias = central_columns(
+          6, 1,
+          [&](const VectorX<LD>& t) {
+            Matrix6X<LD> g(6, nv);
+            j.subspace(plus(j, q, VectorX<LD>(t(0) * v)), g);
+            return VectorX<LD>(g * v);
+          },
+          kStep);
+      CHECK(max_abs_diff(j.bias(q, v).vector(), fd_bias) < kFdTol);
+
+      // For a constant Γ, ad is the spatial cross product seen through Γ: ad(v) η = Γᵀ((Γv) ×
+      // (Γη)).
+      if (j.column_rule() == ColumnRule::simultaneous) {
+        const Matrix6<LD> cross = Motion<LD>(Vector6<LD>(gamma * v)).cross_matrix();
+        CHECK(max_abs_diff(ad, MatrixX<LD>(gamma.transpose() * cross * gamma)) < 1e-18);
+      }
+    }
+  }
+}
+
+TEST_CASE("joint types: neutral, normalize and random stay on the group") {
+  std::mt19937 rng(7);
+  for (const Joint<LD>& j : every_joint_type()) {
+    INFO("joint type " << to_string(j.type));
+    VectorX<LD> q(j.nq());
+    j.neutral(q);
+    const SE3<LD> identity = j.motion_transform(q);
+    CHECK(max_abs_diff(identity.rotation(), Matrix3<LD>::Identity()) == 0.0);
+    CHECK(max_abs_diff(identity.translation(), Vector3<LD>::Zero()) == 0.0);
+
+    j.random(rng, q);
+    const SE3<LD> X = j.motion_transform(q);
+    // A rotation: RᵀR = 1 to round-off.
+    CHECK(max_abs_diff(Matrix3<LD>(X.rotation().transpose() * X.rotation()),
+                       Matrix3<LD>::Identity()) < 1e-17);
+
+    // Scaling the coordinates off the group and normalizing gives the same pose back.
+    VectorX<LD> scaled = q;
+    if (j.type == JointType::Spherical) scaled *= 1.3L;
+    if (j.type == JointType::Free) scaled.tail<4>() *= 0.7L;
+    if (j.type == JointType::Planar) scaled.tail<2>() *= 1.1L;
+    j.normalize(scaled);
+    CHECK(max_abs_diff(scaled, q) < 1e-17);
+  }
+  // A screw joint's random position lies within finite limits; without limits, in [−π, π].
+  Joint<LD> limited = make_joint<LD>(JointType::Revolute);
+  limited.lower = -0.25L;
+  limited.upper = 0.5L;
+  Joint<LD> unlimited = make_joint<LD>(JointType::Revolute);
+  for (int k = 0; k < 50; ++k) {
+    VectorX<LD> s(1);
+    limited.random(rng, s);
+    CHECK((s(0) >= -0.25L && s(0) <= 0.5L));
+    unlimited.random(rng, s);
+    CHECK((s(0) >= -LD(M_PI) && s(0) <= LD(M_PI)));
+  }
+}
+
+namespace {
+
+std::string dump_path(const char* stem, int seed) {
+  return std::string(LIEDYN_TEST_DATA_DIR) + "/pinocchio4/" + stem + ".seed" +
+         std::to_string(seed) + ".txt";
+}
+
+// Pinocchio's generalized vector (v, a; its joint order) in liedyn's order (base first, then
+// each joint's block at v_index).
+VectorX<double> to_liedyn_velocity(const Model<double>& model, const test::PinocchioDump& d,
+                                   const VectorX<double>& pin) {
+  VectorX<double> out(model.nv());
+  if (d.freeflyer) out.head<6>() = pin.head<6>();
+  for (const test::PinocchioJoint& pj : d.joints) {
+    const int b = test::body_of(model, d, pj.index);
+    if (b != 0) out.segment(model.v_index(b), pj.nv) = pin.segment(pj.idx_v, pj.nv);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "joint types: trees with spherical, free, planar and universal joints — kinematics "
+    "agree with Pinocchio 4.1") {
+  // Tolerance: poses, twists and accelerations compose ≤ 20 transforms of unit-size numbers in
+  // both libraries, each ~1e-16: 1e-13 relative to max(1, |reference|).
+  for (const char* stem : kDumps) {
+    for (int seed : {1, 2}) {
+      const std::string path = dump_path(stem, seed);
+      INFO(path);
+      const test::PinocchioDump d = test::read_pinocchio_dump(path);
+      const Model<double> model = test::model_from_dump(path, d);
+      REQUIRE(model.nq_joints() + (d.freeflyer ? 7 : 0) == d.nq);
+      REQUIRE(model.nv() == d.nv);
+      const State<double> x = test::state_from_dump(model, d);
+      Data<double> data(model);
+      forward_kinematics(model, data, x);
+      const VectorX<double> a = to_liedyn_velocity(model, d, d.vec("a"));
+      Matrix6X<double> J(6, model.nv());
+      for (const test::PinocchioJoint& pj : d.joints) {
+        if (pj.index == 0) continue;
+        INFO("joint " << pj.name);
+        const int b = test::body_of(model, d, pj.index);
+        CHECK(pose_diff(data.H_world[b], d.oMi.at(pj.index)) < 1e-13);
+        const Vector6<double>& v_ref = d.body_velocities.at(pj.index);
+        CHECK(max_abs_diff(data.v[b].vector(), v_ref) < 1e-13 * std::max(1.0, v_ref.norm()));
+        // a_b = J_b a + J̇_b q̇ (body frame; Pinocchio's data.a carries no gravity).
+        body_jacobian(model, data, x, b, TwistRepresentation::Body, J);
+        const Vector6<double> acc =
+            J * a +
+            frame_acceleration_bias(model, data, x, b, SE3<double>(), TwistRepresentation::Body);
+        const Vector6<double>& a_ref = d.body_accelerations.at(pj.index);
+        CHECK(max_abs_diff(acc, a_ref) < 1e-13 * std::max(1.0, a_ref.norm()));
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "joint types: frame Jacobians of trees with every joint type against central "
+    "differences on the product group") {
+  // Long double, central differences along x ⊕ h e_k (kStep, kFdTol above). The frames: the
+  // body after each multi-DoF joint, in the three representations.
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 1);
+    INFO(path);
+    const test::PinocchioDump d = test::read_pinocchio_dump(path);
+    const Model<double> model_d = test::model_from_dump(path, d);
+    const Model<LD> model = model_d.cast<LD>();
+    const State<LD> x = test::state_from_dump(model_d, d).cast<LD>();
+    Data<LD> data(model);
+    const int nv = model.nv();
+    for (int b = 1; b < model.num_bodies(); ++b) {
+      if (model.joint_nv(b) == 1) continue;
+      INFO("body " << model.body_name(b));
+      const SE3<LD> placement(SO3<LD>::exp(Vector3<LD>(0.1L, -0.2L, 0.3L)),
+                              Vector3<LD>(0.05L, 0.02L, -0.1L));
+      // H_F(x ⊕ δ) for δ in the velocity tangent (η, δs); velocities untouched.
+      auto frame_pose_at = [&](const VectorX<LD>& dq) {
+        VectorX<LD> dx = VectorX<LD>::Zero(tangent_size(model));
+        dx.head(nv) = dq;
+        const State<LD> y = integrate(model, x, dx);
+        forward_poses(model, data, y);
+        return SE3<LD>(data.H_world[b] * placement);
+      };
+      const SE3<LD> H_F = frame_pose_at(VectorX<LD>::Zero(nv));
+      // Body-frame columns: d/dh log(H_F(x)⁻¹ H_F(x ⊕ h e_k)).
+      const MatrixX<LD> fd_body = central_columns(
+          6, nv,
+          [&](const VectorX<LD>& e) {
+            return VectorX<LD>(H_F.inverse_times(frame_pose_at(e)).log());
+          },
+          kStep);
+      Matrix6X<LD> J(6, nv);
+      frame_jacobian(model, data, x, b, placement, TwistRepresentation::Body, J);
+      CHECK(max_abs_diff(J, fd_body) < kFdTol);
+      // Inertial = ^A X_F · body; mixed = blockdiag(R, R) · body.
+      frame_jacobian(model, data, x, b, placement, TwistRepresentation::Inertial, J);
+      CHECK(max_abs_diff(J, MatrixX<LD>(H_F.velocity_transform() * fd_body)) < kFdTol);
+    }
+  }
+}
+
+TEST_CASE(
+    "joint types: rnea, eidamb, the bias and the gravity term of trees with every joint "
+    "type agree with Pinocchio 4.1") {
+  // Tolerance: Pinocchio's own consistency is ~1e-13 relative (its README); both libraries sum
+  // ≤ 50 bodies' wrenches of up to ~1e3 N·m: 1e-12 relative to max(1, ‖reference‖∞).
+  for (const char* stem : kDumps) {
+    for (int seed : {1, 2}) {
+      const std::string path = dump_path(stem, seed);
+      INFO(path);
+      const test::PinocchioDump d = test::read_pinocchio_dump(path);
+      const Model<double> model = test::model_from_dump(path, d);
+      const State<double> x = test::state_from_dump(model, d);
+      Data<double> data(model);
+      const VectorX<double> a = to_liedyn_velocity(model, d, d.vec("a"));
+      auto agrees = [&](const VectorX<double>& ours, const char* name) {
+        const VectorX<double> ref = to_liedyn_velocity(model, d, d.vec(name));
+        INFO(name);
+        CHECK(max_abs_diff(ours, ref) < 1e-12 * std::max(1.0, ref.cwiseAbs().maxCoeff()));
+      };
+      agrees(rnea(model, data, x, a), "rnea");
+      agrees(eidamb(model, data, x, a), "rnea");
+      agrees(bias_force(model, data, x), "nle");
+      agrees(gravity_force(model, data, x), "gravity_torque");
+    }
+  }
+}
+
+TEST_CASE(
+    "joint types: kernels not yet converted refuse a multi-DoF joint by name; the builder "
+    "checks the new types") {
+  const std::string path = dump_path("solo12_spherical", 1);
+  const test::PinocchioDump d = test::read_pinocchio_dump(path);
+  const Model<double> model = test::model_from_dump(path, d);
+  Data<double> data(model);
+  const State<double> x = test::state_from_dump(model, d);
+  const VectorX<double> tau = VectorX<double>::Zero(model.nv());
+  // The first multi-DoF joint in body order is named, with its type.
+  CHECK_THROWS_WITH(aba(model, data, x, tau), Catch::Contains("aba: joint 'FL_HIP' is spherical") &&
+                                                  Catch::Contains("1-DoF joints only"));
+  CHECK_THROWS_AS(crba(model, data, x.s), InvalidArgument);
+  CHECK_THROWS_WITH(lock_joints(model, {"FL_HIP"}, {0.1}),
+                    Catch::Contains("only 1-DoF joints are locked"));
+  // Kinematics, integrate and difference take them (checked above against Pinocchio).
+  CHECK_NOTHROW(forward_kinematics(model, data, x));
+
+  ModelBuilder<double> b(BaseType::Welded);
+  const SpatialInertia<double> I = SpatialInertia<double>::from_mass_com_inertia(
+      1.0, Vector3<double>::Zero(), Matrix3<double>::Identity());
+  CHECK_THROWS_WITH(b.add_body("base", "link",
+                               JointSpec<double>::universal("u", Vector3<double>(0, 0, 2),
+                                                            Vector3<double>(0, 0, -1)),
+                               I),
+                    Catch::Contains("joint 'u'") && Catch::Contains("axes are parallel"));
+  CHECK_THROWS_WITH(
+      b.add_body(
+          "base", "link",
+          JointSpec<double>::universal("u", Vector3<double>::UnitX(), Vector3<double>::Zero()), I),
+      Catch::Contains("zero second axis"));
+  // Axes are normalized; the neutral state puts every joint at its identity.
+  b.add_body("base", "ball", JointSpec<double>::spherical("s"), I);
+  b.add_body("ball", "u_link",
+             JointSpec<double>::universal("u", Vector3<double>(2, 0, 0), Vector3<double>(0, 0, 3)),
+             I);
+  b.add_body("u_link", "box", JointSpec<double>::free("box_joint"), I);
+  b.add_body("box", "cart", JointSpec<double>::planar("p"), I);
+  const Model<double> m = b.build();
+  CHECK(m.nq_joints() == 4 + 2 + 7 + 4);
+  CHECK(m.nv() == 3 + 2 + 6 + 3);
+  CHECK(m.joint(2).axis2.isApprox(Vector3<double>::UnitZ()));
+  const State<double> x0(m);
+  VectorX<double> s0(17);
+  s0 << 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0;
+  CHECK(x0.s == s0);
+  CHECK(m.singular_joints().empty());
+}
