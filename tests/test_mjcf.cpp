@@ -468,6 +468,32 @@ TEST_CASE("MJCF: truncated and corrupted models give a model or a ModelError, ne
   }
   CHECK(errors > 200);  // every truncation is malformed XML
   CHECK(errors + models == 400);
+
+  // The same inside equality.xml's <equality> section, through the loader that converts it:
+  // a ConstraintError from the set would escape as a non-MJCF message, so none may.
+  std::ifstream eq_in(kMjcf + "/equality.xml");
+  std::stringstream eq_text;
+  eq_text << eq_in.rdbuf();
+  const std::string eq = eq_text.str();
+  const std::size_t begin = eq.find("<equality>");
+  REQUIRE(begin != std::string::npos);
+  int eq_errors = 0, eq_models = 0;
+  for (std::size_t k = 0; k < 200; ++k) {
+    std::string xml = eq;
+    const std::size_t at = begin + (k * 7919) % (eq.size() - begin);
+    if (k % 2) xml = eq.substr(0, at);
+    else xml[at] = noise[k % noise.size()];
+    try {
+      const liedyn::MjcfRobot robot = liedyn::load_mjcf_robot_string(xml);
+      CHECK(robot.constraints.fits(robot.model));
+      ++eq_models;
+    } catch (const ModelError& e) {
+      CHECK_THAT(std::string(e.what()), StartsWith("liedyn: MJCF: "));
+      ++eq_errors;
+    }
+  }
+  CHECK(eq_errors >= 100);
+  CHECK(eq_errors + eq_models == 200);
 }
 
 TEST_CASE("MJCF: body names at joint anchors, gravity, the world's static children", "[mjcf]") {
