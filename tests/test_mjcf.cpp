@@ -543,8 +543,10 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
   // docs/loading.md, "Equality constraints": connect and weld rows are in mixed sense with frame
   // 1 on MuJoCo's body1 side, so MuJoCo's residual is −e (translation) and −torquescale
   // sin(|φ|/2) φ/|φ| (rotation, φ = R_2ᵀ e_ang, times the sign of its error quaternion's w); on
-  // the manifold its rows are −J (translation) and −torquescale/2 R_2ᵀ J (rotation). A joint
-  // equality is the coupling's row and residual as they are.
+  // the manifold its rows are −J (translation) and −torquescale/2 R_2ᵀ J (rotation). Off it,
+  // MuJoCo's translation rows differentiate each body's own anchor: −J − [d]× J_ω1, d its
+  // residual and J_ω1 body1's angular velocity Jacobian in world axes. A joint equality is the
+  // coupling's row and residual as they are.
   const liedyn::MjcfRobot robot = liedyn::load_mjcf_robot_file(kMjcf + "/equality.xml");
   const Model<double>& model = robot.model;
   const liedyn::ConstraintSet<double>& set = robot.constraints;
@@ -563,6 +565,7 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
   REQUIRE(r.equality.size() == 6);
   liedyn::Data<double> data(model);
   liedyn::ConstraintData<double> cd(model, set);
+  liedyn::Matrix6X<double> frame_J(6, model.nv());
   const liedyn::interop::Convention mujoco = liedyn::interop::Library::MuJoCo;
   // 1e-12: closed forms of the same poses in double (residuals up to ~1, Jacobian entries ~1);
   // on the manifold MuJoCo's residual is below 1e-14, which bounds the rows' difference there.
@@ -581,8 +584,8 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
         Eigen::Map<const MatrixX<double>>(v.at("efc_J").data(), r.nv, set.dimension());
     MatrixX<double> efc_J(set.dimension(), model.nv());
     for (int c = 0; c < model.nv(); ++c) efc_J.col(c) = efc_J_flat.row(L.v[c]).transpose();
-    const MatrixX<double> J =
-        cd.J * liedyn::interop::velocity_matrix(mujoco, model, x.H).transpose();
+    const MatrixX<double> T = liedyn::interop::velocity_matrix(mujoco, model, x.H);
+    const MatrixX<double> J = cd.J * T.transpose();
     const VectorX<double>& efc_pos = v.at("efc_pos");
     REQUIRE(efc_pos.size() == set.dimension());
     for (int k = 0; k < set.size(); ++k) {
@@ -596,8 +599,12 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
         continue;
       }
       CHECK(relative_error(efc_pos.segment<3>(row), -cd.position_error.segment<3>(row)) <= tol);
-      if (on_manifold)
-        CHECK(relative_error(efc_J.middleRows(row, 3), -J.middleRows(row, 3)) <= tol);
+      liedyn::frame_jacobian(model, data, x, c.body1, c.placement1,
+                             liedyn::TwistRepresentation::Mixed, frame_J);
+      const Vector3<double> d = efc_pos.segment<3>(row);
+      const MatrixX<double> omega1 = frame_J.bottomRows<3>() * T.transpose();
+      CHECK(relative_error(efc_J.middleRows(row, 3),
+                           -J.middleRows(row, 3) - liedyn::hat(d) * omega1) <= tol);
       if (c.type != T::RigidLoop) continue;
       const Matrix3<double> R2 = liedyn::frame_pose(model, data, c.body2, c.placement2).rotation();
       const Vector3<double> phi = R2.transpose() * cd.position_error.segment<3>(row + 3);
