@@ -643,6 +643,8 @@ TEST_CASE("MJCF: equalities liedyn cannot represent are named errors, or skipped
        "line 3: <equality><connect> 'equality0': no attribute "
        "'anchor'"},
       {"<weld site1='s' site2='t'/>", "attribute 'site1': no site named 's'"},
+      {"<weld site1='s' site2='t' anchor='0 0 1'/>",
+       "attribute 'anchor' with site1 and site2 (MuJoCo takes sites or bodies, not both)"},
   };
   liedyn::MjcfOptions skip;
   skip.unsupported = liedyn::UnsupportedElements::skip;

@@ -1106,6 +1106,11 @@ class Reader {
       if (torquescale == 0.0) type = ConstraintType::BallLoop;
     }
     if (by_site) {
+      for (const char* attr : {"body1", "body2", "anchor", "relpose"})
+        if (el->Attribute(attr))
+          fail(el, who + ": attribute '" + attr +
+                       "' with site1 and site2 (MuJoCo takes sites or "
+                       "bodies, not both)");
       frame1 = site_frame(el, "site1", who, body1);
       frame2 = site_frame(el, "site2", who, body2);
     } else {
