@@ -675,4 +675,9 @@ TEST_CASE("MJCF: equalities liedyn cannot represent are named errors, or skipped
   REQUIRE(panda.constraints.size() == 1);
   CHECK(panda.constraints.constraint(0).ratio == 1.0);
   CHECK(panda.model.joint_name(panda.constraints.constraint(0).joint) == "finger_joint1");
+  // polycoef may be shorter than 5 numbers: the rest keep MuJoCo's default 0 1 0 0 0.
+  const liedyn::MjcfRobot short_poly =
+      liedyn::load_mjcf_robot_string(with("<joint joint1='ja' joint2='jb' polycoef='0.5'/>"));
+  CHECK(short_poly.constraints.constraint(0).offset == 0.5);
+  CHECK(short_poly.constraints.constraint(0).ratio == 1.0);
 }

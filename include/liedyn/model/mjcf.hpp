@@ -1071,7 +1071,9 @@ class Reader {
     if (kind == "joint") {
       const std::string j1 = name_attr(el, "joint1", who);
       double poly[5] = {0.0, 1.0, 0.0, 0.0, 0.0};
-      read(el, "", "", "polycoef", 5, poly, who);
+      // MuJoCo reads up to 5 numbers; the ones not written keep the default 0 1 0 0 0.
+      if (const Attr pa = get(el, "", "", "polycoef"))
+        numbers(pa, who, "polycoef", std::min(std::max(xml::count_tokens(pa.text), 1), 5), poly);
       if (!qpos0_.count(j1))
         fail(el, who + ": attribute 'joint1': no hinge or slide joint named '" + j1 + "'");
       if (!el->Attribute("joint2")) {
