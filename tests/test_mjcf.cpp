@@ -540,21 +540,24 @@ TEST_CASE("MJCF: body names at joint anchors, gravity, the world's static childr
 
 TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented conversion",
           "[mjcf]") {
-  // docs/loading.md, "Equality constraints": connect and weld rows are in mixed sense with frame
-  // 1 on MuJoCo's body1 side, so MuJoCo's residual is −e (translation) and −torquescale
-  // sin(|φ|/2) φ/|φ| (rotation, φ = R_2ᵀ e_ang, times the sign of its error quaternion's w); on
-  // the manifold its rows are −J (translation) and −torquescale/2 R_2ᵀ J (rotation). Off it,
-  // MuJoCo's translation rows differentiate each body's own anchor: −J − [d]× J_ω1, d its
-  // residual and J_ω1 body1's angular velocity Jacobian in world axes. A joint equality is the
-  // coupling's row and residual as they are.
+  // docs/loading.md, "Equality constraints": connect and weld rows are in mixed sense; liedyn's
+  // frame 2 (the contact frame of a contact) is MuJoCo's body2 side, sign σ = −1, or its body1
+  // side, σ = +1 (a contact whose world side is body2). MuJoCo's residual is σ e (translation)
+  // and σ torquescale sin(|φ|/2) φ/|φ| (rotation, φ = R_2ᵀ e_ang, times the sign of its error
+  // quaternion's w); on the manifold its rows are σ J (translation) and σ torquescale/2 R_2ᵀ J
+  // (rotation). Off it, a loop's translation rows differentiate each body's own anchor in
+  // MuJoCo: −J − [d]× J_ω1, d its residual and J_ω1 body1's angular velocity Jacobian in world
+  // axes. A joint equality is the coupling's row and residual as they are.
   const liedyn::MjcfRobot robot = liedyn::load_mjcf_robot_file(kMjcf + "/equality.xml");
   const Model<double>& model = robot.model;
   const liedyn::ConstraintSet<double>& set = robot.constraints;
   using T = liedyn::ConstraintType;
-  REQUIRE(set.size() == 5);
-  const std::vector<T> types{T::BallLoop, T::BallLoop, T::RigidLoop, T::RigidLoop, T::Coupling};
-  const std::vector<double> torquescale{0, 0, 1, 0.5, 0};  // equality.xml's welds
-  for (int k = 0; k < 5; ++k) CHECK(set.constraint(k).type == types[k]);
+  REQUIRE(set.size() == 7);
+  const std::vector<T> types{T::BallLoop, T::BallLoop,     T::RigidLoop,   T::RigidLoop,
+                             T::Coupling, T::PointContact, T::RigidContact};
+  const std::vector<double> torquescale{0, 0, 1, 0.5, 0, 0, 1};  // equality.xml's welds
+  const std::vector<double> sigma{-1, -1, -1, -1, 0, 1, -1};     // 'pin': body2 is the world
+  for (int k = 0; k < 7; ++k) CHECK(set.constraint(k).type == types[k]);
   CHECK(set.constraint(0).name == "four_bar");
   CHECK(set.constraint(3).name == "equality3");
   CHECK(set.constraint(4).ratio == -0.3);
@@ -568,7 +571,7 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
   liedyn::Matrix6X<double> frame_J(6, model.nv());
   const liedyn::interop::Convention mujoco = liedyn::interop::Library::MuJoCo;
   // 1e-12: closed forms of the same poses in double (residuals up to ~1, Jacobian entries ~1);
-  // on the manifold MuJoCo's residual is below 1e-14, which bounds the rows' difference there.
+  // on the manifold MuJoCo's residual is below 1e-15, which bounds the rows' difference there.
   const double tol = 1e-12;
   for (std::size_t n = 0; n < r.equality.size(); ++n) {
     const auto& v = r.equality[n].v;
@@ -598,24 +601,28 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
         CHECK(relative_error(efc_J.row(row), J.row(row)) <= tol);
         continue;
       }
-      CHECK(relative_error(efc_pos.segment<3>(row), -cd.position_error.segment<3>(row)) <= tol);
-      liedyn::frame_jacobian(model, data, x, c.body1, c.placement1,
-                             liedyn::TwistRepresentation::Mixed, frame_J);
-      const Vector3<double> d = efc_pos.segment<3>(row);
-      const MatrixX<double> omega1 = frame_J.bottomRows<3>() * T.transpose();
+      CHECK(relative_error(efc_pos.segment<3>(row), sigma[k] * cd.position_error.segment<3>(row)) <=
+            tol);
+      MatrixX<double> correction = MatrixX<double>::Zero(3, model.nv());  // none for a contact
+      if (!liedyn::is_contact(c.type)) {
+        liedyn::frame_jacobian(model, data, x, c.body1, c.placement1,
+                               liedyn::TwistRepresentation::Mixed, frame_J);
+        correction = -liedyn::hat(Vector3<double>(efc_pos.segment<3>(row))) *
+                     frame_J.bottomRows<3>() * T.transpose();
+      }
       CHECK(relative_error(efc_J.middleRows(row, 3),
-                           -J.middleRows(row, 3) - liedyn::hat(d) * omega1) <= tol);
-      if (c.type != T::RigidLoop) continue;
+                           sigma[k] * J.middleRows(row, 3) + correction) <= tol);
+      if (!liedyn::is_rigid(c.type)) continue;
       const Matrix3<double> R2 = liedyn::frame_pose(model, data, c.body2, c.placement2).rotation();
       const Vector3<double> phi = R2.transpose() * cd.position_error.segment<3>(row + 3);
       const double angle = phi.norm();
       const Vector3<double> expected =
-          -sign * torquescale[k] * (angle > 0 ? std::sin(angle / 2) / angle : 0.5) * phi;
+          sigma[k] * sign * torquescale[k] * (angle > 0 ? std::sin(angle / 2) / angle : 0.5) * phi;
       CHECK((efc_pos.segment<3>(row + 3) - expected).norm() <= tol);
       if (on_manifold)
-        CHECK(relative_error(
-                  efc_J.middleRows(row + 3, 3),
-                  -sign * torquescale[k] / 2 * R2.transpose() * J.middleRows(row + 3, 3)) <= tol);
+        CHECK(relative_error(efc_J.middleRows(row + 3, 3), sigma[k] * sign * torquescale[k] / 2 *
+                                                               R2.transpose() *
+                                                               J.middleRows(row + 3, 3)) <= tol);
     }
   }
 }

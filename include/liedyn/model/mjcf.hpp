@@ -39,7 +39,8 @@
 //   alignfree, coordinate="global"), shellinertia. <tendon> constraints are errors too, unless
 //   MjcfOptions::unsupported is skip: then each is one diagnostic; so are <equality> constraints
 //   for load_mjcf_file. load_mjcf_robot_file converts them into a ConstraintSet (connect: ball
-//   loop, weld: rigid loop, joint with a linear polynomial: coupling; frames, senses and the
+//   loop, weld: rigid loop, or a contact when a side is fixed to the world of a moving-base
+//   model; joint with a linear polynomial: coupling; frames, senses and the
 //   conversion of MuJoCo's efc rows in docs/loading.md, "Equality constraints").
 //
 // Numbers are parsed as strictly as in urdf.hpp (decimal text, exact counts, finite). Every error
@@ -90,7 +91,9 @@ struct MjcfRobot {
   Model<double> model;
   /// The <equality> elements in file order (docs/loading.md, "Equality constraints"): connect a
   /// BallLoop, weld a RigidLoop (a BallLoop with torquescale 0), both in mixed sense with frame 1
-  /// on MuJoCo's body1 (site1) side; joint with a linear polycoef a Coupling.
+  /// on MuJoCo's body1 (site1) side, or a PointContact, RigidContact on the other side's frame
+  /// when a side is fixed to the world of a moving-base model; joint with a linear polycoef a
+  /// Coupling.
   std::vector<ConstraintSpec<double>> equality;
   /// `equality` resolved against `model`: rows stacked in file order.
   ConstraintSet<double> constraints;
@@ -1026,14 +1029,15 @@ class Reader {
     fail(el, who + ": attribute '" + attr + "': no body named '" + name + "'");
   }
 
-  /// The liedyn frame name of site `attr`, and its MuJoCo body.
-  std::string site_frame(const XMLElement* el, const char* attr, const std::string& who,
-                         int& body) const {
+  /// The liedyn frame name of site `attr`, its MuJoCo body and its placement there.
+  std::string site_frame(const XMLElement* el, const char* attr, const std::string& who, int& body,
+                         SE3<double>& placement) const {
     const std::string name = name_attr(el, attr, who);
     for (std::size_t i = 0; i < bodies_.size(); ++i)
       for (const SiteInfo& st : bodies_[i].sites)
         if (st.name == name) {
           body = static_cast<int>(i);
+          placement = st.placement;
           return name;
         }
     fail(el, who + ": attribute '" + attr + "': no site named '" + name + "'");
@@ -1107,30 +1111,18 @@ class Reader {
       // MuJoCo scales the rotational rows; zero removes them, leaving the weld point.
       if (torquescale == 0.0) type = ConstraintType::BallLoop;
     }
+    SE3<double> F1, F2;  // in body1's and body2's frames; they coincide at qpos0
     if (by_site) {
       for (const char* attr : {"body1", "body2", "anchor", "relpose"})
         if (el->Attribute(attr))
           fail(el, who + ": attribute '" + attr +
-                       "' with site1 and site2 (MuJoCo takes sites or "
-                       "bodies, not both)");
-      frame1 = site_frame(el, "site1", who, body1);
-      frame2 = site_frame(el, "site2", who, body2);
+                       "' with site1 and site2 (MuJoCo takes sites or bodies, not both)");
+      frame1 = site_frame(el, "site1", who, body1, F1);
+      frame2 = site_frame(el, "site2", who, body2, F2);
     } else {
       body1 = body_index(el, "body1", who);
       body2 = el->Attribute("body2") ? body_index(el, "body2", who) : 0;
-    }
-    for (const int body : {body1, body2})
-      if (entity[body].empty() || (body == 0 && moving_base_)) {
-        skip(who + ": body '" + bodies_[body].name +
-             "' is not part of the moving-base model (an equality with the world "
-             "or a static body needs a contact: not supported yet)");
-        return;
-      }
-    if (entity[body1] == entity[body2])
-      fail(el, who + ": both sides are on the same rigid body '" + entity[body1] + "'");
-    if (!by_site) {
       const SE3<double> H1 = world_pose(body1), H2 = world_pose(body2);
-      SE3<double> F1, F2;  // in body1's and body2's frames; they coincide at qpos0
       if (weld) {
         const Vector3<double> anchor = read3(el, "", "", "anchor", Vector3<double>::Zero(), who);
         double rel[7] = {0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0};
@@ -1145,23 +1137,38 @@ class Reader {
           F1 = SE3<double>(rq.toRotationMatrix(), Vector3<double>(rel[0], rel[1], rel[2]));
         }
       } else {
-        const char* a = el->Attribute("anchor");
-        if (!a) fail(el, who + ": no attribute 'anchor'");
+        if (!el->Attribute("anchor")) fail(el, who + ": no attribute 'anchor'");
         F1 = SE3<double>(Matrix3<double>::Identity(),
                          read3(el, "", "", "anchor", Vector3<double>::Zero(), who));
-        F2 = H2.inverse() * H1 * F1;
-        F2 = SE3<double>(Matrix3<double>::Identity(), F2.translation());
+        F2 = SE3<double>(Matrix3<double>::Identity(), (H2.inverse() * H1 * F1).translation());
       }
       frame1 = name + "/1";
       frame2 = name + "/2";
-      try {
-        b.add_frame(frame1, entity[body1], entity_H[body1] * F1);
-        b.add_frame(frame2, entity[body2], entity_H[body2] * F2);
-      } catch (const ModelError& e) {
-        fail(el, who + ": " + strip_prefix(e.what()));
-      }
     }
-    spec = ConstraintSpec<double>::loop(type, frame1, frame2, TwistRepresentation::Mixed);
+    // A side on the world or on a body fixed to it, which a moving-base model does not contain,
+    // is the environment: the other side becomes a contact with its desired placement there.
+    const auto in_world = [&](int body) {
+      return entity[body].empty() || (body == 0 && moving_base_);
+    };
+    const bool fixed1 = in_world(body1), fixed2 = in_world(body2);
+    if (fixed1 && fixed2) fail(el, who + ": both sides are fixed to the world");
+    if (!fixed1 && !fixed2 && entity[body1] == entity[body2])
+      fail(el, who + ": both sides are on the same rigid body '" + entity[body1] + "'");
+    try {
+      if (!by_site && !fixed1) b.add_frame(frame1, entity[body1], entity_H[body1] * F1);
+      if (!by_site && !fixed2) b.add_frame(frame2, entity[body2], entity_H[body2] * F2);
+    } catch (const ModelError& e) {
+      fail(el, who + ": " + strip_prefix(e.what()));
+    }
+    if (fixed1 || fixed2) {
+      const bool rigid = type == ConstraintType::RigidLoop;
+      const std::string& frame = fixed1 ? frame2 : frame1;
+      spec = rigid ? ConstraintSpec<double>::rigid_contact(frame, TwistRepresentation::Mixed)
+                   : ConstraintSpec<double>::point_contact(frame, TwistRepresentation::Mixed);
+      spec.placement = fixed1 ? world_pose(body1) * F1 : world_pose(body2) * F2;
+    } else {
+      spec = ConstraintSpec<double>::loop(type, frame1, frame2, TwistRepresentation::Mixed);
+    }
     spec.name = name;
     equality_out_->push_back(spec);
   }
@@ -1213,8 +1220,8 @@ inline Model<double> load_mjcf_file(const std::string& path, const MjcfOptions& 
 
 /// Loads a robot and its <equality> constraints from MJCF text (see MjcfRobot); <include> paths
 /// are relative to the current directory. Throws ModelError as load_mjcf_string does; an equality
-/// liedyn cannot represent (tendon, flex, a polynomial of degree above 1, a side on the world of
-/// a moving-base model) is an error naming it, or one diagnostic each under
+/// liedyn cannot represent (tendon, flex, a polynomial of degree above 1, a joint equality
+/// without joint2) is an error naming it, or one diagnostic each under
 /// MjcfOptions::unsupported = skip.
 inline MjcfRobot load_mjcf_robot_string(const std::string& xml, const MjcfOptions& options = {}) {
   return detail::mjcf::Reader("", options).load_robot(xml);
