@@ -18,6 +18,12 @@ matters has an explicit <inertial>, so the compiled inertias are unaffected), an
 Contacts, constraints (limits, equality, friction loss), passive forces (springs, dampers) and
 actuation are disabled, so that the dynamics are those of the rigid-body tree alone:
     M qacc + qfrc_bias = qfrc_applied.
+For a model with <equality> constraints (EQUALITY_MODELS), also, with only the equality
+constraints enabled (contacts, limits and friction loss disabled, dense Jacobian): at SEEDS random
+configurations and at SEEDS configurations moved onto the constraint manifold by Gauss-Newton steps
+on MuJoCo's own residual (|efc_pos| < 1e-13), the qpos, the residual efc_pos and the Jacobian efc_J
+of the equality rows (row-major), and per equality the w component of MuJoCo's weld error
+quaternion neg(q2) q1 relpose (1 for the others; its sign fixes the sign of the rotational rows).
 Format: one quantity per line, "key value value ...", numbers with 17 significant digits.
 """
 import pathlib
@@ -30,7 +36,8 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "mjcf"
-MODELS = ["go2", "panda", "h1", "features_free", "features_welded"]
+MODELS = ["go2", "panda", "h1", "features_free", "features_welded", "equality"]
+EQUALITY_MODELS = ["equality"]
 SEEDS = 3
 
 
@@ -74,6 +81,60 @@ def compile_model(name):
 
 def line(key, values):
     return key + " " + " ".join(f"{float(v):.17g}" for v in np.ravel(values)) + "\n"
+
+
+def equality_rows(m, d, qpos):
+    d.qpos[:] = qpos
+    d.qvel[:] = 0
+    mujoco.mj_forward(m, d)
+    rows = d.efc_type[:d.nefc] == mujoco.mjtConstraint.mjCNSTR_EQUALITY
+    return d.efc_pos[:d.nefc][rows].copy(), d.efc_J.reshape(d.nefc, m.nv)[rows].copy()
+
+
+def weld_w(m, d):
+    """Per equality, w of MuJoCo's weld error quaternion neg(q2) q1 relpose (1 if not a weld)."""
+    w = np.ones(m.neq)
+    for k in range(m.neq):
+        if m.eq_type[k] != mujoco.mjtEq.mjEQ_WELD:
+            continue
+        if m.eq_objtype[k] == mujoco.mjtObj.mjOBJ_SITE:
+            q1, q2, rel = np.zeros(4), np.zeros(4), np.array([1.0, 0, 0, 0])
+            mujoco.mju_mat2Quat(q1, d.site_xmat[m.eq_obj1id[k]])
+            mujoco.mju_mat2Quat(q2, d.site_xmat[m.eq_obj2id[k]])
+        else:
+            q1, q2, rel = d.xquat[m.eq_obj1id[k]], d.xquat[m.eq_obj2id[k]], m.eq_data[k, 6:10]
+        q, neg, e = np.zeros(4), np.zeros(4), np.zeros(4)
+        mujoco.mju_mulQuat(q, q1, rel)
+        mujoco.mju_negQuat(neg, q2)
+        mujoco.mju_mulQuat(e, neg, q)
+        w[k] = e[0]
+    return w
+
+
+def equality_reference(m, rng):
+    m.opt.disableflags |= (mujoco.mjtDisableBit.mjDSBL_CONTACT
+                           | mujoco.mjtDisableBit.mjDSBL_LIMIT
+                           | mujoco.mjtDisableBit.mjDSBL_FRICTIONLOSS)
+    m.opt.jacobian = mujoco.mjtJacobian.mjJAC_DENSE
+    d = mujoco.MjData(m)
+    out = []
+    for s in range(2 * SEEDS):
+        qpos = m.qpos0.copy()
+        # Smaller steps away from qpos0 for the projected ones: Gauss-Newton then stays near it.
+        mujoco.mj_integratePos(m, qpos, rng.uniform(-0.5, 0.5, m.nv) * (0.4 if s >= SEEDS else 1),
+                               1.0)
+        if s >= SEEDS:  # Gauss-Newton onto the manifold, least-squares steps (redundant rows)
+            for _ in range(200):
+                r, J = equality_rows(m, d, qpos)
+                if np.abs(r).max() < 1e-15:
+                    break
+                mujoco.mj_integratePos(m, qpos, -np.linalg.lstsq(J, r, rcond=None)[0], 1.0)
+        r, J = equality_rows(m, d, qpos)
+        if s >= SEEDS:
+            assert np.abs(r).max() < 1e-13, r
+        out += [f"equality {s}\n", line("qpos", qpos), line("efc_pos", r), line("efc_J", J),
+                line("weld_w", weld_w(m, d))]
+    return out
 
 
 def generate(name):
@@ -132,6 +193,8 @@ def generate(name):
         d.qacc[:] = qacc
         mujoco.mj_inverse(m, d)
         out += [line("qacc", qacc), line("qfrc_inverse", d.qfrc_inverse)]
+    if name in EQUALITY_MODELS:
+        out += equality_reference(compile_model(name), rng)
     (DATA / f"{name}.ref.txt").write_text("".join(out))
     print(f"{name}: nq {m.nq} nv {m.nv} nbody {m.nbody}")
 

@@ -15,10 +15,12 @@
 #include <Eigen/Geometry>
 
 #include <liedyn/algorithm/aba.hpp>
+#include <liedyn/algorithm/constraint_kinematics.hpp>
 #include <liedyn/algorithm/crba.hpp>
 #include <liedyn/algorithm/kinematics.hpp>
 #include <liedyn/algorithm/rnea.hpp>
 #include <liedyn/interop/floating_base.hpp>
+#include <liedyn/interop/mujoco.hpp>
 #include <liedyn/model/mjcf.hpp>
 
 #include "support/test_support.hpp"
@@ -69,6 +71,7 @@ struct Reference {
   std::vector<RefJoint> joints;
   std::vector<RefSite> sites;
   std::vector<RefState> states;
+  std::vector<RefState> equality;  // equality rows at configurations (generator's docstring)
 };
 
 VectorX<double> numbers_of(std::istringstream& in) {
@@ -86,6 +89,7 @@ Reference read_reference(const std::string& name) {
   std::ifstream file(kMjcf + "/" + name + ".ref.txt");
   REQUIRE(file.good());
   Reference r;
+  std::vector<RefState>* current = nullptr;
   std::string text;
   while (std::getline(file, text)) {
     std::istringstream in(text);
@@ -130,9 +134,13 @@ Reference read_reference(const std::string& name) {
       r.sites.push_back(st);
     } else if (key == "state") {
       r.states.emplace_back();
+      current = &r.states;
+    } else if (key == "equality") {
+      r.equality.emplace_back();
+      current = &r.equality;
     } else if (!key.empty() && key[0] != '#') {
-      REQUIRE(!r.states.empty());
-      r.states.back().v[key] = numbers_of(in);
+      REQUIRE((current != nullptr && !current->empty()));
+      current->back().v[key] = numbers_of(in);
     }
   }
   return r;
@@ -182,14 +190,14 @@ MatrixX<double> gather(const VectorX<double>& flat, int n, const std::vector<int
 }
 
 const std::vector<std::string>& reference_models() {
-  static const std::vector<std::string> names{"go2", "panda", "h1", "features_free",
-                                              "features_welded"};
+  static const std::vector<std::string> names{"go2",           "panda",           "h1",
+                                              "features_free", "features_welded", "equality"};
   return names;
 }
 
 Model<double> load(const std::string& name) {
   liedyn::MjcfOptions opt;
-  opt.unsupported = liedyn::UnsupportedElements::skip;  // panda's tendon and joint equality
+  opt.unsupported = liedyn::UnsupportedElements::skip;  // panda's tendon, the equalities
   return liedyn::load_mjcf_file(kMjcf + "/" + name + ".xml", opt);
 }
 
@@ -268,19 +276,28 @@ TEST_CASE("MJCF: M, bias, inverse and forward dynamics agree with MuJoCo", "[mjc
   const double tol = 1e-10;
   const liedyn::interop::Convention mujoco = liedyn::interop::Library::MuJoCo;
   for (const std::string& name : reference_models()) {
-    const Model<double> model = load(name);
+    liedyn::MjcfOptions skip;
+    skip.unsupported = liedyn::UnsupportedElements::skip;  // panda's tendon
+    const liedyn::MjcfRobot robot = liedyn::load_mjcf_robot_file(kMjcf + "/" + name + ".xml", skip);
+    const Model<double>& model = robot.model;
     const Reference r = read_reference(name);
     const Layout L = layout_of(model, r);
+    // liedyn's joints are MuJoCo's, in MuJoCo's order (what interop/mujoco.hpp relies on).
+    for (std::size_t k = 0; k < L.q.size(); ++k) CHECK(L.q[k] == static_cast<int>(k));
+    CHECK(robot.qpos0 == L.ref);
     liedyn::Data<double> data(model);
     REQUIRE(r.states.size() >= 3);
     for (std::size_t k = 0; k < r.states.size(); ++k) {
       INFO("model " << name << ", state " << k);
       const auto& v = r.states[k].v;
-      // Their coordinates in liedyn's joint order, joint positions relative to ref (qpos0).
-      VectorX<double> q = gather(v.at("qpos"), L.q);
-      q.tail(model.num_joints()) -= L.ref;
-      const VectorX<double> qvel = gather(v.at("qvel"), L.v);
-      const State<double> x = liedyn::interop::state_from(mujoco, model, q, qvel);
+      const State<double> x =
+          liedyn::interop::state_from_mujoco(model, robot.qpos0, v.at("qpos"), v.at("qvel"));
+      // Back to qpos: the same numbers (the quaternion up to its sign, which MuJoCo leaves free);
+      // 1e-15: a normalization and a rotation matrix round trip of O(1) numbers.
+      VectorX<double> qpos = liedyn::interop::mujoco_qpos(model, robot.qpos0, x);
+      if (model.has_moving_base() && qpos.segment<4>(3).dot(v.at("qpos").segment<4>(3)) < 0)
+        qpos.segment<4>(3) *= -1.0;
+      CHECK(relative_error(qpos, v.at("qpos")) <= 1e-15);
 
       const MatrixX<double> M =
           liedyn::interop::matrix_to(mujoco, model, x.H, liedyn::crba(model, data, x));
@@ -386,7 +403,7 @@ TEST_CASE("MJCF: malformed files give one clear ModelError line each", "[mjcf]")
       {"<mujoco><worldbody/><tendon><fixed name='t'/></tendon></mujoco>",
        {"line 1: <tendon><fixed> 't' is not supported yet"}},
       {"<mujoco><worldbody/><equality><connect body1='a'/></equality></mujoco>",
-       {"line 1: <equality><connect> is not supported yet"}},
+       {"line 1: <equality><connect> needs load_mjcf_robot_file"}},
       {wrap(free_body + "<composite/></body>"),
        {"line 3: <composite> in body 'b' is not supported"}},
       {"<mujoco><worldbody/><actuators/></mujoco>", {"line 1: unknown element <actuators>"}},
@@ -451,6 +468,32 @@ TEST_CASE("MJCF: truncated and corrupted models give a model or a ModelError, ne
   }
   CHECK(errors > 200);  // every truncation is malformed XML
   CHECK(errors + models == 400);
+
+  // The same inside equality.xml's <equality> section, through the loader that converts it:
+  // a ConstraintError from the set would escape as a non-MJCF message, so none may.
+  std::ifstream eq_in(kMjcf + "/equality.xml");
+  std::stringstream eq_text;
+  eq_text << eq_in.rdbuf();
+  const std::string eq = eq_text.str();
+  const std::size_t begin = eq.find("<equality>");
+  REQUIRE(begin != std::string::npos);
+  int eq_errors = 0, eq_models = 0;
+  for (std::size_t k = 0; k < 200; ++k) {
+    std::string xml = eq;
+    const std::size_t at = begin + (k * 7919) % (eq.size() - begin);
+    if (k % 2) xml = eq.substr(0, at);
+    else xml[at] = noise[k % noise.size()];
+    try {
+      const liedyn::MjcfRobot robot = liedyn::load_mjcf_robot_string(xml);
+      CHECK(robot.constraints.fits(robot.model));
+      ++eq_models;
+    } catch (const ModelError& e) {
+      CHECK_THAT(std::string(e.what()), StartsWith("liedyn: MJCF: "));
+      ++eq_errors;
+    }
+  }
+  CHECK(eq_errors >= 100);
+  CHECK(eq_errors + eq_models == 200);
 }
 
 TEST_CASE("MJCF: body names at joint anchors, gravity, the world's static children", "[mjcf]") {
@@ -493,4 +536,155 @@ TEST_CASE("MJCF: body names at joint anchors, gravity, the world's static childr
   CHECK(welded.body_name(0) == "world");
   CHECK(welded.inertia(0).mass() == Approx(8000.0));  // 2 m × 2 m × 2 m of density 1000
   CHECK(welded.frame(welded.frame_id("table")).placement.translation().z() == 1.0);
+}
+
+TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented conversion",
+          "[mjcf]") {
+  // docs/loading.md, "Equality constraints": connect and weld rows are in mixed sense; liedyn's
+  // frame 2 (the contact frame of a contact) is MuJoCo's body2 side, sign σ = −1, or its body1
+  // side, σ = +1 (a contact whose world side is body2). MuJoCo's residual is σ e (translation)
+  // and σ torquescale sin(|φ|/2) φ/|φ| (rotation, φ = R_2ᵀ e_ang, times the sign of its error
+  // quaternion's w); on the manifold its rows are σ J (translation) and σ torquescale/2 R_2ᵀ J
+  // (rotation). Off it, a loop's translation rows differentiate each body's own anchor in
+  // MuJoCo: −J − [d]× J_ω1, d its residual and J_ω1 body1's angular velocity Jacobian in world
+  // axes. A joint equality is the coupling's row and residual as they are.
+  const liedyn::MjcfRobot robot = liedyn::load_mjcf_robot_file(kMjcf + "/equality.xml");
+  const Model<double>& model = robot.model;
+  const liedyn::ConstraintSet<double>& set = robot.constraints;
+  using T = liedyn::ConstraintType;
+  REQUIRE(set.size() == 7);
+  const std::vector<T> types{T::BallLoop, T::BallLoop,     T::RigidLoop,   T::RigidLoop,
+                             T::Coupling, T::PointContact, T::RigidContact};
+  const std::vector<double> torquescale{0, 0, 1, 0.5, 0, 0, 1};  // equality.xml's welds
+  const std::vector<double> sigma{-1, -1, -1, -1, 0, 1, -1};     // 'pin': body2 is the world
+  for (int k = 0; k < 7; ++k) CHECK(set.constraint(k).type == types[k]);
+  CHECK(set.constraint(0).name == "four_bar");
+  CHECK(set.constraint(3).name == "equality3");
+  CHECK(set.constraint(4).ratio == -0.3);
+  CHECK(set.constraint(4).offset == 0.02);
+  const Reference r = read_reference("equality");
+  const Layout L = layout_of(model, r);
+  CHECK(robot.qpos0 == L.ref);
+  REQUIRE(r.equality.size() == 6);
+  liedyn::Data<double> data(model);
+  liedyn::ConstraintData<double> cd(model, set);
+  liedyn::Matrix6X<double> frame_J(6, model.nv());
+  const liedyn::interop::Convention mujoco = liedyn::interop::Library::MuJoCo;
+  // 1e-12: closed forms of the same poses in double (residuals up to ~1, Jacobian entries ~1);
+  // on the manifold MuJoCo's residual is below 1e-15, which bounds the rows' difference there.
+  const double tol = 1e-12;
+  for (std::size_t n = 0; n < r.equality.size(); ++n) {
+    const auto& v = r.equality[n].v;
+    const bool on_manifold = n >= 3;
+    INFO("configuration " << n << (on_manifold ? " (on the manifold)" : ""));
+    VectorX<double> q = gather(v.at("qpos"), L.q);
+    q.tail(model.num_joints()) -= L.ref;
+    const State<double> x =
+        liedyn::interop::state_from(mujoco, model, q, VectorX<double>::Zero(model.nv()));
+    liedyn::constraint_jacobian(model, data, set, cd, x);
+    // MuJoCo's columns in liedyn's order, and liedyn's rows in MuJoCo's velocity coordinates.
+    const MatrixX<double> efc_J_flat =
+        Eigen::Map<const MatrixX<double>>(v.at("efc_J").data(), r.nv, set.dimension());
+    MatrixX<double> efc_J(set.dimension(), model.nv());
+    for (int c = 0; c < model.nv(); ++c) efc_J.col(c) = efc_J_flat.row(L.v[c]).transpose();
+    const MatrixX<double> T = liedyn::interop::velocity_matrix(mujoco, model, x.H);
+    const MatrixX<double> J = cd.J * T.transpose();
+    const VectorX<double>& efc_pos = v.at("efc_pos");
+    REQUIRE(efc_pos.size() == set.dimension());
+    for (int k = 0; k < set.size(); ++k) {
+      const liedyn::Constraint<double>& c = set.constraint(k);
+      INFO("constraint " << set.describe(k));
+      const int row = c.row;
+      const double sign = v.at("weld_w")(k) < 0.0 ? -1.0 : 1.0;
+      if (c.type == T::Coupling) {
+        CHECK(std::abs(efc_pos(row) - cd.position_error(row)) <= tol);
+        CHECK(relative_error(efc_J.row(row), J.row(row)) <= tol);
+        continue;
+      }
+      CHECK(relative_error(efc_pos.segment<3>(row), sigma[k] * cd.position_error.segment<3>(row)) <=
+            tol);
+      MatrixX<double> correction = MatrixX<double>::Zero(3, model.nv());  // none for a contact
+      if (!liedyn::is_contact(c.type)) {
+        liedyn::frame_jacobian(model, data, x, c.body1, c.placement1,
+                               liedyn::TwistRepresentation::Mixed, frame_J);
+        correction = -liedyn::hat(Vector3<double>(efc_pos.segment<3>(row))) *
+                     frame_J.bottomRows<3>() * T.transpose();
+      }
+      CHECK(relative_error(efc_J.middleRows(row, 3),
+                           sigma[k] * J.middleRows(row, 3) + correction) <= tol);
+      if (!liedyn::is_rigid(c.type)) continue;
+      const Matrix3<double> R2 = liedyn::frame_pose(model, data, c.body2, c.placement2).rotation();
+      const Vector3<double> phi = R2.transpose() * cd.position_error.segment<3>(row + 3);
+      const double angle = phi.norm();
+      const Vector3<double> expected =
+          sigma[k] * sign * torquescale[k] * (angle > 0 ? std::sin(angle / 2) / angle : 0.5) * phi;
+      CHECK((efc_pos.segment<3>(row + 3) - expected).norm() <= tol);
+      if (on_manifold)
+        CHECK(relative_error(efc_J.middleRows(row + 3, 3), sigma[k] * sign * torquescale[k] / 2 *
+                                                               R2.transpose() *
+                                                               J.middleRows(row + 3, 3)) <= tol);
+    }
+  }
+}
+
+TEST_CASE("MJCF: equalities liedyn cannot represent are named errors, or skipped", "[mjcf]") {
+  const std::string tree =
+      "<mujoco><worldbody><body name='a'><joint name='ja' axis='0 1 0'/><geom size='0.1'/>"
+      "<body name='b' pos='1 0 0'><joint name='jb' axis='0 1 0'/><geom size='0.1'/></body>"
+      "</body></worldbody>\n<equality>\n";
+  const auto with = [&](const std::string& eq) { return tree + eq + "\n</equality></mujoco>"; };
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"<joint joint1='ja' joint2='jb' polycoef='0 1 0.5 0 0'/>",
+       "line 3: <equality><joint> 'equality0': polycoef of degree above 1 is not supported"},
+      {"<joint joint1='ja'/>",
+       "line 3: <equality><joint> 'equality0': a joint equality without "
+       "joint2"},
+      {"<tendon name='t' tendon1='x'/>", "line 3: <equality><tendon> 't' is not supported"},
+      {"<flex flex='f'/>", "line 3: <equality><flex> 'equality0' is not supported"},
+      {"<joint joint1='ja' joint2='nope'/>",
+       "line 3: <equality><joint> 'equality0': attribute "
+       "'joint2': no hinge or slide joint named 'nope'"},
+      {"<connect body1='a' body2='nope' anchor='0 0 0'/>",
+       "line 3: <equality><connect> 'equality0': attribute 'body2': no body named 'nope'"},
+      {"<connect body1='a' body2='b'/>",
+       "line 3: <equality><connect> 'equality0': no attribute "
+       "'anchor'"},
+      {"<weld site1='s' site2='t'/>", "attribute 'site1': no site named 's'"},
+      {"<weld site1='s' site2='t' anchor='0 0 1'/>",
+       "attribute 'anchor' with site1 and site2 (MuJoCo takes sites or bodies, not both)"},
+  };
+  liedyn::MjcfOptions skip;
+  skip.unsupported = liedyn::UnsupportedElements::skip;
+  for (const auto& c : cases) {
+    INFO(c.first);
+    CHECK_THROWS_WITH(liedyn::load_mjcf_robot_string(with(c.first)),
+                      StartsWith("liedyn: MJCF: ") && Contains(c.second));
+  }
+  // Under skip, an equality liedyn cannot represent is one diagnostic; a malformed one still
+  // throws.
+  const liedyn::MjcfRobot skipped = liedyn::load_mjcf_robot_string(
+      with("<joint joint1='ja' joint2='jb' polycoef='0 1 0.5 0 0'/>"), skip);
+  CHECK(skipped.constraints.size() == 0);
+  REQUIRE(skipped.model.diagnostics().size() == 1);
+  CHECK_THAT(skipped.model.diagnostics()[0].message, Contains("line 3: ") && Contains("skipped"));
+  CHECK_THROWS(liedyn::load_mjcf_robot_string(with("<connect body1='a' body2='b'/>"), skip));
+  // load_mjcf_file (a Model alone) points to the loader that returns constraints.
+  CHECK_THROWS_WITH(liedyn::load_mjcf_string(with("<connect body1='a' body2='b' anchor='1 0 0'/>")),
+                    Contains("line 3: <equality><connect> needs load_mjcf_robot_file"));
+  // An inactive equality is not converted, and says so.
+  const liedyn::MjcfRobot inactive = liedyn::load_mjcf_robot_string(
+      with("<connect body1='a' body2='b' anchor='1 0 0' active='false'/>"));
+  CHECK(inactive.constraints.size() == 0);
+  REQUIRE(inactive.model.diagnostics().size() == 1);
+  CHECK_THAT(inactive.model.diagnostics()[0].message, Contains("inactive"));
+  // panda's finger equality: finger_joint2 = finger_joint1 (polycoef's default 0 1 0 0 0).
+  const liedyn::MjcfRobot panda = liedyn::load_mjcf_robot_file(kMjcf + "/panda.xml", skip);
+  REQUIRE(panda.constraints.size() == 1);
+  CHECK(panda.constraints.constraint(0).ratio == 1.0);
+  CHECK(panda.model.joint_name(panda.constraints.constraint(0).joint) == "finger_joint1");
+  // polycoef may be shorter than 5 numbers: the rest keep MuJoCo's default 0 1 0 0 0.
+  const liedyn::MjcfRobot short_poly =
+      liedyn::load_mjcf_robot_string(with("<joint joint1='ja' joint2='jb' polycoef='0.5'/>"));
+  CHECK(short_poly.constraints.constraint(0).offset == 0.5);
+  CHECK(short_poly.constraints.constraint(0).ratio == 1.0);
 }

@@ -1,10 +1,11 @@
 // liedyn Python bindings — the module, the types (SE3, inertias, joints, frames), the model
-// and its builder and URDF loader, the state and its Lie-group operations, Data (its buffers as
-// read-only numpy views), the geometric finite differences and the private test helpers.
+// and its builder and URDF and MJCF loaders, the state and its Lie-group operations, Data (its
+// buffers as read-only numpy views), the geometric finite differences and the private test helpers.
 // Kernels are in kernels.cpp. Frames and conventions: docs/concepts.md, docs/python.md.
 #include <random>
 #include <sstream>
 
+#include <liedyn/model/mjcf.hpp>
 #include <liedyn/model/urdf.hpp>
 
 #include "bindings.hpp"
@@ -432,6 +433,39 @@ void bind_model(py::module_& m) {
   m.def("load_urdf_string", &load_urdf_string, py::arg("xml"), py::arg("options") = UrdfOptions(),
         "Loads a robot from URDF text. Raises ModelError (what and where) on anything it cannot "
         "represent.");
+
+  py::enum_<UnsupportedElements>(
+      m, "UnsupportedElements",
+      "What the MJCF loader does with elements it cannot represent that leave the tree intact.")
+      .value("error", UnsupportedElements::error)
+      .value("skip", UnsupportedElements::skip);
+  py::class_<MjcfOptions>(m, "MjcfOptions", "Options of the MJCF loader (docs/loading.md).")
+      .def(py::init<>())
+      .def_readwrite("gravity", &MjcfOptions::gravity,
+                     "Physical gravity in the inertial frame; None: the file's <option gravity>.")
+      .def_readwrite("inertia", &MjcfOptions::inertia, "InertiaPolicy (default lenient).")
+      .def_readwrite("unsupported", &MjcfOptions::unsupported,
+                     "UnsupportedElements: error (default) or skip with a diagnostic each.");
+  m.def("load_mjcf_file", &load_mjcf_file, py::arg("path"), py::arg("options") = MjcfOptions(),
+        "Loads a robot from an MJCF (MuJoCo XML) file; <include> paths relative to its folder. "
+        "Raises ModelError (file and line) on anything it cannot represent.");
+  m.def("load_mjcf_string", &load_mjcf_string, py::arg("xml"), py::arg("options") = MjcfOptions(),
+        "Loads a robot from MJCF text. Raises ModelError (what and line) on anything it cannot "
+        "represent.");
+  py::class_<MjcfRobot>(
+      m, "MjcfRobot", "A robot loaded from MJCF with its <equality> constraints (docs/loading.md).")
+      .def_readonly("model", &MjcfRobot::model, "The tree (with the equalities' frames).")
+      .def_readonly("equality", &MjcfRobot::equality, "The <equality> elements as ConstraintSpecs.")
+      .def_readonly("constraints", &MjcfRobot::constraints,
+                    "The same as a ConstraintSet on model, rows in file order.")
+      .def_readonly("qpos0", &MjcfRobot::qpos0,
+                    "MuJoCo's qpos0 per joint (joint i at index i - 1): s = qpos - qpos0.");
+  m.def("load_mjcf_robot_file", &load_mjcf_robot_file, py::arg("path"),
+        py::arg("options") = MjcfOptions(),
+        "Loads an MJCF file's tree and its <equality> constraints (MjcfRobot).");
+  m.def("load_mjcf_robot_string", &load_mjcf_robot_string, py::arg("xml"),
+        py::arg("options") = MjcfOptions(),
+        "Loads MJCF text's tree and its <equality> constraints (MjcfRobot).");
 
   m.def(
       "figure4_model", [] { return figure4_model<double>(); },

@@ -8,3 +8,4 @@
 #include "liedyn/interop/floating_base.hpp"
 #include "liedyn/interop/idyntree.hpp"
 #include "liedyn/interop/joint_permutation.hpp"
+#include "liedyn/interop/mujoco.hpp"

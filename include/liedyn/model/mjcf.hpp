@@ -36,8 +36,12 @@
 // * Unsupported, always an error naming the element and line: ball joints, free joints below
 //   the root, several free bodies or kinematic trees, <composite>, <flexcomp>, <replicate>,
 //   <attach>, compiler settings that change the model in ways not reproduced (settotalmass,
-//   alignfree, coordinate="global"), shellinertia. <equality> and <tendon> constraints are errors
-//   too, unless MjcfOptions::unsupported is skip: then each is one diagnostic.
+//   alignfree, coordinate="global"), shellinertia. <tendon> constraints are errors too, unless
+//   MjcfOptions::unsupported is skip: then each is one diagnostic; so are <equality> constraints
+//   for load_mjcf_file. load_mjcf_robot_file converts them into a ConstraintSet (connect: ball
+//   loop, weld: rigid loop, or a contact when a side is fixed to the world of a moving-base
+//   model; joint with a linear polynomial: coupling; frames, senses and the
+//   conversion of MuJoCo's efc rows in docs/loading.md, "Equality constraints").
 //
 // Numbers are parsed as strictly as in urdf.hpp (decimal text, exact counts, finite). Every error
 // is one ModelError line "liedyn: MJCF: [file: ]line N: what" that names the element.
@@ -59,6 +63,7 @@
 #include <tinyxml2.h>
 
 #include "liedyn/model/builder.hpp"
+#include "liedyn/model/constraint.hpp"
 #include "liedyn/model/xml_common.hpp"
 
 namespace liedyn {
@@ -76,6 +81,24 @@ struct MjcfOptions {
   InertiaPolicy inertia = InertiaPolicy::lenient;
   /// <equality> and <tendon>: an error, or skipped with a diagnostic each.
   UnsupportedElements unsupported = UnsupportedElements::error;
+};
+
+/// A robot loaded from MJCF with what MuJoCo adds to its kinematic tree (load_mjcf_robot_file):
+/// the <equality> constraints and the joints' reference positions.
+struct MjcfRobot {
+  /// The tree, as load_mjcf_file gives it, plus the frames "NAME/1" and "NAME/2" of each
+  /// body-based connect and weld named NAME ("equality<k>" when unnamed, k its index in MuJoCo).
+  Model<double> model;
+  /// The <equality> elements in file order (docs/loading.md, "Equality constraints"): connect a
+  /// BallLoop, weld a RigidLoop (a BallLoop with torquescale 0), both in mixed sense with frame 1
+  /// on MuJoCo's body1 (site1) side, or a PointContact, RigidContact on the other side's frame
+  /// when a side is fixed to the world of a moving-base model; joint with a linear polycoef a
+  /// Coupling.
+  std::vector<ConstraintSpec<double>> equality;
+  /// `equality` resolved against `model`: rows stacked in file order.
+  ConstraintSet<double> constraints;
+  /// MuJoCo's qpos0 (the joint's ref) of liedyn joint i at index i − 1: s = qpos − qpos0.
+  VectorX<double> qpos0;
 };
 
 namespace detail {
@@ -159,6 +182,22 @@ class Reader {
   }
   [[noreturn]] void fail(const XMLElement* el, const std::string& msg) const {
     throw ModelError("liedyn: MJCF: " + where(el) + msg);
+  }
+
+  /// The model, its equality constraints and its joints' qpos0.
+  MjcfRobot load_robot(const std::string& text) {
+    MjcfRobot robot;
+    equality_out_ = &robot.equality;
+    robot.model = load(text);
+    try {
+      robot.constraints = ConstraintSet<double>(robot.model, robot.equality);
+    } catch (const ModelError& e) {
+      fail(strip_prefix(e.what()));
+    }
+    robot.qpos0.resize(robot.model.num_joints());
+    for (int i = 1; i <= robot.model.num_joints(); ++i)
+      robot.qpos0(i - 1) = qpos0_.at(robot.model.joint_name(i));
+    return robot;
   }
 
   Model<double> load(const std::string& text) {
@@ -417,7 +456,8 @@ class Reader {
       const std::string n = el->Name();
       if (n == "option") read_option(el);
       else if (n == "worldbody") worldbodies_.push_back(el);
-      else if (n == "equality" || n == "tendon") constraint_sections_.push_back(el);
+      else if (n == "equality") equality_sections_.push_back(el);
+      else if (n == "tendon") constraint_sections_.push_back(el);
       else if (n == "deformable") fail(el, "<" + n + "> is not supported");
       else if (n != "compiler" && n != "default" && n != "size" && n != "visual" &&
                n != "statistic" && n != "custom" && n != "extension" && n != "asset" &&
@@ -489,7 +529,8 @@ class Reader {
     for (const XMLElement* c : children(el)) {
       const std::string kind = c->Name();
       if (kind == "default") continue;
-      if (kind != "joint" && kind != "geom" && kind != "site") continue;  // not for dynamics
+      if (kind != "joint" && kind != "geom" && kind != "site" && kind != "equality")
+        continue;  // not for dynamics
       auto& attrs = dc.kinds[kind];
       // An orientation written here replaces an inherited one of another form.
       static const char* const forms[5] = {"quat", "axisangle", "euler", "xyaxes", "zaxis"};
@@ -844,6 +885,12 @@ class Reader {
                            "is not supported yet (liedyn has no " +
                            (n == "tendon" ? "tendons" : "equality constraints from MJCF") + ")");
     }
+    if (!equality_out_)
+      for (const XMLElement* el : equality_sections_)
+        for (const XMLElement* c : children(el))
+          unsupported(c, "<equality><" + std::string(c->Name()) + "> " + element_name(c) +
+                             "needs load_mjcf_robot_file or load_mjcf_robot_string (they return "
+                             "the equality constraints as a ConstraintSet)");
     const int nb = static_cast<int>(bodies_.size());
     for (int i = 1; i < nb; ++i)
       bodies_[i].inertia = body_inertia(i, bodies_[i].inertial, bodies_[i].geoms);
@@ -891,6 +938,7 @@ class Reader {
     }
 
     const std::string base_name = root >= 0 ? bodies_[root].name : "world";
+    moving_base_ = free_body >= 0;
     ModelBuilder<double> b(free_body >= 0 ? BaseType::Moving : BaseType::Welded, base_name);
     b.set_inertia_check(InertiaCheck::PositiveDefinite);  // checked as written, above
     for (const ModelDiagnostic& d : diagnostics_) b.add_diagnostic(d);
@@ -937,6 +985,7 @@ class Reader {
           spec.lower = ji.lower;
           spec.upper = ji.upper;
           spec.armature = ji.armature;
+          qpos0_[ji.name] = ji.ref;
           const SE3<double> back(Matrix3<double>::Identity(), Vector3<double>(-ji.pos));
           b.add_body(parent, name, spec,
                      last ? bi.inertia.transformed(back) : SpatialInertia<double>());
@@ -960,11 +1009,168 @@ class Reader {
         }
       }
     }
+    if (equality_out_) {
+      int id = 0;
+      for (const XMLElement* el : equality_sections_)
+        for (const XMLElement* c : children(el)) read_equality(c, id++, b, entity, entity_H);
+    }
     try {
       return b.build();
     } catch (const ModelError& e) {
       fail(strip_prefix(e.what()));
     }
+  }
+
+  // ---- equality constraints ----------------------------------------------------------------
+  int body_index(const XMLElement* el, const char* attr, const std::string& who) const {
+    const std::string name = name_attr(el, attr, who);
+    for (std::size_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i].name == name) return static_cast<int>(i);
+    fail(el, who + ": attribute '" + attr + "': no body named '" + name + "'");
+  }
+
+  /// The liedyn frame name of site `attr`, its MuJoCo body and its placement there.
+  std::string site_frame(const XMLElement* el, const char* attr, const std::string& who, int& body,
+                         SE3<double>& placement) const {
+    const std::string name = name_attr(el, attr, who);
+    for (std::size_t i = 0; i < bodies_.size(); ++i)
+      for (const SiteInfo& st : bodies_[i].sites)
+        if (st.name == name) {
+          body = static_cast<int>(i);
+          placement = st.placement;
+          return name;
+        }
+    fail(el, who + ": attribute '" + attr + "': no site named '" + name + "'");
+  }
+
+  /// One <equality> child as a ConstraintSpec (docs/loading.md, "Equality constraints"): connect
+  /// a ball loop, weld a rigid loop, joint a coupling; frames 1 and 2 are MuJoCo's body1 (site1)
+  /// and body2 (site2) sides, rows in mixed sense.
+  void read_equality(const XMLElement* el, int id, ModelBuilder<double>& b,
+                     const std::vector<std::string>& entity,
+                     const std::vector<SE3<double>>& entity_H) {
+    const std::string kind = el->Name();
+    const std::string cls = class_of(el, "main");
+    const std::string name = el->Attribute("name") && *el->Attribute("name")
+                                 ? el->Attribute("name")
+                                 : "equality" + std::to_string(id);
+    const std::string who = "<equality><" + kind + "> '" + name + "'";
+    // The builder took the diagnostics so far: a skipped equality's goes to it directly.
+    const auto skip = [&](const std::string& what) {
+      unsupported(el, what);
+      b.add_diagnostic(diagnostics_.back());
+    };
+    if (kind != "connect" && kind != "weld" && kind != "joint") {
+      skip(who + " is not supported (liedyn converts connect, weld and joint)");
+      return;
+    }
+    if (const Attr a = get(el, "equality", cls, "active"))
+      if (!read_bool(a, who, "active")) {
+        b.add_diagnostic(
+            ModelDiagnostic{name, DiagnosticKind::ignored_element,
+                            where(el) + who + " is inactive (active='false'); not converted", 0.0});
+        return;
+      }
+    ConstraintSpec<double> spec;
+    if (kind == "joint") {
+      const std::string j1 = name_attr(el, "joint1", who);
+      double poly[5] = {0.0, 1.0, 0.0, 0.0, 0.0};
+      // MuJoCo reads up to 5 numbers; the ones not written keep the default 0 1 0 0 0.
+      if (const Attr pa = get(el, "", "", "polycoef"))
+        numbers(pa, who, "polycoef", std::min(std::max(xml::count_tokens(pa.text), 1), 5), poly);
+      if (!qpos0_.count(j1))
+        fail(el, who + ": attribute 'joint1': no hinge or slide joint named '" + j1 + "'");
+      if (!el->Attribute("joint2")) {
+        skip(who +
+             ": a joint equality without joint2 (joint1 held at a constant) is "
+             "not supported yet");
+        return;
+      }
+      const std::string j2 = name_attr(el, "joint2", who);
+      if (!qpos0_.count(j2))
+        fail(el, who + ": attribute 'joint2': no hinge or slide joint named '" + j2 + "'");
+      if (poly[2] != 0.0 || poly[3] != 0.0 || poly[4] != 0.0) {
+        skip(who +
+             ": polycoef of degree above 1 is not supported (liedyn's couplings "
+             "are linear)");
+        return;
+      }
+      spec = ConstraintSpec<double>::coupling(j1, j2, poly[1], poly[0]);
+      spec.name = name;
+      equality_out_->push_back(spec);
+      return;
+    }
+    const bool weld = kind == "weld";
+    const bool by_site = el->Attribute("site1") || el->Attribute("site2");
+    int body1 = -1, body2 = -1;
+    std::string frame1, frame2;
+    ConstraintType type = weld ? ConstraintType::RigidLoop : ConstraintType::BallLoop;
+    if (weld) {
+      double torquescale = 1.0;
+      read(el, "", "", "torquescale", 1, &torquescale, who);
+      // MuJoCo scales the rotational rows; zero removes them, leaving the weld point.
+      if (torquescale == 0.0) type = ConstraintType::BallLoop;
+    }
+    SE3<double> F1, F2;  // in body1's and body2's frames; they coincide at qpos0
+    if (by_site) {
+      for (const char* attr : {"body1", "body2", "anchor", "relpose"})
+        if (el->Attribute(attr))
+          fail(el, who + ": attribute '" + attr +
+                       "' with site1 and site2 (MuJoCo takes sites or bodies, not both)");
+      frame1 = site_frame(el, "site1", who, body1, F1);
+      frame2 = site_frame(el, "site2", who, body2, F2);
+    } else {
+      body1 = body_index(el, "body1", who);
+      body2 = el->Attribute("body2") ? body_index(el, "body2", who) : 0;
+      const SE3<double> H1 = world_pose(body1), H2 = world_pose(body2);
+      if (weld) {
+        const Vector3<double> anchor = read3(el, "", "", "anchor", Vector3<double>::Zero(), who);
+        double rel[7] = {0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+        read(el, "", "", "relpose", 7, rel, who);
+        const Eigen::Vector4d q(rel[3], rel[4], rel[5], rel[6]);
+        F2 = SE3<double>(Matrix3<double>::Identity(), anchor);
+        if (q.isZero(0.0)) {
+          F1 = H1.inverse() * H2 * F2;
+        } else {
+          const Eigen::Quaterniond rq(q(0) / q.norm(), q(1) / q.norm(), q(2) / q.norm(),
+                                      q(3) / q.norm());
+          F1 = SE3<double>(rq.toRotationMatrix(), Vector3<double>(rel[0], rel[1], rel[2]));
+        }
+      } else {
+        if (!el->Attribute("anchor")) fail(el, who + ": no attribute 'anchor'");
+        F1 = SE3<double>(Matrix3<double>::Identity(),
+                         read3(el, "", "", "anchor", Vector3<double>::Zero(), who));
+        F2 = SE3<double>(Matrix3<double>::Identity(), (H2.inverse() * H1 * F1).translation());
+      }
+      frame1 = name + "/1";
+      frame2 = name + "/2";
+    }
+    // A side on the world or on a body fixed to it, which a moving-base model does not contain,
+    // is the environment: the other side becomes a contact with its desired placement there.
+    const auto in_world = [&](int body) {
+      return entity[body].empty() || (body == 0 && moving_base_);
+    };
+    const bool fixed1 = in_world(body1), fixed2 = in_world(body2);
+    if (fixed1 && fixed2) fail(el, who + ": both sides are fixed to the world");
+    if (!fixed1 && !fixed2 && entity[body1] == entity[body2])
+      fail(el, who + ": both sides are on the same rigid body '" + entity[body1] + "'");
+    try {
+      if (!by_site && !fixed1) b.add_frame(frame1, entity[body1], entity_H[body1] * F1);
+      if (!by_site && !fixed2) b.add_frame(frame2, entity[body2], entity_H[body2] * F2);
+    } catch (const ModelError& e) {
+      fail(el, who + ": " + strip_prefix(e.what()));
+    }
+    if (fixed1 || fixed2) {
+      const bool rigid = type == ConstraintType::RigidLoop;
+      const std::string& frame = fixed1 ? frame2 : frame1;
+      spec = rigid ? ConstraintSpec<double>::rigid_contact(frame, TwistRepresentation::Mixed)
+                   : ConstraintSpec<double>::point_contact(frame, TwistRepresentation::Mixed);
+      spec.placement = fixed1 ? world_pose(body1) * F1 : world_pose(body2) * F2;
+    } else {
+      spec = ConstraintSpec<double>::loop(type, frame1, frame2, TwistRepresentation::Mixed);
+    }
+    spec.name = name;
+    equality_out_->push_back(spec);
   }
 
   SE3<double> world_pose(int i) const {
@@ -982,7 +1188,11 @@ class Reader {
   Vector3<double> gravity_{0.0, 0.0, -9.81};
   bool gravity_disabled_ = false;
   std::vector<const XMLElement*> worldbodies_;
-  std::vector<const XMLElement*> constraint_sections_;  // <equality>, <tendon>
+  std::vector<const XMLElement*> constraint_sections_;  // <tendon>
+  std::vector<const XMLElement*> equality_sections_;
+  std::vector<ConstraintSpec<double>>* equality_out_ = nullptr;  // null: <equality> unsupported
+  std::map<std::string, double> qpos0_;
+  bool moving_base_ = false;  // per joint name: MuJoCo's qpos0
   std::vector<BodyInfo> bodies_;
   std::set<std::string> body_names_, joint_names_;
   int joint_count_ = 0;
@@ -1006,6 +1216,24 @@ inline Model<double> load_mjcf_file(const std::string& path, const MjcfOptions& 
   std::string text;
   if (const char* why = detail::xml::read_file(path, text)) reader.fail(why);
   return reader.load(text);
+}
+
+/// Loads a robot and its <equality> constraints from MJCF text (see MjcfRobot); <include> paths
+/// are relative to the current directory. Throws ModelError as load_mjcf_string does; an equality
+/// liedyn cannot represent (tendon, flex, a polynomial of degree above 1, a joint equality
+/// without joint2) is an error naming it, or one diagnostic each under
+/// MjcfOptions::unsupported = skip.
+inline MjcfRobot load_mjcf_robot_string(const std::string& xml, const MjcfOptions& options = {}) {
+  return detail::mjcf::Reader("", options).load_robot(xml);
+}
+
+/// Loads a robot and its <equality> constraints from an MJCF file (see load_mjcf_robot_string);
+/// <include> paths are relative to its folder.
+inline MjcfRobot load_mjcf_robot_file(const std::string& path, const MjcfOptions& options = {}) {
+  detail::mjcf::Reader reader(path, options);
+  std::string text;
+  if (const char* why = detail::xml::read_file(path, text)) reader.fail(why);
+  return reader.load_robot(text);
 }
 
 }  // namespace liedyn
