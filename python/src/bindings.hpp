@@ -107,9 +107,10 @@ py::array copy_of(const Eigen::PlainObjectBase<Derived>& m) {
 /// of exactly m's shape, any strides. Raises TypeError or ValueError naming `who` otherwise.
 template <class Derived>
 void copy_into(const char* who, const Eigen::PlainObjectBase<Derived>& m, const py::handle& out) {
-  const std::string where = std::string("liedyn: ") + who + ": out";
+  // Built on error only: a hot loop's call allocates nothing.
+  const auto where = [who] { return std::string("liedyn: ") + who + ": out"; };
   if (!py::isinstance<py::array_t<double>>(out))  // an ndarray of dtype float64
-    throw py::type_error(where + " must be a numpy array of float64, got " +
+    throw py::type_error(where() + " must be a numpy array of float64, got " +
                          std::string(py::str(py::type::handle_of(out))));
   auto a = py::reinterpret_borrow<py::array>(out);
   const bool vector = Derived::ColsAtCompileTime == 1;
@@ -120,15 +121,19 @@ void copy_into(const char* who, const Eigen::PlainObjectBase<Derived>& m, const 
     std::string want = vector
                            ? "(" + std::to_string(m.size()) + ",)"
                            : "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
-    throw py::value_error(where + " has shape " + std::string(py::str(a.attr("shape"))) +
+    throw py::value_error(where() + " has shape " + std::string(py::str(a.attr("shape"))) +
                           ", expected " + want);
   }
-  if (!a.writeable()) throw py::value_error(where + " is read-only");
+  if (!a.writeable()) throw py::value_error(where() + " is read-only");
+  double* dst = static_cast<double*>(a.mutable_data());
+  if (a.flags() & py::array::f_style) {  // Eigen's own layout (1-D: contiguous): one block copy
+    std::copy(m.data(), m.data() + m.size(), dst);
+    return;
+  }
   using Stride = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
   const auto outer = vector ? 0 : a.strides(1) / static_cast<py::ssize_t>(sizeof(double));
   const auto inner = a.strides(0) / static_cast<py::ssize_t>(sizeof(double));
-  Eigen::Map<Eigen::MatrixXd, 0, Stride>(static_cast<double*>(a.mutable_data()), m.rows(), m.cols(),
-                                         Stride(outer, inner)) = m;
+  Eigen::Map<Eigen::MatrixXd, 0, Stride>(dst, m.rows(), m.cols(), Stride(outer, inner)) = m;
 }
 
 /// What a kernel returns for its outputs living in Data (or ConstraintData): new arrays by
