@@ -49,6 +49,12 @@ target_include_directories(nlohmann_json::nlohmann_json SYSTEM INTERFACE
 add_library(CLI11::CLI11 INTERFACE IMPORTED)
 target_include_directories(CLI11::CLI11 SYSTEM INTERFACE "${_liedyn_third_party}/CLI11/include")
 
+# Their licences travel with the binaries that contain them (CLI11's BSD-3-Clause asks for it).
+install(FILES "${_liedyn_third_party}/tinyxml2/LICENSE.txt"
+  DESTINATION liedyn/third_party_licenses RENAME tinyxml2.txt)
+install(FILES "${_liedyn_third_party}/CLI11/LICENSE"
+  DESTINATION liedyn/third_party_licenses RENAME CLI11.txt)
+
 # The package at the root of the wheel's platlib, the tool in its scripts (a venv's bin/).
 set(LIEDYN_PYTHON_INSTALL_DIR "." CACHE STRING "" FORCE)
 set(LIEDYN_TOOL_INSTALL_DIR "${SKBUILD_SCRIPTS_DIR}")
