@@ -33,6 +33,8 @@ packages=(
   python3-pytest
   python3-scipy
   python3-matplotlib
+  # scripts/test-wheel.sh: the wheel's build and test virtual environments
+  python3-venv
 )
 
 missing=()

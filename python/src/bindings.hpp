@@ -7,6 +7,7 @@
 // return Data's buffers through view() with the Data object as owner.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +30,41 @@ using State = liedyn::State<double>;
 using SE3 = liedyn::SE3<double>;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
-using VectorRef = Eigen::Ref<const VectorXd>;
-using MatrixRef = Eigen::Ref<const MatrixXd>;
+
+/// An input vector: an Eigen::Ref viewing a numpy array (no copy for contiguous float64), whose
+/// caster (below) first refuses what pybind11 would convert silently or turn away with its
+/// generic "incompatible function arguments": complex arrays (cut to their real part),
+/// non-numeric ones, arrays of the wrong number of dimensions such as (1, n), and scalars.
+struct VectorRef : Eigen::Ref<const VectorXd> {
+  explicit VectorRef(const Eigen::Ref<const VectorXd>& r) : Eigen::Ref<const VectorXd>(r) {}
+};
+/// An input matrix, refused like VectorRef's unless two-dimensional.
+struct MatrixRef : Eigen::Ref<const MatrixXd> {
+  explicit MatrixRef(const Eigen::Ref<const MatrixXd>& r) : Eigen::Ref<const MatrixXd>(r) {}
+};
+
+/// TypeError or ValueError for an argument that is no real array of `ndim` dimensions; other
+/// objects (lists, States of another overload) are left to the usual conversion.
+inline void refuse_non_real(py::handle src, int ndim) {
+  const std::string want = ndim == 1 ? "a 1-D array of float64" : "a 2-D array of float64";
+  if (py::isinstance<py::array>(src)) {
+    const auto a = py::reinterpret_borrow<py::array>(src);
+    const char kind = a.dtype().kind();
+    if (kind == 'c')
+      throw py::type_error("liedyn: expected " + want + ", got a complex array (" +
+                           std::string(py::str(a.dtype())) +
+                           "): its imaginary part would be dropped; pass .real if that is meant");
+    if (kind != 'f' && kind != 'i' && kind != 'u')
+      throw py::type_error("liedyn: expected " + want + ", got an array of dtype " +
+                           std::string(py::str(a.dtype())));
+    if (a.ndim() != ndim)
+      throw py::value_error("liedyn: expected " + want + ", got an array of shape " +
+                            std::string(py::str(a.attr("shape"))));
+  } else if (PyFloat_Check(src.ptr()) || PyLong_Check(src.ptr()) || PyComplex_Check(src.ptr())) {
+    throw py::type_error("liedyn: expected " + want + ", got the scalar " +
+                         std::string(py::repr(src)));
+  }
+}
 /// External wrenches from Python: None, or an array of shape (num_bodies, 6), row i the wrench
 /// on body i in its own frame, [force; moment about the body origin].
 using WrenchArg = std::optional<MatrixXd>;
@@ -53,24 +87,115 @@ py::array view(const Eigen::PlainObjectBase<Derived>& m, py::handle owner) {
   return a;
 }
 
+/// A new writeable numpy array holding a copy of `m` (column-major, as Eigen stores it): what
+/// a kernel returns by default, so that results of successive calls never alias.
+template <class Derived>
+py::array copy_of(const Eigen::PlainObjectBase<Derived>& m) {
+  using S = typename Derived::Scalar;
+  if (Derived::ColsAtCompileTime == 1) {
+    py::array_t<S> a(static_cast<py::ssize_t>(m.size()));
+    std::copy(m.data(), m.data() + m.size(), a.mutable_data());
+    return std::move(a);
+  }
+  py::array_t<S, py::array::f_style> a(
+      {static_cast<py::ssize_t>(m.rows()), static_cast<py::ssize_t>(m.cols())});
+  std::copy(m.data(), m.data() + m.size(), a.mutable_data());
+  return std::move(a);
+}
+
+/// Copies `m` into the caller's array `out` (the `out=` argument): a writeable float64 ndarray
+/// of exactly m's shape, any strides. Raises TypeError or ValueError naming `who` otherwise.
+template <class Derived>
+void copy_into(const char* who, const Eigen::PlainObjectBase<Derived>& m, const py::handle& out) {
+  // Built on error only: a hot loop's call allocates nothing.
+  const auto where = [who] { return std::string("liedyn: ") + who + ": out"; };
+  if (!py::isinstance<py::array_t<double>>(out))  // an ndarray of dtype float64
+    throw py::type_error(where() + " must be a numpy array of float64, got " +
+                         std::string(py::str(py::type::handle_of(out))));
+  auto a = py::reinterpret_borrow<py::array>(out);
+  const bool vector = Derived::ColsAtCompileTime == 1;
+  const bool shape_ok = vector
+                            ? (a.ndim() == 1 && a.shape(0) == m.size())
+                            : (a.ndim() == 2 && a.shape(0) == m.rows() && a.shape(1) == m.cols());
+  if (!shape_ok) {
+    std::string want = vector
+                           ? "(" + std::to_string(m.size()) + ",)"
+                           : "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
+    throw py::value_error(where() + " has shape " + std::string(py::str(a.attr("shape"))) +
+                          ", expected " + want);
+  }
+  if (!a.writeable()) throw py::value_error(where() + " is read-only");
+  double* dst = static_cast<double*>(a.mutable_data());
+  if (a.flags() & py::array::f_style) {  // Eigen's own layout (1-D: contiguous): one block copy
+    std::copy(m.data(), m.data() + m.size(), dst);
+    return;
+  }
+  using Stride = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
+  const auto outer = vector ? 0 : a.strides(1) / static_cast<py::ssize_t>(sizeof(double));
+  const auto inner = a.strides(0) / static_cast<py::ssize_t>(sizeof(double));
+  Eigen::Map<Eigen::MatrixXd, 0, Stride>(dst, m.rows(), m.cols(), Stride(outer, inner)) = m;
+}
+
+/// What a kernel returns for its outputs living in Data (or ConstraintData): new arrays by
+/// default (one output: an array, several: a tuple); with `out` (an array, or a tuple of as
+/// many arrays as outputs) the results are copied into those arrays and `out` is returned:
+/// no allocation per call, one copy of the result.
+template <class... Derived>
+py::object results(const char* who, const py::object& out,
+                   const Eigen::PlainObjectBase<Derived>&... m) {
+  constexpr std::size_t n = sizeof...(Derived);
+  if (out.is_none()) {
+    if constexpr (n == 1) return copy_of(m...);
+    else return py::make_tuple(copy_of(m)...);
+  }
+  if constexpr (n == 1) {
+    copy_into(who, m..., out);
+  } else {
+    if (!py::isinstance<py::tuple>(out) || py::len(out) != n)
+      throw py::type_error(std::string("liedyn: ") + who + ": out must be a tuple of " +
+                           std::to_string(n) + " arrays");
+    std::size_t i = 0;
+    (copy_into(who, m, out[py::int_(i++)]), ...);
+  }
+  return out;
+}
+
 /// The Python object wrapping `data` (every Data reaching a binding is a Python-owned one).
 inline py::handle owner_of(Data& data) {
   return py::detail::get_object_handle(&data, py::detail::get_type_info(typeid(Data)));
 }
 
-/// A Data built for another model would be indexed out of bounds by the kernels: refused.
+/// A Data built for another model would be indexed out of bounds, or (same sizes) give a
+/// plausible wrong answer: refused with liedyn.InvalidArgument (a ValueError).
 inline void check_data(const char* who, const Model& model, const Data& data) {
-  if (data.num_bodies != model.num_bodies() || data.tau.size() != model.nv())
-    throw std::invalid_argument(
+  if (data.model_id != model.id())
+    throw InvalidArgument(
         std::string("liedyn: ") + who + ": data was made for a model with " +
         std::to_string(data.num_bodies) + " bodies and nv = " + std::to_string(data.tau.size()) +
-        ", this model has " + std::to_string(model.num_bodies()) +
-        " bodies and nv = " + std::to_string(model.nv()));
+        " (another Model object), this model has " + std::to_string(model.num_bodies()) +
+        " bodies and nv = " + std::to_string(model.nv()) + ": make one with liedyn.Data(model)");
 }
 
-/// The state's sizes, by the library's own check (the module builds with LIEDYN_ENABLE_CHECKS).
+/// Whether the bindings refuse non-finite inputs (liedyn.set_finite_checks; on by default).
+bool finite_checks_enabled();
+
+/// A NaN or infinity in an input would come back as a non-finite result or a misleading error
+/// far from its cause (a rank-deficient constraint Jacobian): refused at the boundary.
+template <class Derived>
+void check_finite(const char* who, const char* what, const Eigen::MatrixBase<Derived>& v) {
+  if (finite_checks_enabled() && !v.allFinite())
+    throw InvalidArgument(std::string("liedyn: ") + who + ": " + what +
+                          " has a non-finite entry (NaN or infinity)");
+}
+
+/// The state's sizes, by the library's own check (the module builds with LIEDYN_ENABLE_CHECKS),
+/// and its entries finite.
 inline void check_state(const char* who, const Model& model, const State& x) {
   liedyn::detail::check_state(who, model, x);
+  check_finite(who, "state.H", x.H.matrix());
+  check_finite(who, "state.s", x.s);
+  check_finite(who, "state.nu", x.nu);
+  check_finite(who, "state.r", x.r);
 }
 
 /// Both of the above: every kernel binding starts with this.
@@ -134,3 +259,36 @@ void bind_testing(py::module_& m);
 
 }  // namespace python
 }  // namespace liedyn
+
+namespace pybind11 {
+namespace detail {
+
+/// VectorRef, MatrixRef: refuse_non_real, then pybind11's own Eigen::Ref caster (kept alive
+/// here: the Ref may view the copy it made of a non-contiguous or integer array).
+template <class Wrapped, class Ref, int NDim>
+struct checked_ref_caster {
+  make_caster<Ref> inner;
+  std::optional<Wrapped> value;
+
+  static constexpr auto name = make_caster<Ref>::name;
+  bool load(handle src, bool convert) {
+    liedyn::python::refuse_non_real(src, NDim);
+    if (!inner.load(src, convert)) return false;
+    value.emplace(static_cast<Ref&>(inner));
+    return true;
+  }
+  operator Wrapped*() { return &*value; }
+  operator Wrapped&() { return *value; }
+  template <class T>
+  using cast_op_type = pybind11::detail::cast_op_type<T>;
+};
+
+template <>
+struct type_caster<liedyn::python::VectorRef>
+    : checked_ref_caster<liedyn::python::VectorRef, Eigen::Ref<const Eigen::VectorXd>, 1> {};
+template <>
+struct type_caster<liedyn::python::MatrixRef>
+    : checked_ref_caster<liedyn::python::MatrixRef, Eigen::Ref<const Eigen::MatrixXd>, 2> {};
+
+}  // namespace detail
+}  // namespace pybind11

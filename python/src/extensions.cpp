@@ -1,7 +1,7 @@
 // liedyn Python bindings — centroidal quantities, energy, the Coriolis matrix and the constrained
 // dynamics (contacts, loop closures, couplings). Same rules as kernels.cpp: every binding checks
 // the Data/model pairing and the state first; outputs living in Data or ConstraintData are
-// read-only views owned by that object, the rest are new arrays.
+// copied out (results() in bindings.hpp), the rest are new arrays.
 #include "bindings.hpp"
 
 namespace liedyn {
@@ -44,6 +44,7 @@ void bind_centroidal(py::module_& m) {
       "center_of_mass_acceleration",
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, ComFrame frame) {
         check_call("center_of_mass_acceleration", mo, d, x);
+        check_finite("center_of_mass_acceleration", "ddq", ddq);
         return Eigen::Vector3d(center_of_mass_acceleration(mo, d, x, ddq, frame));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
@@ -86,6 +87,7 @@ void bind_centroidal(py::module_& m) {
       "centroidal_momentum_rate",
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq) {
         check_call("centroidal_momentum_rate", mo, d, x);
+        check_finite("centroidal_momentum_rate", "ddq", ddq);
         return Vector6<double>(centroidal_momentum_rate(mo, d, x, ddq));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
@@ -108,14 +110,13 @@ void bind_centroidal(py::module_& m) {
       "Potential energy -m g . p_com (inertial frame).");
   m.def(
       "coriolis_matrix",
-      [](const Model& mo, Data& d, const State& x) {
+      [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("coriolis_matrix", mo, d, x);
-        return view(coriolis_matrix(mo, d, x), owner_of(d));
+        return results("coriolis_matrix", out, coriolis_matrix(mo, d, x));
       },
-      py::arg("model"), py::arg("data"), py::arg("x"),
+      py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "C(x) (nv x nv, base first) with C [nu; r] the velocity products and M' - 2C skew-symmetric. "
-      "View of "
-      "data.coriolis.");
+      "A copy of data.coriolis.");
 }
 
 // The options of the exact KKT route with the derivatives' KKT solve `solve`.
@@ -136,18 +137,20 @@ void bind_constrained_linearization(py::module_& m, Check check) {
   m.def(
       "constrained_forward_dynamics_derivatives",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& tau, TwistRepresentation rep, KktDerivativeSolve solve) {
+              const VectorRef& tau, TwistRepresentation rep, KktDerivativeSolve solve,
+              const py::object& out) {
         const char* who = "constrained_forward_dynamics_derivatives";
         check(who, mo, d, set, x);
+        check_finite(who, "tau", tau);
         check_size(who, "tau", tau, mo.nv());
         constrained_forward_dynamics_derivatives(mo, d, set, c, x, tau, rep, with_solve(solve));
-        const py::handle o = owner_of_constraint_data(c);
-        return py::make_tuple(view(c.ddq_dx, o), view(c.lambda_dx, o), view(c.ddq_dtau, o),
-                              view(c.lambda_dtau, o));
+        return results("constrained_forward_dynamics_derivatives", out, c.ddq_dx, c.lambda_dx,
+                       c.ddq_dtau, c.lambda_dtau);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("representation") = kBody,
-      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic, py::kw_only(),
+      py::arg("out") = py::none(),
       "Exact derivatives of constrained_forward_dynamics (ExactKKT route) at (x, tau): (d ddq/dx "
       "(nv x 2nv), "
       "d lambda/dx (m x 2nv), d ddq/d tau (nv x nv), d lambda/d tau (m x nv)). Columns of the x "
@@ -161,23 +164,22 @@ void bind_constrained_linearization(py::module_& m, Check check) {
       "joint torques]. Also fills cdata.velocity_dx = d(J [nu; r])/dx, cdata.acceleration_dx = "
       "d(J ddq + gamma)/dx at the solution ddq (same columns) and cdata.ddq, "
       "cdata.lambda, cdata.J, cdata.gamma. `derivative_solve` picks how the KKT systems are "
-      "solved (KktDerivativeSolve). Raises ConstraintError for a rank-deficient J. Returns "
-      "views "
-      "(cdata.ddq_dx, cdata.lambda_dx, cdata.ddq_dtau, cdata.lambda_dtau).");
+      "solved (KktDerivativeSolve). Raises ConstraintError for a rank-deficient J. Returns copies "
+      "of (cdata.ddq_dx, cdata.lambda_dx, cdata.ddq_dtau, cdata.lambda_dtau).");
   m.def(
       "constraint_kinematics_derivatives",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& ddq, TwistRepresentation rep) {
+              const VectorRef& ddq, TwistRepresentation rep, const py::object& out) {
         const char* who = "constraint_kinematics_derivatives";
         check(who, mo, d, set, x);
+        check_finite(who, "ddq", ddq);
         check_size(who, "ddq", ddq, mo.nv());
         constraint_kinematics_derivatives(mo, d, set, c, x, ddq, rep);
-        const py::handle o = owner_of_constraint_data(c);
-        return py::make_tuple(view(c.position_error_dx, o), view(c.velocity_dx, o),
-                              view(c.acceleration_dx, o), view(c.Jdot, o));
+        return results("constraint_kinematics_derivatives", out, c.position_error_dx, c.velocity_dx,
+                       c.acceleration_dx, c.Jdot);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
-      py::arg("ddq"), py::arg("representation") = kBody,
+      py::arg("ddq"), py::arg("representation") = kBody, py::kw_only(), py::arg("out") = py::none(),
       "Derivatives of the constraint kinematics at (x, ddq): (d e/dq (m x nv), d(J [nu; r])/dx (m "
       "x 2nv), "
       "d(J ddq + gamma)/dx at fixed ddq (m x 2nv), Jdot (m x nv), the exact time derivative of J). "
@@ -195,12 +197,12 @@ void bind_constrained_linearization(py::module_& m, Check check) {
       "plain time derivatives of J [nu; r] (not body-sense point contacts nor rigid rows, "
       "constraint_kinematics.hpp). Also fills cdata.J, drift, gamma and the errors "
       "(constraint_kinematics). "
-      "Returns views (cdata.position_error_dx, cdata.velocity_dx, cdata.acceleration_dx, "
+      "Returns copies of (cdata.position_error_dx, cdata.velocity_dx, cdata.acceleration_dx, "
       "cdata.Jdot).");
   m.def(
       "impulse_dynamics_derivatives",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              double restitution, TwistRepresentation rep) {
+              double restitution, TwistRepresentation rep, const py::object& out) {
         const char* who = "impulse_dynamics_derivatives";
         check(who, mo, d, set, x);
         // impulse_dynamics checks these too, but under its own name.
@@ -210,11 +212,11 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         LIEDYN_CHECK(restitution >= 0.0 && restitution <= 1.0,
                      std::string(who) + ": the restitution must lie in [0, 1]");
         impulse_dynamics_derivatives(mo, d, set, c, x, restitution, rep);
-        const py::handle o = owner_of_constraint_data(c);
-        return py::make_tuple(view(c.v_after_dx, o), view(c.impulse_dx, o));
+        return results("impulse_dynamics_derivatives", out, c.v_after_dx, c.impulse_dx);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
-      py::arg("restitution") = 0.0, py::arg("representation") = kBody,
+      py::arg("restitution") = 0.0, py::arg("representation") = kBody, py::kw_only(),
+      py::arg("out") = py::none(),
       "Exact derivatives of impulse_dynamics (ExactKKT route) at x with restitution in [0, 1] (on "
       "the contact "
       "rows): (d v_after/dx (nv x 2nv), d impulse/dx (m x 2nv)). Columns: delta x = (eta, ds, dt, "
@@ -225,21 +227,22 @@ void bind_constrained_linearization(py::module_& m, Check check) {
       "order, each "
       "in its constraint's sense. Also fills cdata.v_after and cdata.impulse (impulse_dynamics). "
       "Raises "
-      "ConstraintError for a rank-deficient J. Returns views (cdata.v_after_dx, "
+      "ConstraintError for a rank-deficient J. Returns copies of (cdata.v_after_dx, "
       "cdata.impulse_dx).");
   m.def(
       "linearize",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& tau, const O& opt, KktDerivativeSolve solve) {
+              const VectorRef& tau, const O& opt, KktDerivativeSolve solve, const py::object& out) {
         check("linearize", mo, d, set, x);
+        check_finite("linearize", "tau", tau);
         check_size("linearize", "tau", tau, mo.nv());
         linearize(mo, d, set, c, x, tau, opt, with_solve(solve));
-        const py::handle o = owner_of(d);
-        return py::make_tuple(view(d.A, o), view(d.B, o));
+        return results("linearize", out, d.A, d.B);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("options") = O(),
-      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic, py::kw_only(),
+      py::arg("out") = py::none(),
       "Constrained form: delta x' = A delta x + B delta tau of constrained_forward_dynamics "
       "(ExactKKT) at "
       "(x, tau), delta x = (eta, ds, dt, dr) in options.representation as the unconstrained "
@@ -248,45 +251,51 @@ void bind_constrained_linearization(py::module_& m, Check check) {
       "unchanged. "
       "Also leaves data.ddq = cdata.ddq and everything constrained_forward_dynamics_derivatives "
       "fills "
-      "(options.minv is not used). Returns views (data.A, data.B).");
+      "(options.minv is not used). Returns copies of (data.A, data.B).");
   m.def(
       "linearize_actuated",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const MatrixRef& S, const VectorRef& u, const O& opt, KktDerivativeSolve solve) {
+              const MatrixRef& S, const VectorRef& u, const O& opt, KktDerivativeSolve solve,
+              const py::object& out) {
         check("linearize_actuated", mo, d, set, x);
+        check_finite("linearize_actuated", "actuation", S);
+        check_finite("linearize_actuated", "u", u);
         MatrixXd Bu;
         linearize_actuated(mo, d, set, c, x, S, u, Bu, opt, with_solve(solve));
-        return py::make_tuple(view(d.A, owner_of(d)), Bu);
+        return results("linearize_actuated", out, d.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("actuation"), py::arg("u"), py::arg("options") = O(),
-      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
-      "Constrained linearize for tau = S u with actuation matrix S (nv x k): returns (A (view of "
-      "data.A), B S "
-      "(a new 2nv x k array)).");
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic, py::kw_only(),
+      py::arg("out") = py::none(),
+      "Constrained linearize for tau = S u with actuation matrix S (nv x k): returns copies of "
+      "(data.A, B S (2nv x k)).");
   m.def(
       "linearize_discrete",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& tau, double dt, const O& opt, KktDerivativeSolve solve) {
+              const VectorRef& tau, double dt, const O& opt, KktDerivativeSolve solve,
+              const py::object& out) {
         check("linearize_discrete", mo, d, set, x);
+        check_finite("linearize_discrete", "tau", tau);
         check_size("linearize_discrete", "tau", tau, mo.nv());
         linearize_discrete(mo, d, set, c, x, tau, dt, opt, with_solve(solve));
-        const py::handle o = owner_of(d);
-        return py::make_tuple(view(d.A, o), view(d.B, o));
+        return results("linearize_discrete", out, d.A, d.B);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("dt"), py::arg("options") = O(),
-      py::arg("derivative_solve") = KktDerivativeSolve::Automatic,
+      py::arg("derivative_solve") = KktDerivativeSolve::Automatic, py::kw_only(),
+      py::arg("out") = py::none(),
       "Constrained form: exact Jacobians of the constrained semi_implicit_euler_step (ExactKKT), "
       "delta x+ = A "
       "delta x + B delta tau, delta x in options.representation at both ends. Also fills cdata's "
       "derivatives. "
-      "Returns views (data.A, data.B).");
+      "Returns copies of (data.A, data.B).");
   m.def(
       "semi_implicit_euler_step",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
               const VectorRef& tau, double dt, ConstrainedDynamicsRoute route) {
         check("semi_implicit_euler_step", mo, d, set, x);
+        check_finite("semi_implicit_euler_step", "tau", tau);
         check_size("semi_implicit_euler_step", "tau", tau, mo.nv());
         Options opt;
         opt.route = route;
@@ -330,6 +339,7 @@ void bind_constrained_linearization(py::module_& m, Check check) {
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
               const VectorRef& tau, Reduced& out, const O& opt, KktDerivativeSolve solve) {
         check("linearize_reduced", mo, d, set, x);
+        check_finite("linearize_reduced", "tau", tau);
         check_size("linearize_reduced", "tau", tau, mo.nv());
         linearize_reduced(mo, d, set, c, x, tau, out, opt, with_solve(solve));
       },
@@ -474,32 +484,33 @@ void bind_constraints(py::module_& m) {
   m.def(
       "constrained_forward_dynamics",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              const VectorRef& tau, ConstrainedDynamicsRoute route) {
+              const VectorRef& tau, ConstrainedDynamicsRoute route, const py::object& out) {
         check("constrained_forward_dynamics", mo, d, set, x);
+        check_finite("constrained_forward_dynamics", "tau", tau);
         Options opt;
         opt.route = route;
-        return view(constrained_forward_dynamics(mo, d, set, c, x, tau, opt),
-                    owner_of_constraint_data(c));
+        return results("constrained_forward_dynamics", out,
+                       constrained_forward_dynamics(mo, d, set, c, x, tau, opt));
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
-      py::arg("tau"), py::arg("route") = ConstrainedDynamicsRoute::ExactKKT,
+      py::arg("tau"), py::arg("route") = ConstrainedDynamicsRoute::ExactKKT, py::kw_only(),
+      py::arg("out") = py::none(),
       "Forward dynamics under the constraints: cdata.ddq and cdata.lambda (M ddq + h - tau = J^T "
       "lambda, "
-      "J ddq + gamma = 0). Returns a view of cdata.ddq. Raises ConstraintError for a "
+      "J ddq + gamma = 0). Returns a copy of cdata.ddq. Raises ConstraintError for a "
       "rank-deficient J "
       "(ExactKKT, Projector).");
   m.def(
       "impulse_dynamics",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
-              double restitution) {
+              double restitution, const py::object& out) {
         check("impulse_dynamics", mo, d, set, x);
-        return view(impulse_dynamics(mo, d, set, c, x, restitution), owner_of_constraint_data(c));
+        return results("impulse_dynamics", out, impulse_dynamics(mo, d, set, c, x, restitution));
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
-      py::arg("restitution") = 0.0,
-      "Impact at the constraints: cdata.v_after with J v+ = -e J v-, cdata.impulse. Returns a view "
-      "of "
-      "cdata.v_after.");
+      py::arg("restitution") = 0.0, py::kw_only(), py::arg("out") = py::none(),
+      "Impact at the constraints: cdata.v_after with J v+ = -e J v-, cdata.impulse. Returns a copy "
+      "of cdata.v_after.");
   m.def(
       "project_configuration",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, State& x) {
@@ -564,6 +575,7 @@ void bind_loading_and_more(py::module_& m) {
       "centroidal_derivatives",
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, TwistRepresentation rep) {
         check_call("centroidal_derivatives", mo, d, x);
+        check_finite("centroidal_derivatives", "ddq", ddq);
         centroidal_derivatives(mo, d, x, ddq, rep);
         return py::make_tuple(Eigen::MatrixXd(d.com_dx), Eigen::MatrixXd(d.centroidal_momentum_dx),
                               Eigen::MatrixXd(d.centroidal_rate_dx));
@@ -576,18 +588,21 @@ void bind_loading_and_more(py::module_& m) {
   m.def(
       "linearize_discrete_actuated",
       [](const Model& mo, Data& d, const State& x, const MatrixRef& actuation, const VectorRef& u,
-         double dt, TwistRepresentation rep) {
+         double dt, TwistRepresentation rep, const py::object& out) {
         check_call("linearize_discrete_actuated", mo, d, x);
+        check_finite("linearize_discrete_actuated", "actuation", actuation);
+        check_finite("linearize_discrete_actuated", "u", u);
         LinearizationOptions<double> opt;
         opt.representation = rep;
         Eigen::MatrixXd Bu;
         linearize_discrete_actuated(mo, d, x, actuation, u, dt, Bu, opt);
-        return py::make_tuple(view(d.A, owner_of(d)), Bu);
+        return results("linearize_discrete_actuated", out, d.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"),
-      py::arg("dt"), py::arg("rep") = TwistRepresentation::Body,
-      "Jacobians of one semi-implicit Euler step for tau = actuation u: (A, B actuation); A a view "
-      "of data.A.");
+      py::arg("dt"), py::arg("rep") = TwistRepresentation::Body, py::kw_only(),
+      py::arg("out") = py::none(),
+      "Jacobians of one semi-implicit Euler step for tau = actuation u: copies of (data.A, B "
+      "actuation).");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// liedyn Python bindings — every kernel. Outputs that live in Data come back as read-only numpy
-// views of Data's buffers (owner: the Data object, which the view keeps alive; the next kernel
-// call on that Data overwrites them); outputs returned by value in C++ come back as new arrays.
+// liedyn Python bindings — every kernel. Outputs that live in Data come back as new arrays, or
+// are copied into the caller's arrays given as out= (results() in bindings.hpp): a result never
+// aliases Data, which the next call overwrites. Outputs returned by value in C++ are new arrays.
 // Each binding checks that data was made for model and the state's sizes before calling C++.
 #include <liedyn/algorithm/reference_dynamics.hpp>
 
@@ -16,138 +16,150 @@ constexpr auto kBody = TwistRepresentation::Body;
 void bind_dynamics(py::module_& m) {
   m.def(
       "rnea",
-      [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext) {
+      [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext,
+         const py::object& out) {
         check_call("rnea", mo, d, x);
+        check_finite("rnea", "ddq", ddq);
         const auto w = to_wrenches("rnea", fext);
-        return view(rnea(mo, d, x, ddq, ptr(w)), owner_of(d));
+        return results("rnea", out, rnea(mo, d, x, ddq, ptr(w)));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("fext") = py::none(),
+      py::kw_only(), py::arg("out") = py::none(),
       "Inverse dynamics tau = M(s) ddq + h(x) - (external wrenches) by recursive Newton-Euler. ddq "
       "= [nu'; r'] "
       "(body acceleration of the base, base frame); tau = [base wrench in the base frame; joint "
       "torques]. fext: "
-      "None or (num_bodies x 6), row i the wrench on body i in its frame. Returns a view of "
+      "None or (num_bodies x 6), row i the wrench on body i in its frame. Returns a copy of "
       "data.tau.");
   m.def(
       "eidamb",
-      [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext) {
+      [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext,
+         const py::object& out) {
         check_call("eidamb", mo, d, x);
+        check_finite("eidamb", "ddq", ddq);
         const auto w = to_wrenches("eidamb", fext);
-        return view(eidamb(mo, d, x, ddq, ptr(w)), owner_of(d));
+        return results("eidamb", out, eidamb(mo, d, x, ddq, ptr(w)));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("fext") = py::none(),
+      py::kw_only(), py::arg("out") = py::none(),
       "Extended inverse dynamics tau = M(s) ddq + h(x) by EIDAmb (the paper's Table 4): the same "
       "quantity as "
-      "rnea by another route. Returns a view of data.tau.");
+      "rnea by another route. Returns a copy of data.tau.");
   m.def(
       "bias_force",
-      [](const Model& mo, Data& d, const State& x, const WrenchArg& fext) {
+      [](const Model& mo, Data& d, const State& x, const WrenchArg& fext, const py::object& out) {
         check_call("bias_force", mo, d, x);
         const auto w = to_wrenches("bias_force", fext);
-        return view(bias_force(mo, d, x, ptr(w)), owner_of(d));
+        return results("bias_force", out, bias_force(mo, d, x, ptr(w)));
       },
-      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("fext") = py::none(),
-      "The bias h(x) = ID(x, 0): velocity products, gravity, external wrenches. Returns a view of "
+      py::arg("model"), py::arg("data"), py::arg("x"), py::arg("fext") = py::none(), py::kw_only(),
+      py::arg("out") = py::none(),
+      "The bias h(x) = ID(x, 0): velocity products, gravity, external wrenches. Returns a copy of "
       "data.h.");
   m.def(
       "gravity_force",
-      [](const Model& mo, Data& d, const State& x) {
+      [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("gravity_force", mo, d, x);
-        return view(gravity_force(mo, d, x), owner_of(d));
+        return results("gravity_force", out, gravity_force(mo, d, x));
       },
-      py::arg("model"), py::arg("data"), py::arg("x"),
-      "The gravity term G(H, s) alone (zero velocities and accelerations). Returns a view of "
+      py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
+      "The gravity term G(H, s) alone (zero velocities and accelerations). Returns a copy of "
       "data.tau.");
   m.def(
       "coriolis_force",
-      [](const Model& mo, Data& d, const State& x) {
+      [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("coriolis_force", mo, d, x);
-        return view(coriolis_force(mo, d, x), owner_of(d));
+        return results("coriolis_force", out, coriolis_force(mo, d, x));
       },
-      py::arg("model"), py::arg("data"), py::arg("x"),
-      "The Coriolis/centrifugal term V(x) = h - G (no gravity, no accelerations). Returns a view "
+      py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
+      "The Coriolis/centrifugal term V(x) = h - G (no gravity, no accelerations). Returns a copy "
       "of data.tau.");
   m.def(
       "crba",
-      [](const Model& mo, Data& d, const State& x) {
+      [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("crba", mo, d, x);
-        return view(crba(mo, d, x), owner_of(d));
+        return results("crba", out, crba(mo, d, x));
       },
-      py::arg("model"), py::arg("data"), py::arg("x"),
+      py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "The mass matrix M(s) (nv x nv, both triangles, base first; the base block in the base "
       "frame) at the "
-      "joint positions of x. Returns a view of data.M.");
+      "joint positions of x. Returns a copy of data.M.");
   m.def(
       "crba",
-      [](const Model& mo, Data& d, const VectorRef& s) {
+      [](const Model& mo, Data& d, const VectorRef& s, const py::object& out) {
         check_data("crba", mo, d);
-        return view(crba(mo, d, s), owner_of(d));
+        check_finite("crba", "s", s);
+        return results("crba", out, crba(mo, d, s));
       },
-      py::arg("model"), py::arg("data"), py::arg("s"),
-      "M(s) from the joint positions s alone (view of data.M).");
+      py::arg("model"), py::arg("data"), py::arg("s"), py::kw_only(), py::arg("out") = py::none(),
+      "M(s) from the joint positions s alone (a copy of data.M).");
   m.def(
       "aba",
-      [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const WrenchArg& fext) {
+      [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const WrenchArg& fext,
+         const py::object& out) {
         check_call("aba", mo, d, x);
+        check_finite("aba", "tau", tau);
         const auto w = to_wrenches("aba", fext);
-        return view(aba(mo, d, x, tau, ptr(w)), owner_of(d));
+        return results("aba", out, aba(mo, d, x, tau, ptr(w)));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("fext") = py::none(),
+      py::kw_only(), py::arg("out") = py::none(),
       "Forward dynamics ddq = M(s)^-1 (tau + sum J_i^T f_ext,i - h(x)) by the articulated-body "
       "algorithm; "
       "ddq = [nu' (body acceleration, base frame); r']. Raises ModelError for a singular model. "
-      "Returns a view "
-      "of data.ddq.");
+      "Returns a copy of data.ddq.");
   m.def(
       "immamb",
-      [](const Model& mo, Data& d, const State& x) {
+      [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("immamb", mo, d, x);
-        return view(immamb(mo, d, x), owner_of(d));
+        return results("immamb", out, immamb(mo, d, x));
       },
-      py::arg("model"), py::arg("data"), py::arg("x"),
+      py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "The inverse mass matrix M(s)^-1 (both triangles) by IMMAmb (Table 9, around the base "
-      "frame). Returns a "
-      "view of data.Minv.");
+      "frame). Returns a copy of data.Minv.");
   m.def(
       "immamb",
-      [](const Model& mo, Data& d, const VectorRef& s) {
+      [](const Model& mo, Data& d, const VectorRef& s, const py::object& out) {
         check_data("immamb", mo, d);
-        return view(immamb(mo, d, s), owner_of(d));
+        check_finite("immamb", "s", s);
+        return results("immamb", out, immamb(mo, d, s));
       },
-      py::arg("model"), py::arg("data"), py::arg("s"),
-      "M(s)^-1 from the joint positions s (view of data.Minv).");
+      py::arg("model"), py::arg("data"), py::arg("s"), py::kw_only(), py::arg("out") = py::none(),
+      "M(s)^-1 from the joint positions s (a copy of data.Minv).");
   m.def(
       "eidamb_derivatives",
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, TwistRepresentation rep,
-         const WrenchArg& fext) {
+         const WrenchArg& fext, const py::object& out) {
         check_call("eidamb_derivatives", mo, d, x);
+        check_finite("eidamb_derivatives", "ddq", ddq);
         const auto w = to_wrenches("eidamb_derivatives", fext);
         eidamb_derivatives(mo, d, x, ddq, rep, ptr(w));
-        const py::handle o = owner_of(d);
-        return py::make_tuple(view(d.D1, o), view(d.D2, o), view(d.D3, o), view(d.D4, o));
+        return results("eidamb_derivatives", out, d.D1, d.D2, d.D3, d.D4);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
-      py::arg("representation") = kBody, py::arg("fext") = py::none(),
+      py::arg("representation") = kBody, py::arg("fext") = py::none(), py::kw_only(),
+      py::arg("out") = py::none(),
       "The derivatives of tau = ID(x, ddq): (D1, D2, D3, D4) = (dID/d eta (nv x 6, H <- H "
       "exp(eta^), the base "
       "twist in `representation` held fixed), dID/ds (nv x n), dID/d(base twist in "
       "`representation`) (nv x 6), "
-      "dID/dr (nv x n)); welded base: D1, D3 are nv x 0. Also leaves data.tau and data.M. Views of "
-      "data.D1..D4.");
+      "dID/dr (nv x n)); welded base: D1, D3 are nv x 0. Also leaves data.tau and data.M. Copies "
+      "of data.D1..D4.");
   m.def(
       "ltdl_factorize",
-      [](const Model& mo, Data& d) {
+      [](const Model& mo, Data& d, const py::object& out) {
         check_data("ltdl_factorize", mo, d);
         ltdl_factorize(mo, d);
-        return view(d.ltdl, owner_of(d));
+        return results("ltdl_factorize", out, d.ltdl);
       },
-      py::arg("model"), py::arg("data"),
-      "M = L^T D L of data.M (run crba first): D on the diagonal, L strictly below. Returns a view "
+      py::arg("model"), py::arg("data"), py::kw_only(), py::arg("out") = py::none(),
+      "M = L^T D L of data.M (run crba first): D on the diagonal, L strictly below. Returns a copy "
       "of data.ltdl.");
   m.def(
       "ltdl_solve",
       [](const Model& mo, Data& d, const VectorRef& y) {
         check_data("ltdl_solve", mo, d);
+        check_finite("ltdl_solve", "y", y);
         check_size("ltdl_solve", "y", y, mo.nv());
         VectorXd x = y;
         ltdl_solve(mo, d, x);
@@ -157,16 +169,17 @@ void bind_dynamics(py::module_& m) {
       "M^-1 y from the factors of ltdl_factorize (a new array).");
   m.def(
       "ltdl_inverse",
-      [](const Model& mo, Data& d) {
+      [](const Model& mo, Data& d, const py::object& out) {
         check_data("ltdl_inverse", mo, d);
-        return view(ltdl_inverse(mo, d), owner_of(d));
+        return results("ltdl_inverse", out, ltdl_inverse(mo, d));
       },
-      py::arg("model"), py::arg("data"),
-      "M^-1 (both triangles) from the factors of ltdl_factorize. View of data.Minv.");
+      py::arg("model"), py::arg("data"), py::kw_only(), py::arg("out") = py::none(),
+      "M^-1 (both triangles) from the factors of ltdl_factorize. A copy of data.Minv.");
   m.def(
       "aza_factorize",
       [](const Model& mo, Data& d, const VectorRef& s) {
         check_data("aza_factorize", mo, d);
+        check_finite("aza_factorize", "s", s);
         aza_factorize(mo, d, s);
       },
       py::arg("model"), py::arg("data"), py::arg("s"),
@@ -177,6 +190,7 @@ void bind_dynamics(py::module_& m) {
       "aza_solve",
       [](const Model& mo, Data& d, const MatrixRef& Y) {
         check_data("aza_solve", mo, d);
+        check_finite("aza_solve", "Y", Y);
         MatrixXd X = Y;
         aza_solve(mo, d, X, X);
         return X;
@@ -187,6 +201,7 @@ void bind_dynamics(py::module_& m) {
       "forward_dynamics_llt",
       [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const WrenchArg& fext) {
         check_call("forward_dynamics_llt", mo, d, x);
+        check_finite("forward_dynamics_llt", "tau", tau);
         const auto w = to_wrenches("forward_dynamics_llt", fext);
         return forward_dynamics_llt(mo, d, x, tau, ptr(w));
       },
@@ -228,55 +243,59 @@ void bind_linearization(py::module_& m) {
   m.def(
       "linearize",
       [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const O& opt,
-         const WrenchArg& fext) {
+         const WrenchArg& fext, const py::object& out) {
         check_call("linearize", mo, d, x);
+        check_finite("linearize", "tau", tau);
         const auto w = to_wrenches("linearize", fext);
         linearize(mo, d, x, tau, opt, ptr(w));
-        const py::handle o = owner_of(d);
-        return py::make_tuple(view(d.A, o), view(d.B, o));
+        return results("linearize", out, d.A, d.B);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("options") = O(),
-      py::arg("fext") = py::none(),
+      py::arg("fext") = py::none(), py::kw_only(), py::arg("out") = py::none(),
       "Continuous-time delta x' = A delta x + B delta tau at (x, tau), delta x = (eta, ds, dt, dr) "
       "with "
       "H = H0 exp(eta^) and t the base twist in options.representation; A is 2nv x 2nv, B 2nv x "
       "nv. Also "
-      "leaves data.ddq, data.M, data.Minv and D1..D4. Returns views (data.A, data.B).");
+      "leaves data.ddq, data.M, data.Minv and D1..D4. Returns copies of (data.A, data.B).");
   m.def(
       "linearize_actuated",
       [](const Model& mo, Data& d, const State& x, const MatrixRef& S, const VectorRef& u,
-         const O& opt, const WrenchArg& fext) {
+         const O& opt, const WrenchArg& fext, const py::object& out) {
         check_call("linearize_actuated", mo, d, x);
+        check_finite("linearize_actuated", "actuation", S);
+        check_finite("linearize_actuated", "u", u);
         const auto w = to_wrenches("linearize_actuated", fext);
         MatrixXd Bu;
         linearize_actuated(mo, d, x, S, u, Bu, opt, ptr(w));
-        return py::make_tuple(view(d.A, owner_of(d)), Bu);
+        return results("linearize_actuated", out, d.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"),
-      py::arg("options") = O(), py::arg("fext") = py::none(),
-      "linearize for tau = S u with actuation matrix S (nv x m): returns (A (view of data.A), B S "
-      "(a new "
-      "2nv x m array)).");
+      py::arg("options") = O(), py::arg("fext") = py::none(), py::kw_only(),
+      py::arg("out") = py::none(),
+      "linearize for tau = S u with actuation matrix S (nv x m): returns copies of (data.A, B S "
+      "(2nv x m)).");
   m.def(
       "linearize_discrete",
       [](const Model& mo, Data& d, const State& x, const VectorRef& tau, double dt, const O& opt,
-         const WrenchArg& fext) {
+         const WrenchArg& fext, const py::object& out) {
         check_call("linearize_discrete", mo, d, x);
+        check_finite("linearize_discrete", "tau", tau);
         const auto w = to_wrenches("linearize_discrete", fext);
         linearize_discrete(mo, d, x, tau, dt, opt, ptr(w));
-        const py::handle o = owner_of(d);
-        return py::make_tuple(view(d.A, o), view(d.B, o));
+        return results("linearize_discrete", out, d.A, d.B);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("dt"),
-      py::arg("options") = O(), py::arg("fext") = py::none(),
+      py::arg("options") = O(), py::arg("fext") = py::none(), py::kw_only(),
+      py::arg("out") = py::none(),
       "Exact Jacobians of one semi_implicit_euler_step: delta x+ = A delta x + B delta tau, delta "
       "x in "
-      "options.representation at both ends. Returns views (data.A, data.B).");
+      "options.representation at both ends. Returns copies of (data.A, data.B).");
   m.def(
       "semi_implicit_euler_step",
       [](const Model& mo, Data& d, const State& x, const VectorRef& tau, double dt,
          const WrenchArg& fext) {
         check_call("semi_implicit_euler_step", mo, d, x);
+        check_finite("semi_implicit_euler_step", "tau", tau);
         const auto w = to_wrenches("semi_implicit_euler_step", fext);
         return semi_implicit_euler_step(mo, d, x, tau, dt, ptr(w));
       },

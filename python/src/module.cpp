@@ -19,6 +19,51 @@ using Builder = ModelBuilder<double>;
 using Spec = JointSpec<double>;
 using Inertia = SpatialInertia<double>;
 
+// KeyError for a name the model does not have, naming the closest ones (difflib's matches):
+// "liedyn: Model.frame_id: no frame named 'FL_FOT'; closest: 'FL_FOOT', 'FR_FOOT'".
+[[noreturn]] void throw_unknown_name(const char* who, const char* what, const std::string& name,
+                                     const std::vector<std::string>& names) {
+  const py::list close =
+      py::module_::import("difflib").attr("get_close_matches")(name, names, 3, 0.6);
+  std::string msg = std::string("liedyn: ") + who + ": no " + what + " named '" + name + "'";
+  std::string sep = "; closest: ";
+  for (const py::handle c : close) {
+    msg += sep + "'" + c.cast<std::string>() + "'";
+    sep = ", ";
+  }
+  if (close.empty()) msg += " (nothing close among its " + std::to_string(names.size()) + ")";
+  throw py::key_error(msg);
+}
+
+// The index name maps to, by `find` (-1 when absent), or KeyError (throw_unknown_name).
+template <class Find>
+int require_name(const char* who, const char* what, const std::string& name,
+                 const std::vector<std::string>& names, Find find) {
+  const int i = find(name);
+  if (i < 0) throw_unknown_name(who, what, name, names);
+  return i;
+}
+
+std::vector<std::string> body_names(const Model& mo) {
+  std::vector<std::string> v;
+  for (int i = 0; i < mo.num_bodies(); ++i) v.push_back(mo.body_name(i));
+  return v;
+}
+
+std::vector<std::string> joint_names(const Model& mo) {
+  std::vector<std::string> v;
+  for (int i = 1; i < mo.num_bodies(); ++i) v.push_back(mo.joint_name(i));
+  return v;
+}
+
+std::vector<std::string> frame_names(const Model& mo) {
+  std::vector<std::string> v;
+  for (const auto& f : mo.frames()) v.push_back(f.name);
+  return v;
+}
+
+bool g_finite_checks = true;
+
 std::string repr_se3(const SE3& H) {
   std::ostringstream os;
   os.precision(6);
@@ -222,7 +267,17 @@ void bind_types(py::module_& m) {
       .def_readonly("offset", &MimicRelation::offset);
 }
 
+bool finite_checks_enabled() { return g_finite_checks; }
+
 void bind_model(py::module_& m) {
+  m.def(
+      "set_finite_checks", [](bool on) { g_finite_checks = on; }, py::arg("enabled"),
+      "Whether kernels refuse a state or input vector holding NaN or infinity with "
+      "InvalidArgument (default True). Off saves a pass over the inputs per call (about the "
+      "cost of reading them); a non-finite input then gives non-finite results or misleading "
+      "errors.");
+  m.def("finite_checks_enabled", &finite_checks_enabled, "See set_finite_checks.");
+
   py::class_<Model>(
       m, "Model",
       "The kinematic tree of a moving-base (or welded-base) robot: bodies 0..n, body 0 the base, "
@@ -316,22 +371,11 @@ void bind_model(py::module_& m) {
             return mo.joint_name(i);
           },
           py::arg("joint"))
+      .def_property_readonly("body_names", &body_names, "Body names in body order (0: the base).")
       .def_property_readonly(
-          "body_names",
-          [](const Model& mo) {
-            std::vector<std::string> v;
-            for (int i = 0; i < mo.num_bodies(); ++i) v.push_back(mo.body_name(i));
-            return v;
-          },
-          "Body names in body order (0: the base).")
-      .def_property_readonly(
-          "joint_names",
-          [](const Model& mo) {
-            std::vector<std::string> v;
-            for (int i = 1; i < mo.num_bodies(); ++i) v.push_back(mo.joint_name(i));
-            return v;
-          },
+          "joint_names", &joint_names,
           "Joint names of joints 1..n (entry i - 1 for joint i, the order of s and r).")
+      .def_property_readonly("frame_names", &frame_names, "Frame names in frame_id order.")
       .def_property_readonly(
           "gravity", [](const Model& mo) -> Eigen::Vector3d { return mo.gravity(); },
           "Physical gravity g in the inertial frame, e.g. (0, 0, -9.81); the kernels use it "
@@ -361,10 +405,28 @@ void bind_model(py::module_& m) {
           },
           py::arg("who") = "liedyn", "Raises ModelError naming the singular joints, if any.")
       .def_property_readonly("total_mass", &Model::total_mass)
-      .def("body_id", &Model::body_id, py::arg("name"), "Body index by name; -1 when absent.")
-      .def("joint_id", &Model::joint_id, py::arg("name"),
-           "Body index (>= 1) of the joint by name; -1 when absent.")
-      .def("frame_id", &Model::frame_id, py::arg("name"), "Index into frames; -1 when absent.")
+      .def(
+          "body_id",
+          [](const Model& mo, const std::string& name) {
+            return require_name("Model.body_id", "body", name, body_names(mo),
+                                [&](const std::string& n) { return mo.body_id(n); });
+          },
+          py::arg("name"), "Body index by name; KeyError naming the closest names when absent.")
+      .def(
+          "joint_id",
+          [](const Model& mo, const std::string& name) {
+            return require_name("Model.joint_id", "joint", name, joint_names(mo),
+                                [&](const std::string& n) { return mo.joint_id(n); });
+          },
+          py::arg("name"),
+          "Body index (>= 1) of the joint by name; KeyError naming the closest names when absent.")
+      .def(
+          "frame_id",
+          [](const Model& mo, const std::string& name) {
+            return require_name("Model.frame_id", "frame", name, frame_names(mo),
+                                [&](const std::string& n) { return mo.frame_id(n); });
+          },
+          py::arg("name"), "Index into frames; KeyError naming the closest names when absent.")
       .def("__repr__", [](const Model& mo) {
         return "<liedyn.Model '" + mo.body_name(0) + "': " + std::to_string(mo.num_joints()) +
                " joints, nv = " + std::to_string(mo.nv()) +
@@ -569,6 +631,7 @@ void bind_model(py::module_& m) {
       "integrate",
       [](const Model& mo, const State& x, const VectorRef& dx) {
         check_state("integrate", mo, x);
+        check_finite("integrate", "dx", dx);
         check_size("integrate", "dx", dx, tangent_size(mo));
         return integrate(mo, x, dx);
       },
@@ -588,6 +651,7 @@ void bind_model(py::module_& m) {
       "integrate_jacobians",
       [](const Model& mo, const VectorRef& dx) {
         check_size("integrate_jacobians", "dx", dx, tangent_size(mo));
+        check_finite("integrate_jacobians", "dx", dx);
         MatrixXd Jx, Jdx;
         integrate_jacobians(mo, dx, Jx, Jdx);
         return py::make_tuple(Jx, Jdx);

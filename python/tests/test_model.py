@@ -32,7 +32,9 @@ def test_solo12_sizes_names_frames(solo12):
     assert m.max_depth == 3 and m.total_depth == 4 * (1 + 2 + 3)
     assert [m.dof_parent(d) for d in range(6)] == [-1, 0, 1, 2, 3, 4]
     assert m.dof_subtree_end(0) == 18
-    assert m.joint_id("nope") == -1 and m.body_id("nope") == -1 and m.frame_id("nope") == -1
+    for lookup in (m.joint_id, m.body_id, m.frame_id):
+        with pytest.raises(KeyError, match="no .* named 'nope'"):
+            lookup("nope")
     assert len(m.frames) >= m.num_bodies
     for f in range(m.num_bodies):
         assert m.frame(f).name == m.body_name(f) and m.frame(f).body == f

@@ -1,19 +1,26 @@
-"""The README's Python quick start runs as printed (on Solo-12 instead of robot.urdf)."""
+"""The Python snippets of README.md and docs/python.md run as printed (on Solo-12 instead of
+robot.urdf)."""
 import os
 import re
 
 import numpy as np
+import pytest
 
 from conftest import SOLO12
 
-README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
-def test_readme_python_snippet_runs():
-    text = open(README, encoding="utf-8").read()
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 1, "the README has one Python snippet"
+def python_blocks(relative_path):
+    text = open(os.path.join(ROOT, relative_path), encoding="utf-8").read()
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+@pytest.mark.parametrize("path", ["README.md", os.path.join("docs", "python.md")])
+def test_python_snippets_run(path):
+    blocks = python_blocks(path)
+    assert len(blocks) == 1, f"{path} has one Python snippet"
     env = {}
-    exec(compile(blocks[0].replace('"robot.urdf"', repr(SOLO12)), "README.md", "exec"), env)
+    exec(compile(blocks[0].replace('"robot.urdf"', repr(SOLO12)), path, "exec"), env)
     assert env["A"].shape == (36, 36) and env["B"].shape == (36, 18)
     assert env["ddq"].shape == (18,) and np.all(np.isfinite(env["A"]))
