@@ -19,6 +19,7 @@ namespace interop {
 template <class S, class Dq, class Dv>
 State<S> state_from_mujoco(const Model<S>& model, const VectorX<S>& qpos0,
                            const Eigen::MatrixBase<Dq>& qpos, const Eigen::MatrixBase<Dv>& qvel) {
+  liedyn::detail::require_one_dof_joints("state_from_mujoco", model);
   detail::require_size("state_from_mujoco", "qpos0", qpos0.size(), model.nq_joints());
   detail::require_size("state_from_mujoco", "qpos", qpos.size(),
                        configuration_size<S>(Library::MuJoCo, model));
@@ -31,6 +32,7 @@ State<S> state_from_mujoco(const Model<S>& model, const VectorX<S>& qpos0,
 /// state_from_mujoco. Its qvel is velocity_to(Library::MuJoCo, model, x).
 template <class S>
 VectorX<S> mujoco_qpos(const Model<S>& model, const VectorX<S>& qpos0, const State<S>& x) {
+  liedyn::detail::require_one_dof_joints("mujoco_qpos", model);
   detail::require_size("mujoco_qpos", "qpos0", qpos0.size(), model.nq_joints());
   VectorX<S> q = configuration_to(Library::MuJoCo, model, x);
   q.tail(model.nq_joints()) += qpos0;
