@@ -15,7 +15,7 @@
 
 #include "liedyn/model/builder.hpp"
 #include "liedyn/model/state.hpp"
-#include "support/pinocchio_dump.hpp"
+#include "pinocchio_dump.hpp"
 
 namespace liedyn {
 namespace test {
