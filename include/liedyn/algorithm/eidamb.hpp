@@ -62,8 +62,9 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
     j.motion_to_child(X, data.v[p], data.v[i]);  // line 16
     data.v[i] += data.vJ[i];
     j.motion_to_child(X, data.a_r[p], data.a_r[i]);  // line 17, with c_J (universal joint)
-    data.a_r[i] += j.subspace_times(q, ddq.segment(model.v_index(i), n)) +
-                   data.v[i].cross(data.vJ[i]) + j.bias(q, qd);
+    data.a_r[i] +=
+        j.subspace_times(q, ddq.segment(model.v_index(i), n)) + data.v[i].cross(data.vJ[i]);
+    j.add_bias(q, qd, data.a_r[i]);
     const SpatialInertia<S>& Mi = model.inertia(i);
     data.Ic[i] = Mi;                                                     // line 19
     data.momentum[i] = Mi * data.v[i];                                   // line 20
@@ -85,10 +86,9 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
     const Joint<S>& j = model.joint(i);
     j.motion_to_child(data.H_parent[i], data.a_base[model.parent(i)], data.a_base[i]);  // line 30
     const int vi = model.v_index(i), n = model.joint_nv(i);
-    auto tau = data.tau.segment(vi, n);  // line 31, nv_i rows
-    j.project(data.Ic[i] * data.a_base[i] + data.b_c[i],
-              data.joint_q.segment(model.q_index(i), model.joint_nq(i)), tau);
-    tau += j.armature * ddq.segment(vi, n);
+    j.project(data.Ic[i] * data.a_base[i] + data.b_c[i],  // line 31, nv_i rows
+              data.joint_q.segment(model.q_index(i), model.joint_nq(i)), data.tau.segment(vi, n));
+    for (int k = vi; k < vi + n; ++k) data.tau(k) += j.armature * S(ddq(k));
   }
 
   // Line 40, in the equal form of the header: τ̄_b = M^c_0 ^0a_{A,0} + b^c_0.

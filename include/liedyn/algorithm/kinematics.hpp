@@ -365,7 +365,8 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
     jt.motion_to_child(data.H_parent[j], data.v[p], data.v[j]);
     data.v[j] += data.vJ[j];
     jt.motion_to_child(data.H_parent[j], a, a);
-    a += data.v[j].cross(data.vJ[j]) + jt.bias(q, v);
+    a += data.v[j].cross(data.vJ[j]);
+    jt.add_bias(q, v, a);
   });
   const Motion<S> v_F = placement.act_inverse(data.v[body]);
   const Motion<S> a_F = placement.act_inverse(a);

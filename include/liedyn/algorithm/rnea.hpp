@@ -50,13 +50,21 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
     const int p = model.parent(i), n = model.joint_nv(i);
     const auto q = x.s.segment(model.q_index(i), model.joint_nq(i));
     const auto qd = x.r.segment(model.r_index(i), n);
-    data.vJ[i] = with_velocity ? j.subspace_times(q, qd) : Motion<S>::Zero();
     j.motion_to_child(X, data.v[p], data.v[i]);
-    data.v[i] += data.vJ[i];
     j.motion_to_child(X, data.a[p], data.a[i]);
-    if (ddq) data.a[i] += j.subspace_times(q, ddq->segment(model.v_index(i), n));
-    data.a[i] += data.v[i].cross(data.vJ[i]);
-    if (with_velocity) data.a[i] += j.bias(q, qd);
+    if (j.one_dof()) {  // the width-1 form, one fused update (most joints of real robots)
+      const S rate = with_velocity ? S(qd(0)) : S(0);
+      const S acc = ddq ? S((*ddq)(model.v_index(i))) : S(0);
+      data.vJ[i] = j.screw * rate;
+      data.v[i] += data.vJ[i];
+      data.a[i] += j.screw * acc + data.v[i].cross(data.vJ[i]);
+    } else {
+      data.vJ[i] = with_velocity ? j.subspace_times(q, qd) : Motion<S>::Zero();
+      data.v[i] += data.vJ[i];
+      if (ddq) data.a[i] += j.subspace_times(q, ddq->segment(model.v_index(i), n));
+      data.a[i] += data.v[i].cross(data.vJ[i]);
+      if (with_velocity) j.add_bias(q, qd, data.a[i]);
+    }
     const SpatialInertia<S>& I = model.inertia(i);
     data.f[i] = I.net_wrench(data.a[i], data.v[i]);
     if (fext) data.f[i] -= (*fext)[i];
@@ -65,9 +73,16 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
   for (int i = nb - 1; i >= 1; --i) {
     const Joint<S>& j = model.joint(i);
     const int vi = model.v_index(i), n = model.joint_nv(i);
-    auto tau = data.tau.segment(vi, n);
-    j.project(data.f[i], x.s.segment(model.q_index(i), model.joint_nq(i)), tau);
-    if (ddq) tau += j.armature * ddq->segment(vi, n);
+    if (j.one_dof()) {
+      S t = j.project(data.f[i]);
+      if (ddq) t += j.armature * S((*ddq)(vi));
+      data.tau(vi) = t;
+    } else {
+      j.project(data.f[i], x.s.segment(model.q_index(i), model.joint_nq(i)),
+                data.tau.segment(vi, n));
+      if (ddq)
+        for (int k = vi; k < vi + n; ++k) data.tau(k) += j.armature * S((*ddq)(k));
+    }
     j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
   }
   if (moving) data.tau.template head<6>() = data.f[0].vector();

@@ -141,32 +141,28 @@ struct Joint {
   /// cosine of the first (the kernels compute them for the whole configuration at once; the
   /// screws' fast cases read them, the other types ignore them).
   template <class Q>
-  void transform(const Eigen::MatrixBase<Q>& q, const S& sin_q0, const S& cos_q0, SE3<S>& H) const {
+  LIEDYN_ALWAYS_INLINE void transform(const Eigen::MatrixBase<Q>& q, const S& sin_q0,
+                                      const S& cos_q0, SE3<S>& H) const {
     if (one_dof()) transform(S(q(0)), sin_q0, cos_q0, H);
     else H = transform(q);
   }
   /// Γ(q) v (child frame) for joint rates v (nv entries): the child's twist relative to the
   /// parent for velocities, the acceleration along the subspace for accelerations.
+  // The 1-DoF forms below are inlined (the kernels' hot path); the multi-DoF ones are calls.
   template <class Q, class V>
-  Motion<S> subspace_times(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v) const {
+  LIEDYN_ALWAYS_INLINE Motion<S> subspace_times(const Eigen::MatrixBase<Q>& q,
+                                                const Eigen::MatrixBase<V>& v) const {
     if (one_dof()) return screw * S(v(0));
-    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
-    subspace(q, gamma);
-    return Motion<S>(Vector6<S>(gamma * v));
+    return subspace_times_general(q, v);
   }
   /// out = Γ(q)ᵀ f (nv entries): the generalized forces on the joint of a wrench f on its child
   /// body, both in the child frame.
   template <class Q, class Out>
-  void project(const Force<S>& f, const Eigen::MatrixBase<Q>& q,
-               const Eigen::MatrixBase<Out>& out_) const {
+  LIEDYN_ALWAYS_INLINE void project(const Force<S>& f, const Eigen::MatrixBase<Q>& q,
+                                    const Eigen::MatrixBase<Out>& out_) const {
     auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
-    if (one_dof()) {
-      out(0) = project(f);
-      return;
-    }
-    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
-    subspace(q, gamma);
-    out = gamma.transpose() * f.vector();
+    if (one_dof()) out.coeffRef(0) = project(f);
+    else project_general(f, q, out);
   }
   /// ^AX_i Γ(q) (6 × nv) written into `out`, given H = ^AH_i (i the child frame): the joint's
   /// columns in frame A.
@@ -199,6 +195,12 @@ struct Joint {
   Motion<S> bias(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v) const {
     if (type == JointType::Universal) return UniversalJoint<S>::bias(axis, axis2, q, v);
     return Motion<S>::Zero();
+  }
+  /// a += c_J (the kernels' form: nothing to add for a joint whose Γ is constant).
+  template <class Q, class V>
+  LIEDYN_ALWAYS_INLINE void add_bias(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
+                                     Motion<S>& a) const {
+    if (type == JointType::Universal) a += UniversalJoint<S>::bias(axis, axis2, q, v);
   }
   /// out = q ⊕ δ (right perturbation on the joint's group); `out` may be q.
   template <class Q, class D, class O>
@@ -564,6 +566,20 @@ struct Joint {
   }
 
  private:
+  template <class Q, class V>
+  Motion<S> subspace_times_general(const Eigen::MatrixBase<Q>& q,
+                                   const Eigen::MatrixBase<V>& v) const {
+    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
+    subspace(q, gamma);
+    return Motion<S>(Vector6<S>(gamma * v));
+  }
+  template <class Q, class Out>
+  void project_general(const Force<S>& f, const Eigen::MatrixBase<Q>& q, Out& out) const {
+    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
+    subspace(q, gamma);
+    out = gamma.transpose() * f.vector();
+  }
+
   // A free joint's position or a planar joint's (x, y) at fraction t of [lower, upper], or of
   // [−1, 1] m without finite limits.
   S length_in_limits(double t) const { return in_limits(t, 1.0); }
