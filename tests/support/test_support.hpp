@@ -341,8 +341,9 @@ class NoAllocation {
   }
 
  private:
-  Mode mode_;
-  bool previous_ = true;
+  // Unused where EIGEN_RUNTIME_NO_MALLOC is not defined (the executables without the flag).
+  [[maybe_unused]] Mode mode_;
+  [[maybe_unused]] bool previous_ = true;
   AllocationCounter counter_;
 };
 
