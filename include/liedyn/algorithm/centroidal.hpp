@@ -93,7 +93,7 @@ template <class S>
 Vector3<S> center_of_mass(const Model<S>& model, Data<S>& data, const State<S>& x,
                           ComFrame frame = ComFrame::Inertial) {
   detail::check_state("center_of_mass", model, x);
-  detail::check_data("center_of_mass", model, data);
+  detail::check_data_pairing("center_of_mass", model, data);
   detail::update_poses(model, data, x.s);
   const Vector3<S> c = detail::base_frame_com(model, data);
   if (frame == ComFrame::Base) return c;
@@ -106,7 +106,7 @@ Vector3<S> center_of_mass(const Model<S>& model, Data<S>& data, const State<S>& 
 template <class S>
 Vector6<S> centroidal_momentum(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("centroidal_momentum", model, x);
-  detail::check_data("centroidal_momentum", model, data);
+  detail::check_data_pairing("centroidal_momentum", model, data);
   detail::update_poses(model, data, x.s);
   forward_velocity(model, data, x);
   Vector6<S> h0 = Vector6<S>::Zero();
@@ -132,7 +132,7 @@ template <class S>
 const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& data,
                                               const State<S>& x) {
   detail::check_state("centroidal_momentum_matrix", model, x);
-  detail::check_data("centroidal_momentum_matrix", model, data);
+  detail::check_data_pairing("centroidal_momentum_matrix", model, data);
   detail::update_poses(model, data, x.s);
   const int nb = model.num_bodies(), off = model.offset();
   data.ground_Ic[0] = model.inertia(0);
@@ -147,9 +147,15 @@ const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& da
     const Matrix6<S> I0m = I0.matrix();
     for (int m = 0; m < 6; ++m) A.col(m) = detail::base_to_centroidal(R, c, Vector6<S>(I0m.col(m)));
   }
+  // Joint k's columns: Φ I^c_k S_k, S_k = ^0X_k Γ_k(q_k) (n_k columns, base frame).
   for (int k = 1; k < nb; ++k) {
-    const Motion<S> Sk = model.joint(k).subspace_in(data.H_base[k]);
-    A.col(model.v_index(k)) = detail::base_to_centroidal(R, c, (data.ground_Ic[k] * Sk).vector());
+    const int n = model.joint_nv(k), vk = model.v_index(k);
+    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> Sk(6, n);
+    model.joint(k).subspace_in(data.H_base[k], x.s.segment(model.q_index(k), model.joint_nq(k)),
+                               Sk);
+    for (int a = 0; a < n; ++a)
+      A.col(vk + a) = detail::base_to_centroidal(
+          R, c, (data.ground_Ic[k] * Motion<S>(Vector6<S>(Sk.col(a)))).vector());
   }
   return A;
 }
@@ -175,7 +181,7 @@ const Eigen::Matrix<S, 3, Eigen::Dynamic>& center_of_mass_jacobian(
 template <class S>
 Vector6<S> centroidal_momentum_drift(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("centroidal_momentum_drift", model, x);
-  detail::check_data("centroidal_momentum_drift", model, data);
+  detail::check_data_pairing("centroidal_momentum_drift", model, data);
   detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false,
                                    static_cast<const ExternalWrenches<S>*>(nullptr));
   detail::update_base_poses(model, data);
@@ -190,7 +196,7 @@ template <class S, class Derived>
 Vector6<S> centroidal_momentum_rate(const Model<S>& model, Data<S>& data, const State<S>& x,
                                     const Eigen::MatrixBase<Derived>& ddq) {
   detail::check_state("centroidal_momentum_rate", model, x);
-  detail::check_data("centroidal_momentum_rate", model, data);
+  detail::check_data_pairing("centroidal_momentum_rate", model, data);
   LIEDYN_CHECK_SIZE("centroidal_momentum_rate", "ddq", ddq, model.nv());
   detail::rnea_pass(model, data, x, &ddq, true, false,
                     static_cast<const ExternalWrenches<S>*>(nullptr));

@@ -29,9 +29,12 @@
 // random trees; CrbaRoute selects either explicitly. Both
 // triangles are written; entries between different branches are zero.
 //
+// Every joint type: a joint of n degrees of freedom owns n consecutive rows and columns, its
+// block Γ_iᵀ M^c_i Γ_i(q) on the diagonal (Γ(q) depends on q for the universal joint only).
+//
 // Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
 // the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
-// (^0H_i) and data.ground_axis (S_i).
+// (^0H_i) and, for the 1-DoF joints, data.ground_axis (S_i).
 // M is cleared on every call before the pattern is written, so the entries between
 // different branches are zero whatever data.M held: nothing relies on it keeping a value.
 // Cost O(n·d) (d = tree depth). No allocation.
@@ -75,16 +78,21 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
   Matrix6X<S>& F = data.F;
   for (int i = nb - 1; i >= 1; --i) {
     const int parent = model.parent(i), vi = model.v_index(i), ri = model.r_index(i);
+    const int n = model.joint_nv(i);
     const Joint<S>& joint = model.joint(i);
-    // Columns ri.. of F: joint i's F_i and those of its subtree, all in frame i.
+    const auto q = data.joint_q.segment(model.q_index(i), model.joint_nq(i));
+    // Columns ri.. of F: joint i's n columns F_i = M^c_i Γ_i and those of its subtree, all in
+    // frame i.
     auto subtree = F.middleCols(ri, model.r_index(model.subtree_end(i)) - ri);
-    joint.inertia_times_subspace(data.Ic[i], subtree.col(0));  // M^c_i Γ_i
-    // Row and column i of M: Γ_iᵀ F over subtree(i) (RBDA Table 6.2, the inner loop's f_j).
-    joint.project_each(subtree, [&](Eigen::Index c, const S& Mij) {
-      M(vi, vi + c) = Mij;
-      M(vi + c, vi) = Mij;
+    joint.inertia_times_subspace(data.Ic[i], q, subtree.leftCols(n));  // M^c_i Γ_i
+    // Rows and columns vi.. of M: Γ_iᵀ F over subtree(i) (RBDA Table 6.2, the inner loop's f_j).
+    // Within the joint's own n × n block both writes of an entry hold the same product pair, the
+    // later one wins for both: M stays exactly symmetric.
+    joint.project_each(q, subtree, [&](int a, Eigen::Index c, const S& Mij) {
+      M(vi + a, vi + c) = Mij;
+      M(vi + c, vi + a) = Mij;
     });
-    M(vi, vi) += joint.armature;
+    for (int a = 0; a < n; ++a) M(vi + a, vi + a) += joint.armature;
     data.Ic[parent].add_transformed(data.Ic[i], data.H_parent[i]);  // M^c_λ += _λX^i M^c_i ^iX_λ
     // A welded base's children need no move: F is then scratch.
     if (parent > 0 || off > 0) joint.forces_to_parent(data.H_parent[i], subtree);  // f ← _λX^i f
@@ -109,25 +117,43 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
     const int parent = model.parent(i);
     if (parent == 0) data.H_base[i] = data.H_parent[i];
     else model.joint(i).child_pose(data.H_base[parent], data.H_parent[i], data.H_base[i]);
-    data.ground_axis[i] = model.joint(i).subspace_in(data.H_base[i]);  // S_i = ^0X_i Γ_i
+    if (model.joint_nv(i) == 1)
+      data.ground_axis[i] = model.joint(i).subspace_in(data.H_base[i]);  // S_i = ^0X_i Γ_i
   }
   for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
   MatrixX<S>& M = data.M;
   Matrix6X<S>& F = data.F;
   for (int i = nb - 1; i >= 1; --i) {
     const int ri = model.r_index(i), end = model.r_index(model.subtree_end(i));
-    const int vi = off + ri;
+    const int vi = off + ri, n = model.joint_nv(i);
     const Joint<S>& joint = model.joint(i);
-    auto Fi = F.col(ri);
-    joint.inertia_times_subspace(data.Ic[i], Fi);  // frame i
-    // The diagonal in frame i, about the joint (see the header for why).
-    M(vi, vi) = joint.project(Fi) + joint.armature;
+    const auto q = data.joint_q.segment(model.q_index(i), model.joint_nq(i));
+    auto Fi = F.middleCols(ri, n);
+    joint.inertia_times_subspace(data.Ic[i], q, Fi);  // frame i
+    // The diagonal block in frame i, about the joint (see the header for why); symmetric as in
+    // crba_walk.
+    joint.project_each(q, Fi, [&](int a, Eigen::Index c, const S& Mac) {
+      M(vi + a, vi + c) = Mac;
+      M(vi + c, vi + a) = Mac;
+    });
+    for (int a = 0; a < n; ++a) M(vi + a, vi + a) += joint.armature;
     data.H_base[i].act_forces(Fi, Fi);  // to the base frame
-    const Vector6<S> Si = data.ground_axis[i].vector();
-    for (int c = ri + 1; c < end; ++c) {
-      const S Mic = Si.dot(F.col(c));
-      M(vi, off + c) = Mic;
-      M(off + c, vi) = Mic;
+    if (n == 1) {  // S_i held in registers across the row
+      const Vector6<S> Si = data.ground_axis[i].vector();
+      for (int c = ri + 1; c < end; ++c) {
+        const S Mic = Si.dot(F.col(c));
+        M(vi, off + c) = Mic;
+        M(off + c, vi) = Mic;
+      }
+    } else {
+      Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> Si(6, n);
+      joint.subspace_in(data.H_base[i], q, Si);  // S_i = ^0X_i Γ_i
+      for (int a = 0; a < n; ++a)
+        for (int c = ri + n; c < end; ++c) {
+          const S Mic = Si.col(a).dot(F.col(c));
+          M(vi + a, off + c) = Mic;
+          M(off + c, vi + a) = Mic;
+        }
     }
     data.Ic[model.parent(i)].add_transformed(data.Ic[i], data.H_parent[i]);
   }
@@ -158,7 +184,7 @@ template <class S, class Derived>
 const MatrixX<S>& crba(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s,
                        CrbaRoute route = CrbaRoute::Automatic) {
   LIEDYN_CHECK_SIZE("crba", "s", s, model.nq_joints());
-  detail::check_data("crba", model, data);
+  detail::check_data_pairing("crba", model, data);
   detail::update_joint_transforms(model, data, s);
   detail::crba_from_transforms(model, data, route);
   return data.M;

@@ -15,7 +15,7 @@ namespace liedyn {
 template <class S>
 S kinetic_energy(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("kinetic_energy", model, x);
-  detail::check_data("kinetic_energy", model, data);
+  detail::check_data_pairing("kinetic_energy", model, data);
   detail::update_joint_transforms(model, data, x.s);
   forward_velocity(model, data, x);
   S T(0);
@@ -28,7 +28,7 @@ S kinetic_energy(const Model<S>& model, Data<S>& data, const State<S>& x) {
 template <class S>
 S potential_energy(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("potential_energy", model, x);
-  detail::check_data("potential_energy", model, data);
+  detail::check_data_pairing("potential_energy", model, data);
   forward_poses(model, data, x);
   Vector3<S> moment = Vector3<S>::Zero();
   for (int i = 0; i < model.num_bodies(); ++i) {

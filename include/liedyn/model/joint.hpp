@@ -423,6 +423,38 @@ struct Joint {
         sink(c, S(screw.vector().dot(forces.col(c))));
     }
   }
+  /// sink(a, c, Γ(q)_aᵀ forces.col(c)) for every column a of Γ(q) and every column c of a 6 × m
+  /// block of wrenches (child frame): the joint's rows of Γᵀ F. A 1-DoF joint streams through its
+  /// fast case above (a = 0).
+  template <class Q, class Forces, class Sink>
+  LIEDYN_ALWAYS_INLINE void project_each(const Eigen::MatrixBase<Q>& q,
+                                         const Eigen::MatrixBase<Forces>& forces,
+                                         Sink&& sink) const {
+    if (one_dof()) {
+      project_each(forces, [&](Eigen::Index c, const S& value) { sink(0, c, value); });
+      return;
+    }
+    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
+    subspace(q, gamma);
+    for (int a = 0; a < nv(); ++a)
+      for (Eigen::Index c = 0; c < forces.cols(); ++c)
+        sink(a, c, S(gamma.col(a).dot(forces.col(c))));
+  }
+  /// out = I Γ(q) (6 × nv, child frame): the wrenches that a body (or composite) of inertia I
+  /// needs to accelerate along each of the joint's columns at unit rate.
+  template <class Q, class Out>
+  LIEDYN_ALWAYS_INLINE void inertia_times_subspace(const SpatialInertia<S>& I,
+                                                   const Eigen::MatrixBase<Q>& q,
+                                                   const Eigen::MatrixBase<Out>& out_) const {
+    auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
+    if (one_dof()) {
+      inertia_times_subspace(I, out.col(0));
+      return;
+    }
+    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
+    subspace(q, gamma);
+    for (int a = 0; a < nv(); ++a) out.col(a) = (I * Motion<S>(Vector6<S>(gamma.col(a)))).vector();
+  }
   /// out = I Γ: the wrench, in the child frame, that a body (or composite) of inertia I (child
   /// frame) needs to accelerate along the joint at unit rate. `out` is a 6-vector (or a column):
   /// written in place: crba calls it once per joint and column block, and a returned Force is a

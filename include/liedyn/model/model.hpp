@@ -366,8 +366,8 @@ void require_one_dof_joints(const char* who, const Model<S>& model) {
     if (model.joint_nv(i) != 1 || model.joint_nq(i) != 1)
       throw_invalid_argument(std::string(who) + ": joint '" + model.joint(i).name + "' is " +
                              to_string(model.joint(i).type) +
-                             "; this function takes 1-DoF joints only so far (the kinematics, "
-                             "integrate and difference take every joint type)");
+                             "; this function takes 1-DoF joints only so far (those that take "
+                             "every joint type: docs/design/joint-types.md §5)");
 }
 
 }  // namespace detail
