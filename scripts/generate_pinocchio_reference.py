@@ -388,6 +388,17 @@ def universal_chain(twin=False):
     return m
 
 
+def model_urdf_planar_floating():
+    m = pin.buildModelFromUrdf(os.path.join(DATA, "planar_floating.urdf"))
+    # URDF gives the planar and floating joints no limits: positions drawn in [-1, 1] (the
+    # quaternion's and the planar (cos, sin) entries are ignored by randomConfiguration).
+    for name in ("lowerPositionLimit", "upperPositionLimit"):
+        lim = getattr(m, name).copy()
+        lim[~np.isfinite(lim)] = -1.0 if name.startswith("lower") else 1.0
+        setattr(m, name, lim)
+    return m
+
+
 MODELS = [
     ("solo12_spherical", model_solo12,
      "solo12.urdf, free-flyer root; each leg's HAA and HFE joints replaced by one spherical "
@@ -406,6 +417,10 @@ MODELS = [
      "JointModelPlanar at the root of a fixed-base model (plane = the world's xy-plane), base "
      "box 20 kg 0.6 x 0.4 x 0.2 m centred 0.1 m above the joint, carrying the arm of "
      "arm_free_box (without the box) mounted 0.1 m forward, 0.35 m up."),
+    ("urdf_planar_floating", model_urdf_planar_floating,
+     "planar_floating.urdf as Pinocchio's URDF loader builds it (fixed base): a planar joint "
+     "(axis z) at the root link, two revolute joints, a floating joint inside the "
+     "tree, a fixed link merged into the floating joint's body."),
     ("universal_chain", universal_chain,
      "a 5-link chain on a fixed base, each link on a JointModelUniversal; joints 3-5 have "
      "non-orthogonal unit axes."),
@@ -731,6 +746,7 @@ def twin_check(model, seed, checks):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=os.path.join(DATA, "pinocchio4"))
+    parser.add_argument("--only", help="write this model's dumps alone (a file stem)")
     args = parser.parse_args()
     if not pin.__version__.startswith("4.1"):
         sys.exit("generate_pinocchio_reference: needs Pinocchio 4.1, found " + pin.__version__)
@@ -738,6 +754,8 @@ def main():
     command = "python3 scripts/generate_pinocchio_reference.py"
     try:
         for stem, build, description in MODELS:
+            if args.only and stem != args.only:
+                continue
             model = build()
             kinds = {}
             for i in range(1, model.njoints):

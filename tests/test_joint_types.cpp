@@ -4,7 +4,7 @@
 // * against Pinocchio 4.1 (tests/data/pinocchio4/: its integrate, difference, joint placements
 //   and motion subspaces at random configurations of five models with spherical, free, planar
 //   and universal joints; its body poses, twists and accelerations after forward kinematics;
-//   its rnea, gravity term and crba);
+//   its rnea, gravity term and crba; and its URDF loader on planar and floating joints);
 // * in long double, against the group laws and central differences of the operations
 //   themselves (Jacobians, ad, subspace as the body velocity of X_J, bias as Γ̇ q̇, the gravity
 //   term as the gradient of the potential energy, the centroidal momentum's rate).
@@ -14,6 +14,9 @@
 #include <string>
 
 #include "liedyn/liedyn.hpp"
+#if LIEDYN_HAS_URDF
+#include "liedyn/model/urdf.hpp"
+#endif
 #include "support/pinocchio4_model.hpp"
 #include "support/pinocchio_dump.hpp"
 #include "support/test_support.hpp"
@@ -560,6 +563,42 @@ TEST_CASE(
     CHECK(max_abs_diff(rate, fd_rate) < rel(rate.norm()));
   }
 }
+
+#if LIEDYN_HAS_URDF
+TEST_CASE("joint types: a URDF with planar and floating joints loads as Pinocchio 4.1 loads it") {
+  // Tolerances of the cases above: poses 1e-13, rnea, the gravity term and crba 1e-12 relative.
+  const Model<double> model = load_urdf_file(LIEDYN_TEST_DATA_DIR "/planar_floating.urdf",
+                                             UrdfOptions{/*weld_base=*/true});
+  CHECK(model.joint(model.require_joint_id("base_planar", "test")).type == JointType::Planar);
+  CHECK(model.joint(model.require_joint_id("box_floating", "test")).type == JointType::Free);
+  for (int seed : {1, 2}) {
+    const std::string path = dump_path("urdf_planar_floating", seed);
+    INFO(path);
+    const test::PinocchioDump d = test::read_pinocchio_dump(path);
+    REQUIRE(model.nq_joints() == d.nq);
+    REQUIRE(model.nv() == d.nv);
+    const State<double> x = test::state_from_dump(model, d);
+    Data<double> data(model);
+    forward_kinematics(model, data, x);
+    for (const test::PinocchioJoint& pj : d.joints) {
+      if (pj.index == 0) continue;
+      INFO("joint " << pj.name);
+      CHECK(pose_diff(data.H_world[test::body_of(model, d, pj.index)], d.oMi.at(pj.index)) <
+            1e-13);
+    }
+    const VectorX<double> a = to_liedyn_velocity(model, d, d.vec("a"));
+    const VectorX<double> tau_ref = to_liedyn_velocity(model, d, d.vec("rnea"));
+    CHECK(max_abs_diff(rnea(model, data, x, a), tau_ref) <
+          1e-12 * std::max(1.0, tau_ref.cwiseAbs().maxCoeff()));
+    const VectorX<double> g_ref = to_liedyn_velocity(model, d, d.vec("gravity_torque"));
+    CHECK(max_abs_diff(gravity_force(model, data, x), g_ref) <
+          1e-12 * std::max(1.0, g_ref.cwiseAbs().maxCoeff()));
+    const MatrixX<double> M_ref = to_liedyn_symmetric(model, d, d.mat("crba"));
+    CHECK(max_abs_diff(crba(model, data, x), M_ref) <
+          1e-12 * std::max(1.0, M_ref.cwiseAbs().maxCoeff()));
+  }
+}
+#endif
 
 TEST_CASE(
     "joint types: kernels not yet converted refuse a multi-DoF joint by name; the builder "

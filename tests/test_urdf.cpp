@@ -575,6 +575,54 @@ TEST_CASE("URDF: conventions of origins, axes, inertials, joint types and mimic"
   CHECK(fm.singular_joints() == std::vector<int>{1});
 }
 
+TEST_CASE("URDF: a planar joint moves in the plane normal to its axis, a floating joint freely",
+          "[urdf]") {
+  // The URDF specification's meaning (Pinocchio 4.1 takes the xy-plane whatever the axis; for
+  // the axis z both agree: test_joint_types.cpp). Tolerance: a few rotations of unit vectors in
+  // double, 1e-14.
+  using namespace liedyn;
+  const Vector3<double> axis = Vector3<double>(0.0, 1.0, 1.0).normalized();
+  const Model<double> model = load_urdf_string(
+      urdf(link("a") + link("b") + link("c") +
+           joint("p", "planar", "a", "b",
+                 "  <origin xyz=\"0.1 0.2 0.3\" rpy=\"0.4 -0.2 0.1\"/>\n"
+                 "  <axis xyz=\"0 2 2\"/>\n  <limit lower=\"7\" upper=\"-7\"/>\n") +
+           joint("f", "floating", "b", "c", "  <origin xyz=\"0 0 0.5\"/>\n")),
+      UrdfOptions{/*weld_base=*/true});
+  REQUIRE(model.nq_joints() == 4 + 7);
+  REQUIRE(model.nv() == 3 + 6);
+  const int bp = model.require_joint_id("p", "test"), bf = model.require_joint_id("f", "test");
+  CHECK(model.joint(bp).type == JointType::Planar);
+  CHECK(model.joint(bf).type == JointType::Free);
+  // Move along the planar joint's tangent (vx, vy, ω) and the floating one's; the limit text on
+  // the planar joint is not read (lower > upper would fail a revolute joint).
+  VectorX<double> dx = VectorX<double>::Zero(tangent_size(model));
+  dx.head<3>() << 0.3, -0.2, 0.7;
+  dx.segment<6>(3) << 0.1, 0.2, 0.3, -0.4, 0.5, 0.6;
+  const State<double> x = integrate(model, State<double>(model), dx);
+  Data<double> data(model);
+  forward_poses(model, data, x);
+  // URDF's rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
+  const Matrix3<double> R_origin =
+      (Eigen::AngleAxisd(0.1, Vector3<double>::UnitZ()) *
+       Eigen::AngleAxisd(-0.2, Vector3<double>::UnitY()) *
+       Eigen::AngleAxisd(0.4, Vector3<double>::UnitX()))
+          .toRotationMatrix();
+  const SE3<double> origin(R_origin, Vector3<double>(0.1, 0.2, 0.3));
+  // The child of the planar joint relative to its <origin> frame: displaced in the plane normal
+  // to the axis, turned about the axis by ω = 0.7.
+  const SE3<double> rel = origin.inverse() * data.H_world[bp];
+  CHECK(std::abs(rel.translation().dot(axis)) < 1e-14);
+  CHECK(rel.translation().norm() > 0.1);
+  CHECK((rel.rotation() - Eigen::AngleAxisd(0.7, axis).toRotationMatrix()).cwiseAbs().maxCoeff() <
+        1e-14);
+  // The floating joint's child: X_J = exp of the body twist (0.1, 0.2, 0.3; −0.4, 0.5, 0.6).
+  const SE3<double> expected =
+      data.H_world[bp] * SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0, 0, 0.5)) *
+      SE3<double>::exp(dx.segment<6>(3));
+  CHECK((data.H_world[bf].matrix() - expected.matrix()).cwiseAbs().maxCoeff() < 1e-14);
+}
+
 TEST_CASE("URDF: what cannot be represented fails with a message that says what and where",
           "[urdf]") {
   const std::string lim = "  <limit lower=\"-1\" upper=\"1\" effort=\"10\" velocity=\"2\"/>\n";
@@ -586,12 +634,9 @@ TEST_CASE("URDF: what cannot be represented fails with a message that says what 
   const std::string good_inertia =
       "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"";
   const std::vector<Case> cases{
-      {urdf(link("a") + link("b") + joint("j", "planar", "a", "b")),
+      {urdf(link("a") + link("b") + joint("j", "planar", "a", "b", "  <axis xyz=\"0 0 0\"/>\n")),
        "<joint name=\"j\"",
-       {"joint 'j'", "planar joints are not supported"}},
-      {urdf(link("a") + link("b") + joint("free", "floating", "a", "b")),
-       "<joint name=\"free\"",
-       {"joint 'free'", "floating joints are not supported"}},
+       {"joint 'j'", "zero axis"}},
       {urdf(link("a") + link("b") + joint("j", "ball", "a", "b")),
        "<joint name=\"j\"",
        {"joint 'j'", "unknown joint type 'ball'"}},

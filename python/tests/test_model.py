@@ -100,8 +100,8 @@ def test_urdf_mimic_limits():
 def test_bad_urdf_raises_model_error_with_message(tmp_path):
     with pytest.raises(liedyn.ModelError, match=r"^liedyn: URDF: .*nonexistent\.urdf"):
         liedyn.load_urdf_file(str(tmp_path / "nonexistent.urdf"))
-    bad = MIMIC_URDF.replace('type="continuous"', 'type="planar"')
-    with pytest.raises(liedyn.ModelError, match=r"liedyn: URDF: line \d+: joint 'jb': planar joints"):
+    bad = MIMIC_URDF.replace('type="continuous"', 'type="ball"')
+    with pytest.raises(liedyn.ModelError, match=r"liedyn: URDF: line \d+: joint 'jb': unknown joint type 'ball'"):
         liedyn.load_urdf_string(bad)
     p = tmp_path / "bad.urdf"
     p.write_text(bad)

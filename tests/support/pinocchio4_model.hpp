@@ -23,7 +23,7 @@ namespace test {
 /// The liedyn body of Pinocchio joint I (0 for the root free flyer or the universe).
 inline int body_of(const Model<double>& model, const PinocchioDump& d, int I) {
   if (I == 0 || (I == 1 && d.freeflyer)) return 0;
-  return model.require_body_id(d.joints.at(I).name, "body_of");
+  return model.require_joint_id(d.joints.at(I).name, "body_of");
 }
 
 inline JointSpec<double> joint_spec_from_dump(const PinocchioDump& d, const PinocchioJoint& pj) {

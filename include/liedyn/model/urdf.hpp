@@ -17,8 +17,11 @@
 //   limits (<limit> optional, effort/velocity kept), prismatic → prismatic (<limit> required),
 //   fixed → the child link is merged into its parent (inertias combined exactly, the link kept
 //   as a frame). <axis xyz> is in the joint frame, (1, 0, 0) when missing, normalized; a zero
-//   axis is an error. floating and planar joints cannot be represented (a joint is one screw)
-//   and are errors, as are unknown joint types.
+//   axis is an error. floating → a free joint (SE(3)) placed at <origin>; planar → a planar
+//   joint moving in the plane normal to <axis> (the URDF specification's meaning; Pinocchio
+//   4.1 ignores the axis and takes the xy-plane, the same for the axis (0, 0, 1)): the joint
+//   frame is <origin> turned by the shortest rotation of e_z onto the axis. Neither reads a
+//   <limit>. Unknown joint types are errors.
 // * <mimic joint multiplier offset> (defaults 1 and 0): the joint stays an independent degree of
 //   freedom (as in Pinocchio) and the relation is recorded in Model::mimic_relations().
 // * Inertia: <inertial><origin xyz rpy/><mass value/><inertia ixx ixy ixz iyy iyz izz/></inertial>,
@@ -42,10 +45,10 @@
 //   std::strtod, so it follows the C locale's decimal point ('.' unless the program called
 //   setlocale with a locale that uses ',').
 //
-// Anything the loader cannot represent exactly — a floating or planar joint, several root links,
-// a loop, a link that is the child of two joints, a missing link, malformed numbers or missing
-// attributes — throws liedyn::ModelError with a message that says what and where, e.g.
-//   "liedyn: URDF: line 42: joint 'knee': planar joints are not supported ...".
+// Anything the loader cannot represent exactly — several root links, a loop, a link that is the
+// child of two joints, a missing link, malformed numbers or missing attributes — throws
+// liedyn::ModelError with a message that says what and where, e.g.
+//   "liedyn: URDF: line 42: joint 'knee': a revolute joint needs a <limit>".
 // It never approximates silently.
 #pragma once
 
@@ -231,11 +234,8 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
   j.name = read_name(c, el, "name", "a <joint>");
   const std::string who = "joint '" + j.name + "'";
   j.type = read_name(c, el, "type", who);
-  if (j.type == "floating" || j.type == "planar")
-    c.fail(el, who + ": " + j.type +
-                   " joints are not supported (a joint is one screw; only the root link " +
-                   "moves freely, as the moving base)");
-  if (j.type != "revolute" && j.type != "continuous" && j.type != "prismatic" && j.type != "fixed")
+  if (j.type != "revolute" && j.type != "continuous" && j.type != "prismatic" &&
+      j.type != "fixed" && j.type != "floating" && j.type != "planar")
     c.fail(el, who + ": unknown joint type '" + j.type + "'");
   const XMLElement* parent = unique_child(c, el, "parent", who);
   if (!parent) c.fail(el, who + ": no <parent>");
@@ -251,6 +251,8 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
     read_numbers(c, axis, "xyz", 3, a, who, true);
     j.axis = Vector3<double>(a[0], a[1], a[2]);  // the builder normalizes it and rejects zero
   }
+  // A floating or planar joint's <limit>, if any, is not read (URDF defines none for them).
+  if (j.type == "floating" || j.type == "planar") return j;
   const XMLElement* limit = unique_child(c, el, "limit", who);
   if (!limit && j.type != "continuous")
     c.fail(el, who + ": a " + j.type + " joint needs a <limit>");
@@ -274,6 +276,21 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
     j.offset = read_number(c, mimic, "offset", who, false, 0.0);
   }
   return j;
+}
+
+/// The builder's joint for a movable URDF joint. A planar joint moves in the plane normal to
+/// its axis: its joint frame is the origin turned by the shortest rotation of e_z onto the axis
+/// (the identity for axis (0, 0, 1)), so that the plane is the joint frame's xy-plane.
+inline JointSpec<double> joint_spec(const Joint& j) {
+  if (j.type == "prismatic") return JointSpec<double>::prismatic(j.name, j.axis, j.origin);
+  if (j.type == "floating") return JointSpec<double>::free(j.name, j.origin);
+  if (j.type == "planar") {
+    if (!(j.axis.norm() > 0.0)) throw ModelError("liedyn: joint '" + j.name + "': zero axis");
+    const Matrix3<double> R =
+        Eigen::Quaterniond::FromTwoVectors(Vector3<double>::UnitZ(), j.axis).toRotationMatrix();
+    return JointSpec<double>::planar(j.name, j.origin * SE3<double>(R, Vector3<double>::Zero()));
+  }
+  return JointSpec<double>::revolute(j.name, j.axis, j.origin);
 }
 
 inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c,
@@ -395,9 +412,7 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c,
         b.add_fixed_body(j.parent, j.child, j.origin, child.inertia);
         continue;
       }
-      JointSpec<double> spec = j.type == "prismatic"
-                                   ? JointSpec<double>::prismatic(j.name, j.axis, j.origin)
-                                   : JointSpec<double>::revolute(j.name, j.axis, j.origin);
+      JointSpec<double> spec = joint_spec(j);
       spec.lower = j.lower;
       spec.upper = j.upper;
       spec.effort_limit = j.effort;
