@@ -444,7 +444,8 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("joint types: crba of trees with every joint type agrees with Pinocchio 4.1, both routes") {
+TEST_CASE(
+    "joint types: crba of trees with every joint type agrees with Pinocchio 4.1, both routes") {
   // Tolerance: M sums ≤ 50 composite inertias of up to ~1e2 kg·m² in both libraries, each
   // entry ~1e-16 relative: 1e-12 relative to max(1, max |M_ref|).
   for (const char* stem : kDumps) {
@@ -557,8 +558,7 @@ TEST_CASE(
     CHECK(max_abs_diff(Vector3<LD>(h.head<3>()), Vector3<LD>(m * fd_com_velocity)) <
           rel(h.head<3>().norm()));
     const Vector6<LD> fd_rate =
-        (centroidal_momentum(model, data, xp) - centroidal_momentum(model, data, xm)) /
-        (2 * kStep);
+        (centroidal_momentum(model, data, xp) - centroidal_momentum(model, data, xm)) / (2 * kStep);
     const Vector6<LD> rate = centroidal_momentum_rate(model, data, x, a);
     CHECK(max_abs_diff(rate, fd_rate) < rel(rate.norm()));
   }
@@ -567,8 +567,8 @@ TEST_CASE(
 #if LIEDYN_HAS_URDF
 TEST_CASE("joint types: a URDF with planar and floating joints loads as Pinocchio 4.1 loads it") {
   // Tolerances of the cases above: poses 1e-13, rnea, the gravity term and crba 1e-12 relative.
-  const Model<double> model = load_urdf_file(LIEDYN_TEST_DATA_DIR "/planar_floating.urdf",
-                                             UrdfOptions{/*weld_base=*/true});
+  const Model<double> model =
+      load_urdf_file(LIEDYN_TEST_DATA_DIR "/planar_floating.urdf", UrdfOptions{/*weld_base=*/true});
   CHECK(model.joint(model.require_joint_id("base_planar", "test")).type == JointType::Planar);
   CHECK(model.joint(model.require_joint_id("box_floating", "test")).type == JointType::Free);
   for (int seed : {1, 2}) {
@@ -583,8 +583,7 @@ TEST_CASE("joint types: a URDF with planar and floating joints loads as Pinocchi
     for (const test::PinocchioJoint& pj : d.joints) {
       if (pj.index == 0) continue;
       INFO("joint " << pj.name);
-      CHECK(pose_diff(data.H_world[test::body_of(model, d, pj.index)], d.oMi.at(pj.index)) <
-            1e-13);
+      CHECK(pose_diff(data.H_world[test::body_of(model, d, pj.index)], d.oMi.at(pj.index)) < 1e-13);
     }
     const VectorX<double> a = to_liedyn_velocity(model, d, d.vec("a"));
     const VectorX<double> tau_ref = to_liedyn_velocity(model, d, d.vec("rnea"));

@@ -603,11 +603,10 @@ TEST_CASE("URDF: a planar joint moves in the plane normal to its axis, a floatin
   Data<double> data(model);
   forward_poses(model, data, x);
   // URDF's rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
-  const Matrix3<double> R_origin =
-      (Eigen::AngleAxisd(0.1, Vector3<double>::UnitZ()) *
-       Eigen::AngleAxisd(-0.2, Vector3<double>::UnitY()) *
-       Eigen::AngleAxisd(0.4, Vector3<double>::UnitX()))
-          .toRotationMatrix();
+  const Matrix3<double> R_origin = (Eigen::AngleAxisd(0.1, Vector3<double>::UnitZ()) *
+                                    Eigen::AngleAxisd(-0.2, Vector3<double>::UnitY()) *
+                                    Eigen::AngleAxisd(0.4, Vector3<double>::UnitX()))
+                                       .toRotationMatrix();
   const SE3<double> origin(R_origin, Vector3<double>(0.1, 0.2, 0.3));
   // The child of the planar joint relative to its <origin> frame: displaced in the plane normal
   // to the axis, turned about the axis by ω = 0.7.

@@ -138,7 +138,8 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
     });
     for (int a = 0; a < n; ++a) M(vi + a, vi + a) += joint.armature;
     data.H_base[i].act_forces(Fi, Fi);  // to the base frame
-    if (n == 1) {  // S_i held in registers across the row
+    // A 1-DoF joint's S_i is held in registers across the row.
+    if (n == 1) {
       const Vector6<S> Si = data.ground_axis[i].vector();
       for (int c = ri + 1; c < end; ++c) {
         const S Mic = Si.dot(F.col(c));
