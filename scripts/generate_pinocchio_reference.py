@@ -396,6 +396,12 @@ def model_urdf_planar_floating():
         lim = getattr(m, name).copy()
         lim[~np.isfinite(lim)] = -1.0 if name.startswith("lower") else 1.0
         setattr(m, name, lim)
+    # Their velocity and effort limits are infinite: written as the largest double, as in the
+    # other dumps (the reader parses decimal numbers only).
+    for name in ("velocityLimit", "effortLimit"):
+        lim = getattr(m, name).copy()
+        lim[~np.isfinite(lim)] = np.finfo(float).max
+        setattr(m, name, lim)
     return m
 
 

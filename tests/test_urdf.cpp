@@ -21,6 +21,7 @@
 #include <tinyxml2.h>
 #include <Eigen/Geometry>
 
+#include <liedyn/algorithm/kinematics.hpp>
 #include <liedyn/model/state.hpp>
 #include <liedyn/model/urdf.hpp>
 
@@ -575,18 +576,16 @@ TEST_CASE("URDF: conventions of origins, axes, inertials, joint types and mimic"
   CHECK(fm.singular_joints() == std::vector<int>{1});
 }
 
-TEST_CASE("URDF: a planar joint moves in the plane normal to its axis, a floating joint freely",
-          "[urdf]") {
-  // The URDF specification's meaning (Pinocchio 4.1 takes the xy-plane whatever the axis; for
-  // the axis z both agree: test_joint_types.cpp). Tolerance: a few rotations of unit vectors in
-  // double, 1e-14.
+TEST_CASE(
+    "URDF: a planar joint moves in the xy-plane of its joint frame and a floating joint freely",
+    "[urdf]") {
+  // Tolerance: a few rotations of unit vectors in double, 1e-14.
   using namespace liedyn;
-  const Vector3<double> axis = Vector3<double>(0.0, 1.0, 1.0).normalized();
   const Model<double> model = load_urdf_string(
       urdf(link("a") + link("b") + link("c") +
            joint("p", "planar", "a", "b",
                  "  <origin xyz=\"0.1 0.2 0.3\" rpy=\"0.4 -0.2 0.1\"/>\n"
-                 "  <axis xyz=\"0 2 2\"/>\n  <limit lower=\"7\" upper=\"-7\"/>\n") +
+                 "  <axis xyz=\"0 0 2\"/>\n  <limit lower=\"7\" upper=\"-7\"/>\n") +
            joint("f", "floating", "b", "c", "  <origin xyz=\"0 0 0.5\"/>\n")),
       UrdfOptions{/*weld_base=*/true});
   REQUIRE(model.nq_joints() == 4 + 7);
@@ -608,13 +607,13 @@ TEST_CASE("URDF: a planar joint moves in the plane normal to its axis, a floatin
                                     Eigen::AngleAxisd(0.4, Vector3<double>::UnitX()))
                                        .toRotationMatrix();
   const SE3<double> origin(R_origin, Vector3<double>(0.1, 0.2, 0.3));
-  // The child of the planar joint relative to its <origin> frame: displaced in the plane normal
-  // to the axis, turned about the axis by ω = 0.7.
+  // The child of the planar joint in its <origin> frame: displaced in the xy-plane, turned about
+  // z by ω = 0.7.
   const SE3<double> rel = origin.inverse() * data.H_world[bp];
-  CHECK(std::abs(rel.translation().dot(axis)) < 1e-14);
+  CHECK(std::abs(rel.translation().z()) < 1e-14);
   CHECK(rel.translation().norm() > 0.1);
-  CHECK((rel.rotation() - Eigen::AngleAxisd(0.7, axis).toRotationMatrix()).cwiseAbs().maxCoeff() <
-        1e-14);
+  const Matrix3<double> Rz = Eigen::AngleAxisd(0.7, Vector3<double>::UnitZ()).toRotationMatrix();
+  CHECK((rel.rotation() - Rz).cwiseAbs().maxCoeff() < 1e-14);
   // The floating joint's child: X_J = exp of the body twist (0.1, 0.2, 0.3; −0.4, 0.5, 0.6).
   const SE3<double> expected =
       data.H_world[bp] * SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0, 0, 0.5)) *
@@ -636,6 +635,9 @@ TEST_CASE("URDF: what cannot be represented fails with a message that says what 
       {urdf(link("a") + link("b") + joint("j", "planar", "a", "b", "  <axis xyz=\"0 0 0\"/>\n")),
        "<joint name=\"j\"",
        {"joint 'j'", "zero axis"}},
+      {urdf(link("a") + link("b") + joint("j", "planar", "a", "b", "  <axis xyz=\"0 1 1\"/>\n")),
+       "<joint name=\"j\"",
+       {"joint 'j'", "a planar joint's axis must be (0, 0, 1)"}},
       {urdf(link("a") + link("b") + joint("j", "ball", "a", "b")),
        "<joint name=\"j\"",
        {"joint 'j'", "unknown joint type 'ball'"}},
@@ -827,14 +829,14 @@ TEST_CASE("URDF: what cannot be represented fails with a message that says what 
   const std::filesystem::path tmp =
       std::filesystem::temp_directory_path() /
       ("liedyn_test_urdf_" + std::to_string(std::random_device{}()) + ".urdf");
-  const std::string planar = urdf(link("a") + link("b") + joint("j", "planar", "a", "b"));
+  const std::string ball = urdf(link("a") + link("b") + joint("j", "ball", "a", "b"));
   {
     std::ofstream out(tmp);
-    out << planar;
+    out << ball;
   }
   CHECK_THROWS_WITH(liedyn::load_urdf_file(tmp.string()),
-                    StartsWith("liedyn: URDF: " + tmp.string() + ": " + line_of(planar, "<joint") +
-                               ": joint 'j': planar"));
+                    StartsWith("liedyn: URDF: " + tmp.string() + ": " + line_of(ball, "<joint") +
+                               ": joint 'j': unknown joint type 'ball'"));
   std::filesystem::remove(tmp);
 }
 

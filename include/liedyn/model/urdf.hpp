@@ -18,10 +18,9 @@
 //   fixed → the child link is merged into its parent (inertias combined exactly, the link kept
 //   as a frame). <axis xyz> is in the joint frame, (1, 0, 0) when missing, normalized; a zero
 //   axis is an error. floating → a free joint (SE(3)) placed at <origin>; planar → a planar
-//   joint moving in the plane normal to <axis> (the URDF specification's meaning; Pinocchio
-//   4.1 ignores the axis and takes the xy-plane, the same for the axis (0, 0, 1)): the joint
-//   frame is <origin> turned by the shortest rotation of e_z onto the axis. Neither reads a
-//   <limit>. Unknown joint types are errors.
+//   joint in the plane normal to <axis>, which must be (0, 0, 1) so far (an error otherwise:
+//   Pinocchio 4.1 ignores the axis and takes the xy-plane). Neither reads a <limit>. Unknown
+//   joint types are errors.
 // * <mimic joint multiplier offset> (defaults 1 and 0): the joint stays an independent degree of
 //   freedom (as in Pinocchio) and the relation is recorded in Model::mimic_relations().
 // * Inertia: <inertial><origin xyz rpy/><mass value/><inertia ixx ixy ixz iyy iyz izz/></inertial>,
@@ -279,16 +278,18 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
 }
 
 /// The builder's joint for a movable URDF joint. A planar joint moves in the plane normal to
-/// its axis: its joint frame is the origin turned by the shortest rotation of e_z onto the axis
-/// (the identity for axis (0, 0, 1)), so that the plane is the joint frame's xy-plane.
+/// its axis, which must be (0, 0, 1): the joint frame's xy-plane. (Another axis would need the
+/// child link's frame turned back after the joint, which a placement cannot express.)
 inline JointSpec<double> joint_spec(const Joint& j) {
   if (j.type == "prismatic") return JointSpec<double>::prismatic(j.name, j.axis, j.origin);
   if (j.type == "floating") return JointSpec<double>::free(j.name, j.origin);
   if (j.type == "planar") {
     if (!(j.axis.norm() > 0.0)) throw ModelError("liedyn: joint '" + j.name + "': zero axis");
-    const Matrix3<double> R =
-        Eigen::Quaterniond::FromTwoVectors(Vector3<double>::UnitZ(), j.axis).toRotationMatrix();
-    return JointSpec<double>::planar(j.name, j.origin * SE3<double>(R, Vector3<double>::Zero()));
+    if (!(j.axis.normalized() - Vector3<double>::UnitZ()).isZero(1e-12))
+      throw ModelError("liedyn: joint '" + j.name +
+                       "': a planar joint's axis must be (0, 0, 1) (the plane is the joint "
+                       "frame's xy-plane): turn its <origin> instead");
+    return JointSpec<double>::planar(j.name, j.origin);
   }
   return JointSpec<double>::revolute(j.name, j.axis, j.origin);
 }
