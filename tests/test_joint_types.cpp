@@ -309,6 +309,23 @@ std::string dump_path(const char* stem, int seed) {
          std::to_string(seed) + ".txt";
 }
 
+// A dump's tree and state, rebuilt in double and cast to long double (the central-difference
+// cases).
+struct LongDoubleTree {
+  test::PinocchioDump dump;
+  Model<double> model_double;
+  Model<LD> model;
+  State<LD> x;
+};
+LongDoubleTree long_double_tree(const std::string& path) {
+  LongDoubleTree t;
+  t.dump = test::read_pinocchio_dump(path);
+  t.model_double = test::model_from_dump(path, t.dump);
+  t.model = t.model_double.cast<LD>();
+  t.x = test::state_from_dump(t.model_double, t.dump).cast<LD>();
+  return t;
+}
+
 // Pinocchio's generalized vector (v, a; its joint order) in liedyn's order (base first, then
 // each joint's block at v_index).
 VectorX<double> to_liedyn_velocity(const Model<double>& model, const test::PinocchioDump& d,
@@ -380,10 +397,9 @@ TEST_CASE(
   for (const char* stem : kDumps) {
     const std::string path = dump_path(stem, 1);
     INFO(path);
-    const test::PinocchioDump d = test::read_pinocchio_dump(path);
-    const Model<double> model_d = test::model_from_dump(path, d);
-    const Model<LD> model = model_d.cast<LD>();
-    const State<LD> x = test::state_from_dump(model_d, d).cast<LD>();
+    const LongDoubleTree tree = long_double_tree(path);
+    const Model<LD>& model = tree.model;
+    const State<LD>& x = tree.x;
     Data<LD> data(model);
     const int nv = model.nv();
     for (int b = 1; b < model.num_bodies(); ++b) {
@@ -510,10 +526,11 @@ TEST_CASE(
   for (const char* stem : kDumps) {
     const std::string path = dump_path(stem, 1);
     INFO(path);
-    const test::PinocchioDump d = test::read_pinocchio_dump(path);
-    const Model<double> model_d = test::model_from_dump(path, d);
-    const Model<LD> model = model_d.cast<LD>();
-    const State<LD> x = test::state_from_dump(model_d, d).cast<LD>();
+    const LongDoubleTree tree = long_double_tree(path);
+    const test::PinocchioDump& d = tree.dump;
+    const Model<double>& model_d = tree.model_double;
+    const Model<LD>& model = tree.model;
+    const State<LD>& x = tree.x;
     Data<LD> data(model);
     const int nv = model.nv();
     const VectorX<LD> nu = x.velocity(model);
@@ -565,10 +582,16 @@ TEST_CASE(
 }
 
 #if LIEDYN_HAS_URDF
+UrdfOptions welded_options() {
+  UrdfOptions options;
+  options.weld_base = true;
+  return options;
+}
+
 TEST_CASE("joint types: a URDF with planar and floating joints loads as Pinocchio 4.1 loads it") {
   // Tolerances of the cases above: poses 1e-13, rnea, the gravity term and crba 1e-12 relative.
   const Model<double> model =
-      load_urdf_file(LIEDYN_TEST_DATA_DIR "/planar_floating.urdf", UrdfOptions{/*weld_base=*/true});
+      load_urdf_file(LIEDYN_TEST_DATA_DIR "/planar_floating.urdf", welded_options());
   CHECK(model.joint(model.require_joint_id("base_planar", "test")).type == JointType::Planar);
   CHECK(model.joint(model.require_joint_id("box_floating", "test")).type == JointType::Free);
   for (int seed : {1, 2}) {

@@ -587,7 +587,11 @@ TEST_CASE(
                  "  <origin xyz=\"0.1 0.2 0.3\" rpy=\"0.4 -0.2 0.1\"/>\n"
                  "  <axis xyz=\"0 0 2\"/>\n  <limit lower=\"7\" upper=\"-7\"/>\n") +
            joint("f", "floating", "b", "c", "  <origin xyz=\"0 0 0.5\"/>\n")),
-      UrdfOptions{/*weld_base=*/true});
+      [] {
+        UrdfOptions options;
+        options.weld_base = true;
+        return options;
+      }());
   REQUIRE(model.nq_joints() == 4 + 7);
   REQUIRE(model.nv() == 3 + 6);
   const int bp = model.require_joint_id("p", "test"), bf = model.require_joint_id("f", "test");
