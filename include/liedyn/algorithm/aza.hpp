@@ -23,19 +23,15 @@
 namespace liedyn {
 namespace detail {
 
-/// out += Tᵀ Ia T for Ia = M − U D⁻¹ Uᵀ and T = [1 −d^; 0 1]: the articulated inertia a child
-/// passes to its parent (ABA's M − U D⁻¹ Uᵀ), about point p moved to point p − d without
-/// rotating (motion at p is v + ω × d from motion at p − d). With blocks [A B; Bᵀ C] (linear
-/// first): B' = B − A d^, C' = C + (d^ B)ᵀ + d^ B'. Each d^ product is three cross products, a
-/// quarter of a general congruence's multiplications; the rank-one term is subtracted entry by
-/// entry as it is read, for the entries the formulas read (not a 6×6 temporary).
-template <class S>
-void add_articulated_translated(const Vector3<S>& d_, const Matrix6<S>& M, const Vector6<S>& U,
-                                S Dinv, Matrix6<S>& out) {
+/// out += Tᵀ Ia T for a symmetric 6×6 Ia read entry by entry through `Ia(r, c)`, and
+/// T = [1 −d^; 0 1]: an articulated inertia about point p moved to point p − d without rotating
+/// (motion at p is v + ω × d from motion at p − d). With blocks [A B; Bᵀ C] (linear first):
+/// B' = B − A d^, C' = C + (d^ B)ᵀ + d^ B'. Each d^ product is three cross products, a quarter of
+/// a general congruence's multiplications.
+template <class S, class Entry>
+LIEDYN_ALWAYS_INLINE void add_translated(const Vector3<S>& d_, const Entry& Ia, Matrix6<S>& out) {
   // Coefficient by coefficient in registers (arithmetic/registers.hpp says why): Eigen's 3×3 blocks
   // and cross products of columns went through memory.
-  const S UD[6] = {U(0) * Dinv, U(1) * Dinv, U(2) * Dinv, U(3) * Dinv, U(4) * Dinv, U(5) * Dinv};
-  auto Ia = [&](int r, int c) { return M(r, c) - UD[r] * U(c); };
   auto A = [&](int r, int c) { return Ia(r, c); };
   auto B = [&](int r, int c) { return Ia(r, c + 3); };
   auto C = [&](int r, int c) { return Ia(r + 3, c + 3); };
@@ -77,6 +73,17 @@ void add_articulated_translated(const Vector3<S>& d_, const Matrix6<S>& M, const
       if (r != c) out(3 + c, 3 + r) = out(3 + r, 3 + c);
     }
   }
+}
+
+/// out += Tᵀ (M − U D⁻¹ Uᵀ) T (add_translated): the articulated inertia a 1-DoF child passes to
+/// its parent (ABA's I^a). The rank-one term is subtracted entry by entry as it is read, for the
+/// entries the formulas read (not a 6×6 temporary).
+template <class S>
+void add_articulated_translated(const Vector3<S>& d, const Matrix6<S>& M, const Vector6<S>& U,
+                                S Dinv, Matrix6<S>& out) {
+  const S UD[6] = {U(0) * Dinv, U(1) * Dinv, U(2) * Dinv, U(3) * Dinv, U(4) * Dinv, U(5) * Dinv};
+  add_translated(
+      d, [&](int r, int c) { return M(r, c) - UD[r] * U(c); }, out);
 }
 
 /// aza_factorize at the poses already in data.H_parent and data.H_base (update_poses), for a

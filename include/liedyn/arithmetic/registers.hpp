@@ -14,6 +14,13 @@
 #else
 #define LIEDYN_ALWAYS_INLINE inline
 #endif
+// The converse, for a kernel's rare branch (a multi-DoF joint's steps in a kernel whose 1-DoF
+// steps are inlined): kept out of line, it leaves the common path's code as compact as before.
+#if defined(__GNUC__)
+#define LIEDYN_NEVER_INLINE __attribute__((noinline))
+#else
+#define LIEDYN_NEVER_INLINE
+#endif
 
 // SpatialInertia * Motion and the wrench cross product, the bulk of the derivative passes: with
 // AVX the per-coordinate form, inlined, is much faster there; with SSE2 alone Eigen's 3-vector

@@ -174,7 +174,7 @@ class SpatialInertia {
     return rotated(X.rotation()).translated(X.translation());
   }
   /// transformed(X) for a pure rotation X = (R, 0): frame A shares B's origin, R = ^A R_B.
-  SpatialInertia rotated(const Matrix3<S>& R) const {
+  LIEDYN_ALWAYS_INLINE SpatialInertia rotated(const Matrix3<S>& R) const {
     const Matrix3<S> RI = R * Io_;
     Matrix3<S> I;
     // Upper triangle computed and mirrored: the result (and every composite inertia and mass
