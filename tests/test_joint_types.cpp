@@ -4,10 +4,11 @@
 // * against Pinocchio 4.1 (tests/data/pinocchio4/: its integrate, difference, joint placements
 //   and motion subspaces at random configurations of five models with spherical, free, planar
 //   and universal joints; its body poses, twists and accelerations after forward kinematics;
-//   its rnea, gravity term and crba; and its URDF loader on planar and floating joints);
+//   its rnea, gravity term, crba and aba; and its URDF loader on planar and floating joints);
 // * in long double, against the group laws and central differences of the operations
 //   themselves (Jacobians, ad, subspace as the body velocity of X_J, bias as Γ̇ q̇, the gravity
-//   term as the gradient of the potential energy, the centroidal momentum's rate).
+//   term as the gradient of the potential energy, the centroidal momentum's rate), and aba as
+//   the inverse of rnea.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -19,6 +20,7 @@
 #endif
 #include "support/pinocchio4_model.hpp"
 #include "support/pinocchio_dump.hpp"
+#include "support/scribble.hpp"
 #include "support/test_support.hpp"
 
 using namespace liedyn;
@@ -485,6 +487,52 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "joint types: aba of trees with every joint type agrees with Pinocchio 4.1 and inverts "
+    "rnea") {
+  for (const char* stem : kDumps) {
+    for (int seed : {1, 2}) {
+      const std::string path = dump_path(stem, seed);
+      INFO(path);
+      const test::PinocchioDump d = test::read_pinocchio_dump(path);
+      const Model<double> model = test::model_from_dump(path, d);
+      const State<double> x = test::state_from_dump(model, d);
+      Data<double> data(model);
+      const VectorX<double> tau = to_liedyn_velocity(model, d, d.vec("tau"));
+      const VectorX<double> ref = to_liedyn_velocity(model, d, d.vec("aba"));
+      // Tolerance: both libraries' O(n) sweeps round at ~1e-16, and q̈ = M⁻¹ (τ − h) carries
+      // M's conditioning (up to 1e7 on talos): 1e-13 relative to max(1, ‖q̈_ref‖∞), where
+      // 3.3e-15 was measured.
+      const VectorX<double> ddq = aba(model, data, x, tau);
+      CHECK(max_abs_diff(ddq, ref) < 1e-13 * std::max(1.0, ref.cwiseAbs().maxCoeff()));
+      // Data holds results, not promises: every public member overwritten with NaN first, the
+      // same answer to the bit.
+      test::scribble(data);
+      CHECK(aba(model, data, x, tau) == ddq);
+    }
+  }
+  // Long double, with a wrench on every body: rnea(x, aba(x, τ, f), f) = τ. The trees' axes and
+  // quaternions come from double data, so their rotations are orthonormal to ~1e-16 only, and
+  // the mixed frames of aba and the body frames of rnea see that at ~1e-16 of the terms they
+  // sum (≤ ‖M‖ ‖q̈‖): 1e-15 relative to max(1, max|M_ij| ‖q̈‖∞). A wrong pivot, bias or frame
+  // is an O(1) error.
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 2);
+    INFO(path);
+    const LongDoubleTree tree = long_double_tree(path);
+    const Model<LD>& model = tree.model;
+    Data<LD> data(model);
+    ExternalWrenches<LD> fext(model.num_bodies());
+    for (int b = 0; b < model.num_bodies(); ++b)
+      fext[b] = Force<LD>(Vector6<LD>(Vector6<LD>::LinSpaced(LD(0.1) * b, LD(-0.3) + b)));
+    const VectorX<LD> tau = VectorX<LD>::LinSpaced(model.nv(), LD(-2), LD(3));
+    const VectorX<LD> ddq = aba(model, data, tree.x, tau, &fext);
+    const VectorX<LD> back = rnea(model, data, tree.x, ddq, &fext);
+    const LD scale = crba(model, data, tree.x).cwiseAbs().maxCoeff() * ddq.cwiseAbs().maxCoeff();
+    CHECK(max_abs_diff(back, tau) < 1e-15L * std::max(LD(1), scale));
+  }
+}
+
 TEST_CASE("joint types: the converted kernels do not allocate on trees with every joint type") {
   for (const char* stem : kDumps) {
     const std::string path = dump_path(stem, 1);
@@ -506,6 +554,7 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
       bias_force(model, data, x);
       crba(model, data, x, CrbaRoute::Walk);
       crba(model, data, x, CrbaRoute::BaseFrame);
+      aba(model, data, x, a);
       kinetic_energy(model, data, x);
       potential_energy(model, data, x);
       centroidal_momentum_matrix(model, data, x);
@@ -630,10 +679,10 @@ TEST_CASE(
   const Model<double> model = test::model_from_dump(path, d);
   Data<double> data(model);
   const State<double> x = test::state_from_dump(model, d);
-  const VectorX<double> tau = VectorX<double>::Zero(model.nv());
   // The first multi-DoF joint in body order is named, with its type.
-  CHECK_THROWS_WITH(aba(model, data, x, tau), Catch::Contains("aba: joint 'FL_HIP' is spherical") &&
-                                                  Catch::Contains("1-DoF joints only"));
+  CHECK_THROWS_WITH(immamb(model, data, x),
+                    Catch::Contains("immamb: joint 'FL_HIP' is spherical") &&
+                        Catch::Contains("1-DoF joints only"));
   CHECK_THROWS_WITH(lock_joints(model, {"FL_HIP"}, {0.1}),
                     Catch::Contains("only 1-DoF joints are locked"));
   // Kinematics, integrate and difference take them (checked above against Pinocchio).

@@ -48,8 +48,8 @@ inline void scribble(Data<double>& d) {
   scribble(d.H_world), scribble(d.H_base), scribble(d.v), scribble(d.vJ);
   scribble(d.a), scribble(d.a_r), scribble(d.a_base), scribble(d.momentum), scribble(d.f),
       scribble(d.b_c);
-  scribble(d.Ic), scribble(d.IA), scribble(d.pA), scribble(d.U), scribble(d.c);
-  scribble(d.D), scribble(d.Dinv), scribble(d.u), scribble(d.F), scribble(d.Fset), scribble(d.Pset);
+  scribble(d.Ic), scribble(d.aba_IA), scribble(d.aba_pA), scribble(d.aba_U), scribble(d.aba_c);
+  scribble(d.aba_Dinv), scribble(d.aba_u), scribble(d.F), scribble(d.Fset), scribble(d.Pset);
   scribble(d.ground_axis), scribble(d.ground_v), scribble(d.ground_a), scribble(d.ground_u);
   scribble(d.ground_psi), scribble(d.ground_w), scribble(d.ground_Ic), scribble(d.ground_Bc);
   scribble(d.ground_hc), scribble(d.ground_fc), scribble(d.ground_y), scribble(d.ground_e);

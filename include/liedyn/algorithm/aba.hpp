@@ -19,26 +19,151 @@
 // once per body, on its rigid-body inertia and axis. D_i, u_i and ṙ_i are frame-independent,
 // so every output is RBDA's (the textbook twin in textbook.hpp runs the body-frame passes).
 // With R_i, p_i the rotation and origin of body i in the base frame (data.H_base), X_[λ←i] the
-// move of the origin from p_i to p_λ:
-//   forward   S_i = R_i Γ_i,  v_i = v_λ shifted by d_i + S_i r_i,  c_i = v_i × S_i r_i,
+// move of the origin from p_i to p_λ, and k_i the joint's degrees of freedom (S_i is 6 × k_i,
+// D_i k_i × k_i; RBDA §7.3 writes the algorithm for joints of any k):
+//   forward   S_i = R_i Γ_i(q_i),  v_J = S_i r_i,  v_i = v_λ shifted by d_i + v_J,
+//             c_i = v_i × v_J + R_i c_J  (c_J = Γ̇_i r_i: the universal joint's only),
 //             M^A_i = R_i M_i R_iᵀ,  p^A_i = v_i ×̄* M^A_i v_i − R_i f_ext,i
-//   backward  U_i = M^A_i S_i,  D_i = S_iᵀ U_i + armature_i,  u_i = τ_i − S_iᵀ p^A_i,
+//   backward  U_i = M^A_i S_i,  D_i = S_iᵀ U_i + armature_i 1,  u_i = τ_i − S_iᵀ p^A_i,
 //             M^a_i = M^A_i − U_i D_i⁻¹ U_iᵀ,  p^a_i = p^A_i + M^a_i c_i + U_i D_i⁻¹ u_i,
 //             M^A_λ += X_[λ←i] M^a_i (translated),  p^A_λ += p^a_i shifted by −d_i
 //   base      a'_0 = (M^A_0)⁻¹ (τ̄_b − p^A_0)  (moving; 6×6 Cholesky)  a'_0 = a_g  (welded)
-//   forward   ṙ_i = D_i⁻¹ (u_i − U_iᵀ (a'_λ shifted by d_i + c_i)),  a'_i = … + S_i ṙ_i
+//   forward   r̈_i = D_i⁻¹ (u_i − U_iᵀ (a'_λ shifted by d_i + c_i)),  a'_i = … + S_i r̈_i
 // [0] is the base frame itself (R_0 = 1, p_0 = 0), so a'_0 and the base rows are RBDA's.
+// A 1-DoF joint's steps are instantiated with one fixed column (K = 1): D_i is a number and the
+// rank-one M^a_i is never formed; a joint of k > 1 degrees of freedom takes the same formulas
+// with k columns (K = Dynamic, at most 6, on the stack).
 //
-// Refuses a model with singular joints (ModelError naming them; model.singular_joints()).
-// Writes data.H_parent, data.H_base, and in the mixed frames data.aba_S, data.aba_v, data.c,
-// data.IA, data.pA, data.U, data.aba_a (a'_i); data.D, data.Dinv, data.u and data.ddq. Cost
-// O(n). No allocation.
+// Every joint type. Refuses a model with singular joints (ModelError naming them;
+// model.singular_joints()). Writes data.H_parent, data.H_base, and in the mixed frames
+// data.aba_S, aba_v, aba_c, aba_IA, aba_pA, aba_U, aba_a (a'_i); data.aba_Dinv, aba_u and
+// data.ddq. Cost O(n). No allocation.
 #pragma once
 
 #include "liedyn/algorithm/aza.hpp"
 #include "liedyn/arithmetic/cholesky6.hpp"
 
 namespace liedyn {
+namespace detail {
+
+/// A multi-DoF joint's columns, pivot and rates in ABA: at most 6, on the stack.
+template <class S>
+using AbaColumns = Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6>;
+template <class S>
+using AbaPivot = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+template <class S>
+using AbaRates = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 6, 1>;
+
+/// ABA's first forward pass at body i (the header's "forward" lines): S_i, v_i, c_i, M^A_i and
+/// p^A_i in the mixed frame [i].
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void aba_velocity_step(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                            int i, const ExternalWrenches<S>* fext) {
+  const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
+  const Joint<S>& joint = model.joint(i);
+  const auto q = data.joint_q.segment(model.q_index(i), model.joint_nq(i));
+  const auto rates = x.r.segment(r, k);
+  const Matrix3<S>& R = data.H_base[i].rotation();
+  const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
+  Motion<S> vJ;
+  if constexpr (K == 1) {  // Γ constant, one column: no bias c_J
+    const Motion<S> Si = joint.subspace_rotated(R);
+    data.aba_S.col(r) = Si.vector();
+    vJ = Si * S(x.r(r));
+  } else {
+    auto Si = data.aba_S.middleCols(r, k);
+    joint.subspace_rotated(R, q, Si);
+    vJ = Motion<S>(Vector6<S>(Si * rates));
+  }
+  data.aba_v[i] = data.aba_v[p].shifted(d) + vJ;
+  data.aba_c[i] = data.aba_v[i].cross(vJ);
+  if constexpr (K != 1) data.aba_c[i] += joint.bias(q, rates).rotated(R);
+  const SpatialInertia<S> Mi = model.inertia(i).rotated(R);
+  Mi.matrix_into(data.aba_IA[i]);
+  data.aba_pA[i] = Mi.bias_wrench(data.aba_v[i]);
+  if (fext) data.aba_pA[i] -= (*fext)[i].rotated(R);
+}
+
+/// ABA's backward pass at body i (the header's "backward" lines): U_i, D_i⁻¹, u_i, and M^a_i,
+/// p^a_i added to the parent's. The columns are copied to the stack (at most 6 × 6), where every
+/// product's temporary is too.
+template <int K, class S, class Tau>
+LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& data, int i,
+                                               const Tau& tau) {
+  const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
+  const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
+  const Matrix6<S>& IA = data.aba_IA[i];
+  const Vector6<S>& c = data.aba_c[i].vector();
+  Vector6<S> pa = data.aba_pA[i].vector() + IA * c;  // p^a_i = p^A_i + M^A_i c_i + U_i w below
+  if constexpr (K == 1) {  // D_i a number; M^a_i's rank-one term subtracted as it is read
+    const Vector6<S> Si = data.aba_S.col(r);
+    const Vector6<S> U = IA * Si;
+    const S Dinv = S(1) / (Si.dot(U) + model.joint(i).armature);
+    const S u = S(tau(model.v_index(i))) - Si.dot(data.aba_pA[i].vector());
+    data.aba_U.col(r) = U;
+    data.aba_Dinv(r, 0) = Dinv;
+    data.aba_u(r) = u;
+    pa += U * (Dinv * (u - U.dot(c)));
+    add_articulated_translated(d, IA, U, Dinv, data.aba_IA[p]);
+  } else {  // the columns copied to the stack (at most 6 × 6), where every temporary is too
+    const AbaColumns<S> Si = data.aba_S.middleCols(r, k);
+    const AbaColumns<S> U = IA * Si;
+    AbaPivot<S> D = Si.transpose() * U;
+    D.diagonal().array() += model.joint(i).armature;
+    const AbaPivot<S> Dinv = D.llt().solve(AbaPivot<S>::Identity(k, k));  // D_i is SPD
+    const AbaRates<S> u =
+        tau.segment(model.v_index(i), k) - Si.transpose() * data.aba_pA[i].vector();
+    data.aba_U.middleCols(r, k) = U;
+    data.aba_Dinv.block(r, 0, k, k) = Dinv;
+    data.aba_u.segment(r, k) = u;
+    const AbaRates<S> w = Dinv * AbaRates<S>(u - U.transpose() * c);
+    pa += U * w;
+    const Eigen::Matrix<S, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6> DinvUt = Dinv * U.transpose();
+    const Matrix6<S> Ia = IA - U * DinvUt;
+    add_translated(
+        d, [&](int row, int col) { return Ia(row, col); }, data.aba_IA[p]);
+  }
+  data.aba_pA[p] += Force<S>(pa).shifted(Vector3<S>(-d));
+}
+
+/// ABA's last forward pass at body i: r̈_i and a'_i.
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void aba_acceleration_step(const Model<S>& model, Data<S>& data, int i) {
+  const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
+  const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
+  const Motion<S> a_in = data.aba_a[p].shifted(d) + data.aba_c[i];
+  if constexpr (K == 1) {
+    const S ddr = data.aba_Dinv(r, 0) * (data.aba_u(r) - data.aba_U.col(r).dot(a_in.vector()));
+    data.ddq(model.v_index(i)) = ddr;
+    data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.col(r) * ddr));
+  } else {
+    const AbaPivot<S> Dinv = data.aba_Dinv.block(r, 0, k, k);
+    const AbaColumns<S> U = data.aba_U.middleCols(r, k);
+    const AbaRates<S> ddr =
+        Dinv * AbaRates<S>(data.aba_u.segment(r, k) - U.transpose() * a_in.vector());
+    data.ddq.segment(model.v_index(i), k) = ddr;
+    data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.middleCols(r, k) * ddr));
+  }
+}
+
+/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE).
+template <class S>
+LIEDYN_NEVER_INLINE void aba_velocity_step_k(const Model<S>& model, Data<S>& data,
+                                             const State<S>& x, int i,
+                                             const ExternalWrenches<S>* fext) {
+  aba_velocity_step<Eigen::Dynamic>(model, data, x, i, fext);
+}
+template <class S, class Tau>
+LIEDYN_NEVER_INLINE void aba_articulated_step_k(const Model<S>& model, Data<S>& data, int i,
+                                                const Tau& tau) {
+  aba_articulated_step<Eigen::Dynamic>(model, data, i, tau);
+}
+template <class S>
+LIEDYN_NEVER_INLINE void aba_acceleration_step_k(const Model<S>& model, Data<S>& data, int i) {
+  aba_acceleration_step<Eigen::Dynamic>(model, data, i);
+}
+
+}  // namespace detail
 
 /// Forward dynamics ddq = M(s)⁻¹ (τ̄ + Σ J_iᵀ f_ext,i − h(x)) by the articulated-body algorithm.
 /// Returns data.ddq (size model.nv()).
@@ -47,56 +172,38 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
                       const Eigen::MatrixBase<Derived>& tau,
                       const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("aba", model, x);
-  detail::check_data("aba", model, data);
+  detail::check_data_pairing("aba", model, data);
   LIEDYN_CHECK_SIZE("aba", "tau", tau, model.nv());
   detail::check_wrenches("aba", model, fext);
   model.require_invertible_mass_matrix("aba");
   const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
+  const bool one_dof_tree = model.one_dof_joints_only();  // lets the compiler unswitch the loops
+  auto one_column = [&](int i) { return one_dof_tree || model.joint_nv(i) == 1; };
 
   // Forward pass: axes, velocities, velocity-product accelerations, inertias and bias wrenches.
   detail::update_poses(model, data, x.s);
   data.aba_v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
-  data.c[0] = Motion<S>::Zero();
-  model.inertia(0).matrix_into(data.IA[0]);
-  data.pA[0] = model.inertia(0).bias_wrench(data.aba_v[0]);
-  if (fext) data.pA[0] -= (*fext)[0];
+  data.aba_c[0] = Motion<S>::Zero();
+  model.inertia(0).matrix_into(data.aba_IA[0]);
+  data.aba_pA[0] = model.inertia(0).bias_wrench(data.aba_v[0]);
+  if (fext) data.aba_pA[0] -= (*fext)[0];
   for (int i = 1; i < nb; ++i) {
-    const int p = model.parent(i);
-    const Matrix3<S>& R = data.H_base[i].rotation();
-    const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
-    const SpatialInertia<S> Mi = model.inertia(i).rotated(R);
-    data.aba_S[i] = model.joint(i).subspace_rotated(R);
-    const Motion<S> vJ = data.aba_S[i] * S(x.r(model.r_index(i)));
-    data.aba_v[i] = data.aba_v[p].shifted(d) + vJ;
-    data.c[i] = data.aba_v[i].cross(vJ);
-    Mi.matrix_into(data.IA[i]);
-    data.pA[i] = Mi.bias_wrench(data.aba_v[i]);
-    if (fext) data.pA[i] -= (*fext)[i].rotated(R);
+    if (one_column(i)) detail::aba_velocity_step<1>(model, data, x, i, fext);
+    else detail::aba_velocity_step_k(model, data, x, i, fext);
   }
 
   // Backward pass: articulated inertias and bias wrenches, moved to the parent by translation.
   for (int i = nb - 1; i >= 1; --i) {
-    const int p = model.parent(i);
-    const Vector6<S>& Si = data.aba_S[i].vector();
-    const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
-    data.U[i].noalias() = data.IA[i] * Si;
-    data.D[i] = Si.dot(data.U[i]) + model.joint(i).armature;
-    data.Dinv[i] = S(1) / data.D[i];
-    data.u[i] = S(tau(model.v_index(i))) - Si.dot(data.pA[i].vector());
-    // M^a_i c_i = M^A_i c_i − U_i D_i⁻¹ (U_iᵀ c_i), without forming M^a_i.
-    const Vector6<S> IAc = data.IA[i] * data.c[i].vector();
-    const S k = data.Dinv[i] * (data.u[i] - data.U[i].dot(data.c[i].vector()));
-    const Force<S> pa = data.pA[i] + Force<S>(Vector6<S>(IAc + data.U[i] * k));
-    detail::add_articulated_translated(d, data.IA[i], data.U[i], data.Dinv[i], data.IA[p]);
-    data.pA[p] += pa.shifted(Vector3<S>(-d));
+    if (one_column(i)) detail::aba_articulated_step<1>(model, data, i, tau);
+    else detail::aba_articulated_step_k(model, data, i, tau);
   }
 
   // The base: a'_0 = (M^A_0)⁻¹ (τ̄_b − p^A_0), or gravity alone for a welded base.
   const Motion<S> a_grav = detail::gravity_in_base(model, x.H);
   if (moving) {
-    const detail::Cholesky6<S> chol(data.IA[0]);
-    const Vector6<S> rhs = Vector6<S>(tau.template head<6>()) - data.pA[0].vector();
+    const detail::Cholesky6<S> chol(data.aba_IA[0]);
+    const Vector6<S> rhs = Vector6<S>(tau.template head<6>()) - data.aba_pA[0].vector();
     data.aba_a[0] = Motion<S>(chol.solve(rhs));
     data.ddq.template head<6>() = (data.aba_a[0] - a_grav).vector();
   } else {
@@ -105,12 +212,8 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
 
   // Forward pass: joint and body accelerations.
   for (int i = 1; i < nb; ++i) {
-    const int p = model.parent(i);
-    const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
-    const Motion<S> a_in = data.aba_a[p].shifted(d) + data.c[i];
-    const S qdd = data.Dinv[i] * (data.u[i] - data.U[i].dot(a_in.vector()));
-    data.ddq(model.v_index(i)) = qdd;
-    data.aba_a[i] = a_in + data.aba_S[i] * qdd;
+    if (one_column(i)) detail::aba_acceleration_step<1>(model, data, i);
+    else detail::aba_acceleration_step_k(model, data, i);
   }
   return data.ddq;
 }

@@ -41,16 +41,15 @@ struct Data {
     f.assign(nb, Force<S>());
     b_c.assign(nb, Force<S>());
     Ic.assign(nb, SpatialInertia<S>());
-    IA.assign(nb, Matrix6<S>::Zero());
-    pA.assign(nb, Force<S>());
-    aba_S.assign(nb, Motion<S>());
-    U.assign(nb, Vector6<S>::Zero());
+    aba_S.setZero(6, n);
     aba_v.assign(nb, Motion<S>());
-    c.assign(nb, Motion<S>());
+    aba_c.assign(nb, Motion<S>());
+    aba_IA.assign(nb, Matrix6<S>::Zero());
+    aba_pA.assign(nb, Force<S>());
+    aba_U.setZero(6, n);
+    aba_Dinv.setZero(n, 6);
+    aba_u.setZero(n);
     aba_a.assign(nb, Motion<S>());
-    D.assign(nb, S(0));
-    Dinv.assign(nb, S(0));
-    u.assign(nb, S(0));
     F.setZero(6, n);
     Fset.assign(1, Matrix6X<S>::Zero(6, n));
     Pset.assign(nb, Matrix6X<S>::Zero(6, n));
@@ -131,14 +130,17 @@ struct Data {
 
   // --- articulated bodies (ABA, IMMAmb) ---------------------------------------------------
   // ABA works in the mixed frames [i] (base frame's orientation, origin at body i; aba.hpp).
-  std::vector<Matrix6<S>> IA;    ///< ABA: articulated inertia M^A_i, mixed frame [i]
-  std::vector<Force<S>> pA;      ///< ABA: articulated bias wrench p^A_i, [i]
-  std::vector<Motion<S>> aba_S;  ///< ABA: motion subspace S_i = R_i Γ_i, [i]
-  std::vector<Vector6<S>> U;     ///< ABA: U_i = M^A_i S_i, [i]
-  std::vector<Motion<S>> aba_v;  ///< ABA: twist of body i, [i]
-  std::vector<Motion<S>> c;      ///< ABA: velocity-product acceleration c_i = v_i × S_i r_i, [i]
+  // Joint i's columns and rates sit at r_index(i) (joint_nv(i) of them), like the velocities r.
+  Matrix6X<S> aba_S;               ///< ABA: motion subspaces S_i = R_i Γ_i (6 × nv_joints), [i]
+  std::vector<Motion<S>> aba_v;    ///< ABA: twist of body i, [i]
+  std::vector<Motion<S>> aba_c;    ///< ABA: velocity-product acceleration c_i, [i]
+  std::vector<Matrix6<S>> aba_IA;  ///< ABA: articulated inertia M^A_i, [i]
+  std::vector<Force<S>> aba_pA;    ///< ABA: articulated bias wrench p^A_i, [i]
+  Matrix6X<S> aba_U;               ///< ABA: U_i = M^A_i S_i (6 × nv_joints), [i]
+  Eigen::Matrix<S, Eigen::Dynamic, 6> aba_Dinv;  ///< ABA: D_i⁻¹ (k_i × k_i) in rows r_index(i)…,
+                                                 ///< columns 0…k_i − 1; D_i = S_iᵀ U_i + armature
+  VectorX<S> aba_u;              ///< ABA: u_i = τ_i − S_iᵀ p^A_i (nv_joints)
   std::vector<Motion<S>> aba_a;  ///< ABA: a'_i, body acceleration incl. gravity, [i]
-  std::vector<S> D, Dinv, u;     ///< D_i = S_iᵀ U_i (+ armature), its inverse; u_i
   Matrix6X<S> F;  ///< _0F: base–joint block of M (joint j's columns from r_index(j)), base frame
   std::vector<Matrix6X<S>> Fset;  ///< IMMAmb's 𝓕_i: one 6 × n buffer, Fset[0], shared (see immamb)
   std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each, frame 0)
