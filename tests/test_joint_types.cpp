@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 
+#include "liedyn/interop/floating_base.hpp"
 #include "liedyn/liedyn.hpp"
 #if LIEDYN_HAS_URDF
 #include "liedyn/model/urdf.hpp"
@@ -530,6 +531,70 @@ TEST_CASE(
     const VectorX<LD> back = rnea(model, data, tree.x, ddq, &fext);
     const LD scale = crba(model, data, tree.x).cwiseAbs().maxCoeff() * ddq.cwiseAbs().maxCoeff();
     CHECK(max_abs_diff(back, tau) < 1e-15L * std::max(LD(1), scale));
+  }
+}
+
+TEST_CASE(
+    "joint types: interop converts the states of trees with every joint type, and refuses the "
+    "joints another convention writes differently") {
+  namespace io = liedyn::interop;
+  // Exact: the converters copy and reorder numbers; the base quaternion is rebuilt from a
+  // rotation matrix (1e-15 of O(1) numbers).
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 1);
+    INFO(path);
+    const test::PinocchioDump d = test::read_pinocchio_dump(path);
+    const Model<double> model = test::model_from_dump(path, d);
+    const State<double> x = test::state_from_dump(model, d);
+    const int base = d.freeflyer ? 7 : 0;
+    // Pinocchio's q from liedyn's state is the dump's own q, in liedyn's joint order.
+    VectorX<double> q = io::configuration_to(io::Library::Pinocchio, model, x);
+    VectorX<double> expected(q.size());
+    expected.head(base) = d.vec("q").head(base);
+    for (const test::PinocchioJoint& pj : d.joints) {
+      const int b = test::body_of(model, d, pj.index);
+      if (b != 0)
+        expected.segment(base + model.q_index(b), pj.nq) = d.vec("q").segment(pj.idx_q, pj.nq);
+    }
+    if (base && q.segment<4>(3).dot(expected.segment<4>(3)) < 0) q.segment<4>(3) *= -1.0;
+    CHECK(max_abs_diff(q, expected) < 1e-15);
+    const VectorX<double> v = io::velocity_to(io::Library::Pinocchio, model, x);
+    CHECK(v == to_liedyn_velocity(model, d, d.vec("v")));
+    const State<double> back = io::state_from(io::Library::Pinocchio, model, q, v);
+    CHECK(max_abs_diff(back.s, x.s) == 0.0);
+    CHECK(back.r == x.r);
+
+    // MuJoCo's convention: a ball joint's quaternion w first; its free, planar and universal
+    // joints are not liedyn's (a MuJoCo free joint's linear velocity is in the world).
+    const io::Convention mujoco = io::Library::MuJoCo;
+    int other = 0;  // the first multi-DoF joint that is not spherical
+    for (int i = model.num_bodies() - 1; i >= 1; --i)
+      if (!model.joint(i).one_dof() && model.joint(i).type != JointType::Spherical) other = i;
+    if (other == 0) {
+      const VectorX<double> q_mj = io::configuration_to(mujoco, model, x);
+      for (int i = 1; i < model.num_bodies(); ++i) {
+        if (model.joint(i).type != JointType::Spherical) continue;
+        const auto xyzw = x.s.segment<4>(model.q_index(i));
+        CHECK(q_mj.segment<4>(base + model.q_index(i)) ==
+              Eigen::Vector4d(xyzw(3), xyzw(0), xyzw(1), xyzw(2)));
+      }
+      const State<double> y =
+          io::state_from(mujoco, model, q_mj, io::velocity_to(mujoco, model, x));
+      CHECK(max_abs_diff(y.s, x.s) == 0.0);
+      CHECK(max_abs_diff(y.r, x.r) == 0.0);
+    } else {
+      CHECK_THROWS_WITH(
+          io::configuration_to(mujoco, model, x),
+          Catch::Contains("configuration_to: joint '" + model.joint_name(other) + "' is " +
+                          to_string(model.joint(other).type)) &&
+              Catch::Contains("this convention's joint of that type is not liedyn's"));
+    }
+    // A joint permutation maps one coordinate per joint.
+    std::vector<std::string> names;
+    for (int i = 1; i < model.num_bodies(); ++i) names.push_back(model.joint_name(i));
+    const io::JointPermutation perm = io::JointPermutation::from_names(model, names);
+    CHECK_THROWS_WITH(io::velocity_to(io::Library::Pinocchio, model, x, perm),
+                      Catch::Contains("a joint permutation maps 1-DoF joints only"));
   }
 }
 

@@ -141,15 +141,76 @@ inline void require_size(const char* who, const char* what, Eigen::Index got, Ei
                                 std::to_string(want));
 }
 
-/// Throws unless the permutation fits the model's joints (and every joint is 1-DoF: the
-/// converters map one coordinate per joint so far).
+/// True for the layouts that write a quaternion w first (MuJoCo, Drake).
+inline bool w_first(ConfigurationLayout layout) {
+  return layout == ConfigurationLayout::PositionQuaternionWXYZ ||
+         layout == ConfigurationLayout::QuaternionWXYZPosition;
+}
+
+/// Throws unless the permutation fits the model's joints and every joint converts. A 1-DoF
+/// joint converts in every convention. A multi-DoF joint needs the identity permutation (the
+/// permutations map one coordinate per joint) and a convention whose joint of that type is
+/// liedyn's: Pinocchio's (BaseVelocity::Body) spherical, free, planar and universal joints are;
+/// a ball joint of MuJoCo or Drake is (angular velocity in the child frame; its quaternion w
+/// first, reordered by the configuration converters); nothing else is (a MuJoCo free joint's
+/// linear velocity is in the world, RBDL puts a quaternion's w after all joints).
 template <class S>
-void require_permutation(const char* who, const Model<S>& model, const JointPermutation& perm) {
-  liedyn::detail::require_one_dof_joints(who, model);
+void require_joints(const char* who, const Convention& conv, const Model<S>& model,
+                    const JointPermutation& perm) {
   if (perm.size() >= 0 && perm.size() != model.num_joints())
     throw std::invalid_argument(std::string("liedyn::interop::") + who +
                                 ": the joint permutation has " + std::to_string(perm.size()) +
                                 " joints, the model " + std::to_string(model.num_joints()));
+  if (model.one_dof_joints_only()) return;
+  const bool ball_w_first = w_first(conv.layout);
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const Joint<S>& joint = model.joint(i);
+    if (joint.one_dof()) continue;
+    const std::string what = std::string("liedyn::interop::") + who + ": joint '" +
+                             model.joint_name(i) + "' is " + liedyn::to_string(joint.type);
+    if (perm.size() >= 0)
+      throw std::invalid_argument(what +
+                                  ": a joint permutation maps 1-DoF joints only (use the "
+                                  "identity)");
+    const bool converts =
+        conv.velocity == BaseVelocity::Body || (joint.type == JointType::Spherical && ball_w_first);
+    if (!converts)
+      throw std::invalid_argument(what +
+                                  ": this convention's joint of that type is not liedyn's "
+                                  "(docs/interop.md)");
+  }
+}
+
+/// Throws unless the permutation fits the model's joints and every joint is 1-DoF: the
+/// converters of derivatives and iDynTree's map one coordinate per joint so far.
+template <class S>
+void require_permutation(const char* who, const Model<S>& model, const JointPermutation& perm) {
+  liedyn::detail::require_one_dof_joints(who, model);
+  require_joints(who, BaseVelocity::Body, model, perm);
+}
+
+/// Each joint quaternion of s (liedyn's order, x y z w) written w first (w x y z), in place.
+template <class S>
+void joint_quaternions_to_w_first(const Model<S>& model, VectorX<S>& s) {
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int k = model.joint(i).quaternion_index();
+    if (k < 0) continue;
+    auto q = s.template segment<4>(model.q_index(i) + k);
+    const Vector4<S> xyzw = q;
+    q << xyzw(3), xyzw.template head<3>();
+  }
+}
+
+/// The converse: each joint quaternion of s read w first (w x y z) and written x y z w.
+template <class S>
+void joint_quaternions_to_w_last(const Model<S>& model, VectorX<S>& s) {
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int k = model.joint(i).quaternion_index();
+    if (k < 0) continue;
+    auto q = s.template segment<4>(model.q_index(i) + k);
+    const Vector4<S> wxyz = q;
+    q << wxyz.template tail<3>(), wxyz(0);
+  }
 }
 
 /// rotation_sensitivity(u) = [0, u_lin^ (if linear in world); 0, u_ang^ (if angular in world)]:
@@ -242,7 +303,7 @@ SE3<S> retract(const Convention& conv, const SE3<S>& H, const Eigen::MatrixBase<
 template <class S>
 MatrixX<S> velocity_matrix(const Convention& conv, const Model<S>& model, const SE3<S>& H,
                            const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("velocity_matrix", model, perm);
+  detail::require_joints("velocity_matrix", conv, model, perm);
   const int off = model.offset(), n = model.nv_joints();
   MatrixX<S> T = perm.template matrix<S>(off, n);
   if (off) T.template topLeftCorner<6, 6>() = base_velocity_matrix(conv, H.rotation());
@@ -253,7 +314,7 @@ MatrixX<S> velocity_matrix(const Convention& conv, const Model<S>& model, const 
 template <class S>
 VectorX<S> velocity_to(const Convention& conv, const Model<S>& model, const State<S>& x,
                        const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("velocity_to", model, perm);
+  detail::require_joints("velocity_to", conv, model, perm);
   detail::require_size("velocity_to", "x.r", x.r.size(), model.nv_joints());
   const int off = model.offset(), n = model.nv_joints();
   VectorX<S> v(model.nv());
@@ -267,7 +328,7 @@ template <class S, class Derived>
 VectorX<S> velocity_from(const Convention& conv, const Model<S>& model, const SE3<S>& H,
                          const Eigen::MatrixBase<Derived>& v_theirs,
                          const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("velocity_from", model, perm);
+  detail::require_joints("velocity_from", conv, model, perm);
   detail::require_size("velocity_from", "their velocity", v_theirs.size(), model.nv());
   const int off = model.offset();
   VectorX<S> v = perm.vector_to_ours(VectorX<S>(v_theirs), off);
@@ -283,7 +344,7 @@ template <class S, class Derived>
 VectorX<S> acceleration_to(const Convention& conv, const Model<S>& model, const State<S>& x,
                            const Eigen::MatrixBase<Derived>& ddq,
                            const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("acceleration_to", model, perm);
+  detail::require_joints("acceleration_to", conv, model, perm);
   detail::require_size("acceleration_to", "ddq", ddq.size(), model.nv());
   const int off = model.offset();
   VectorX<S> a = perm.vector_to_theirs(VectorX<S>(ddq), off);
@@ -301,7 +362,7 @@ template <class S, class Derived>
 VectorX<S> acceleration_from(const Convention& conv, const Model<S>& model, const State<S>& x,
                              const Eigen::MatrixBase<Derived>& a_theirs,
                              const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("acceleration_from", model, perm);
+  detail::require_joints("acceleration_from", conv, model, perm);
   detail::require_size("acceleration_from", "their acceleration", a_theirs.size(), model.nv());
   const int off = model.offset();
   VectorX<S> ddq = perm.vector_to_ours(VectorX<S>(a_theirs), off);
@@ -321,7 +382,7 @@ template <class S, class Derived>
 VectorX<S> force_to(const Convention& conv, const Model<S>& model, const SE3<S>& H,
                     const Eigen::MatrixBase<Derived>& tau,
                     const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("force_to", model, perm);
+  detail::require_joints("force_to", conv, model, perm);
   detail::require_size("force_to", "tau", tau.size(), model.nv());
   const int off = model.offset();
   VectorX<S> t = perm.vector_to_theirs(VectorX<S>(tau), off);
@@ -336,7 +397,7 @@ template <class S, class Derived>
 VectorX<S> force_from(const Convention& conv, const Model<S>& model, const SE3<S>& H,
                       const Eigen::MatrixBase<Derived>& tau_theirs,
                       const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("force_from", model, perm);
+  detail::require_joints("force_from", conv, model, perm);
   detail::require_size("force_from", "their force", tau_theirs.size(), model.nv());
   const int off = model.offset();
   VectorX<S> t = perm.vector_to_ours(VectorX<S>(tau_theirs), off);
@@ -352,7 +413,7 @@ template <class S, class Derived>
 MatrixX<S> matrix_to(const Convention& conv, const Model<S>& model, const SE3<S>& H,
                      const Eigen::MatrixBase<Derived>& X,
                      const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("matrix_to", model, perm);
+  detail::require_joints("matrix_to", conv, model, perm);
   detail::require_size("matrix_to", "rows", X.rows(), model.nv());
   detail::require_size("matrix_to", "cols", X.cols(), model.nv());
   const MatrixX<S> T = velocity_matrix(conv, model, H, perm);
@@ -364,7 +425,7 @@ template <class S, class Derived>
 MatrixX<S> matrix_from(const Convention& conv, const Model<S>& model, const SE3<S>& H,
                        const Eigen::MatrixBase<Derived>& X_theirs,
                        const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("matrix_from", model, perm);
+  detail::require_joints("matrix_from", conv, model, perm);
   detail::require_size("matrix_from", "rows", X_theirs.rows(), model.nv());
   detail::require_size("matrix_from", "cols", X_theirs.cols(), model.nv());
   const MatrixX<S> T = velocity_matrix(conv, model, H, perm);
@@ -391,9 +452,10 @@ int configuration_size(const Convention& conv, const Model<S>& model) {
 template <class S>
 VectorX<S> configuration_to(const Convention& conv, const Model<S>& model, const State<S>& x,
                             const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("configuration_to", model, perm);
+  detail::require_joints("configuration_to", conv, model, perm);
   detail::require_size("configuration_to", "x.s", x.s.size(), model.nq_joints());
-  const VectorX<S> s = perm.vector_to_theirs(x.s, 0);
+  VectorX<S> s = perm.vector_to_theirs(x.s, 0);
+  if (detail::w_first(conv.layout)) detail::joint_quaternions_to_w_first(model, s);
   VectorX<S> q(configuration_size(conv, model));
   if (!model.has_moving_base()) {
     q = s;
@@ -423,12 +485,13 @@ template <class S, class Derived>
 State<S> configuration_from(const Convention& conv, const Model<S>& model,
                             const Eigen::MatrixBase<Derived>& q,
                             const JointPermutation& perm = JointPermutation()) {
-  detail::require_permutation("configuration_from", model, perm);
+  detail::require_joints("configuration_from", conv, model, perm);
   detail::require_size("configuration_from", "q", q.size(), configuration_size(conv, model));
   const int n = model.nq_joints();
   State<S> x(model);
   if (!model.has_moving_base()) {
     x.s = perm.vector_to_ours(VectorX<S>(q), 0);
+    if (detail::w_first(conv.layout)) detail::joint_quaternions_to_w_last(model, x.s);
     return x;
   }
   Vector3<S> p = Vector3<S>::Zero();
@@ -461,6 +524,7 @@ State<S> configuration_from(const Convention& conv, const Model<S>& model,
     throw std::invalid_argument("liedyn::interop::configuration_from: the base quaternion is zero");
   x.H = SE3<S>(SO3<S>::from_quaternion(xyzw), p);
   x.s = perm.vector_to_ours(s, 0);
+  if (detail::w_first(conv.layout)) detail::joint_quaternions_to_w_last(model, x.s);
   return x;
 }
 

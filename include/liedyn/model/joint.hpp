@@ -109,6 +109,16 @@ struct Joint {
       default: return ScrewJoint<S>::nv;
     }
   }
+  /// Where the joint's unit quaternion (x, y, z, w) starts among its coordinates: 0 for a
+  /// spherical joint, 3 for a free joint (after the position); −1 for a joint without one.
+  /// Converters to libraries that write w first (MuJoCo, Drake) reorder it there.
+  int quaternion_index() const {
+    switch (type) {
+      case JointType::Spherical: return SphericalJoint<S>::quaternion_index;
+      case JointType::Free: return FreeJoint<S>::quaternion_index;
+      default: return -1;
+    }
+  }
   /// True for the 1-DoF screws (revolute, prismatic, helical): one coordinate, Γ = screw.
   bool one_dof() const {
     return type == JointType::Revolute || type == JointType::Prismatic ||

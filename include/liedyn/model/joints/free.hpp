@@ -15,8 +15,9 @@ namespace liedyn {
 /// The group operations of a free joint (SE(3), position and quaternion coordinates).
 template <class S>
 struct FreeJoint {
-  static constexpr int nq = 7;  ///< p (3), quaternion (x, y, z, w)
-  static constexpr int nv = 6;  ///< body twist [v; ω], child frame
+  static constexpr int nq = 7;                ///< p (3), quaternion (x, y, z, w)
+  static constexpr int nv = 6;                ///< body twist [v; ω], child frame
+  static constexpr int quaternion_index = 3;  ///< where (x, y, z, w) starts in q
 
   /// X_J(q) = (R(quaternion/‖quaternion‖), p); a zero or non-finite quaternion throws.
   template <class Q>

@@ -15,8 +15,9 @@ namespace liedyn {
 /// The group operations of a spherical joint (SO(3), quaternion coordinates).
 template <class S>
 struct SphericalJoint {
-  static constexpr int nq = 4;  ///< quaternion (x, y, z, w)
-  static constexpr int nv = 3;  ///< angular velocity, child frame
+  static constexpr int nq = 4;                ///< quaternion (x, y, z, w)
+  static constexpr int nv = 3;                ///< angular velocity, child frame
+  static constexpr int quaternion_index = 0;  ///< where (x, y, z, w) starts in q
 
   /// X_J(q) = (R(q/‖q‖), 0): a quaternion off unit norm (by integration round-off, say) still
   /// gives a rotation; a zero or non-finite one throws.
