@@ -36,7 +36,7 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "mjcf"
-MODELS = ["go2", "panda", "h1", "features_free", "features_welded", "equality"]
+MODELS = ["go2", "panda", "h1", "features_free", "features_welded", "equality", "cassie"]
 EQUALITY_MODELS = ["equality"]
 SEEDS = 3
 
@@ -177,6 +177,9 @@ def generate(name):
                 qpos[adr:adr + 3] = rng.uniform(-1, 1, 3)
                 q = rng.normal(size=4)
                 qpos[adr + 3:adr + 7] = q / np.linalg.norm(q)
+            elif m.jnt_type[j] == mujoco.mjtJoint.mjJNT_BALL:
+                q = rng.normal(size=4)
+                qpos[adr:adr + 4] = q / np.linalg.norm(q)
             else:
                 qpos[adr] += rng.uniform(-1, 1)
         qvel = rng.uniform(-1, 1, m.nv)

@@ -147,7 +147,7 @@ Reference read_reference(const std::string& name) {
 }
 
 /// MuJoCo's coordinates re-indexed to liedyn's joint order: index maps for qpos (the base's 7
-/// first) and qvel (the base's 6 first), and qpos0 (ref) per liedyn joint.
+/// first) and qvel (the base's 6 first), and MuJoCo's qpos0 of the joints (liedyn's order).
 struct Layout {
   std::vector<int> q, v;
   VectorX<double> ref;
@@ -164,15 +164,21 @@ Layout layout_of(const Model<double>& model, const Reference& r) {
     for (int k = 0; k < 7; ++k) L.q.push_back(free->qposadr + k);
     for (int k = 0; k < 6; ++k) L.v.push_back(free->dofadr + k);
   }
-  L.ref.resize(model.num_joints());
+  L.ref.resize(model.nq_joints());
   for (int i = 1; i < model.num_bodies(); ++i) {
     const RefJoint* found = nullptr;
     for (const RefJoint& j : r.joints)
       if (j.name == model.joint_name(i)) found = &j;
     REQUIRE(found != nullptr);
-    L.q.push_back(found->qposadr);
-    L.v.push_back(found->dofadr);
-    L.ref(i - 1) = found->qpos0;
+    for (int k = 0; k < model.joint_nq(i); ++k) L.q.push_back(found->qposadr + k);
+    for (int k = 0; k < model.joint_nv(i); ++k) L.v.push_back(found->dofadr + k);
+    if (model.joint_nq(i) == 1) {
+      L.ref(model.q_index(i)) = found->qpos0;
+    } else {  // a ball joint: MuJoCo's qpos0 is the identity quaternion, w first
+      REQUIRE(found->type == 1);
+      REQUIRE(found->qpos0 == 1.0);
+      L.ref.segment<4>(model.q_index(i)) << 1.0, 0.0, 0.0, 0.0;
+    }
   }
   return L;
 }
@@ -190,14 +196,14 @@ MatrixX<double> gather(const VectorX<double>& flat, int n, const std::vector<int
 }
 
 const std::vector<std::string>& reference_models() {
-  static const std::vector<std::string> names{"go2",           "panda",           "h1",
-                                              "features_free", "features_welded", "equality"};
+  static const std::vector<std::string> names{
+      "go2", "panda", "h1", "features_free", "features_welded", "equality", "cassie"};
   return names;
 }
 
 Model<double> load(const std::string& name) {
   liedyn::MjcfOptions opt;
-  opt.unsupported = liedyn::UnsupportedElements::skip;  // panda's tendon, the equalities
+  opt.unsupported = liedyn::UnsupportedElements::skip;  // panda's tendon, the equalities (cassie's)
   return liedyn::load_mjcf_file(kMjcf + "/" + name + ".xml", opt);
 }
 
@@ -259,13 +265,18 @@ TEST_CASE("MJCF: compiled bodies, poses and joint axes agree with MuJoCo", "[mjc
         if (k.name == model.joint_name(i)) j = &k;
       REQUIRE(j != nullptr);
       const SE3<double>& H = data.H_world[i];
-      CHECK(relative_error(Vector3<double>(H.rotation() * model.joint(i).axis), j->xaxis) <= tol);
       CHECK(relative_error(H.translation(), j->xanchor) <= tol);
+      CHECK(model.joint(i).armature == j->armature);
+      if (j->type == 1) {  // a ball joint: a spherical joint, no axis, no per-coordinate limits
+        CHECK(model.joint(i).type == liedyn::JointType::Spherical);
+        CHECK(model.joint(i).lower == -std::numeric_limits<double>::infinity());
+        continue;
+      }
+      CHECK(relative_error(Vector3<double>(H.rotation() * model.joint(i).axis), j->xaxis) <= tol);
       // Limits in s = qpos − qpos0; exactly the file's numbers converted (degrees to radians).
       const double inf = std::numeric_limits<double>::infinity();
       CHECK(model.joint(i).lower == Approx(j->limited ? j->lower - j->qpos0 : -inf).epsilon(tol));
       CHECK(model.joint(i).upper == Approx(j->limited ? j->upper - j->qpos0 : inf).epsilon(tol));
-      CHECK(model.joint(i).armature == j->armature);
     }
   }
 }
@@ -323,19 +334,19 @@ TEST_CASE("MJCF: M, bias, inverse and forward dynamics agree with MuJoCo", "[mjc
   }
 }
 
-TEST_CASE("MJCF: ball joints are refused with one clear line (cassie, cube)", "[mjcf]") {
-  // Both fail on their first ball joint, before anything else (the cube's meshes included).
-  const std::vector<std::pair<std::string, std::string>> cases{
-      {"cassie",
-       "line 82: joint 'left-achilles-rod' (body 'left-achilles-rod'): ball joints are "
-       "not supported yet"},
-      {"cube", "joint 'pX_pY' (body 'pX_pY'): ball joints are not supported yet"}};
-  for (const auto& c : cases) {
-    INFO(c.first);
-    const std::string path = kMjcf + "/" + c.first + ".xml";
-    CHECK_THROWS_WITH(liedyn::load_mjcf_file(path),
-                      StartsWith("liedyn: MJCF: " + path + ": ") && Contains(c.second));
-  }
+TEST_CASE("MJCF: ball joints load as spherical joints; the cube's mesh inertias are refused",
+          "[mjcf]") {
+  // cassie's two ball joints are checked against MuJoCo with the other reference models above.
+  const liedyn::MjcfRobot cassie = liedyn::load_mjcf_robot_file(kMjcf + "/cassie.xml");
+  const Model<double>& model = cassie.model;
+  const int rod = model.require_joint_id("left-achilles-rod", "test");
+  CHECK(model.joint(rod).type == liedyn::JointType::Spherical);
+  CHECK(cassie.qpos0.segment<4>(model.q_index(rod)) == Eigen::Vector4d(1, 0, 0, 0));
+  // The cube's 26 cubelets hang from ball joints; their inertias would come from meshes.
+  const std::string path = kMjcf + "/cube.xml";
+  CHECK_THROWS_WITH(liedyn::load_mjcf_file(path),
+                    StartsWith("liedyn: MJCF: " + path + ": line 101: body 'mesh_pX': ") &&
+                        Contains("its inertia would come from a mesh geom"));
 }
 
 TEST_CASE("MJCF: tendons and equality constraints are errors, or skipped with a diagnostic",
@@ -380,8 +391,8 @@ TEST_CASE("MJCF: malformed files give one clear ModelError line each", "[mjcf]")
        {"line 3:", "attribute 'axis': 'nan' is not a finite decimal number"}},
       {wrap(free_body + "<body><joint axis='0 0 0'/><geom size='1'/></body></body>"),
        {"line 3: joint 'joint1' (body 'body2'): zero axis"}},
-      {wrap(free_body + "<body><joint type='ball'/><geom size='1'/></body></body>"),
-       {"line 3: joint 'joint1' (body 'body2'): ball joints are not supported yet"}},
+      {wrap(free_body + "<body><joint type='ball' armature='-1'/><geom size='1'/></body></body>"),
+       {"line 3: joint 'joint1' (body 'body2'): negative armature"}},
       {wrap(free_body + "<body><freejoint/><geom size='1'/></body></body>"),
        {"line 3: joint 'joint1' (body 'body2'): a free joint below the root is not supported yet"}},
       {wrap(free_body + "</body><body name='c'><freejoint/><geom size='1'/></body>"),

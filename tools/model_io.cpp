@@ -48,7 +48,7 @@ liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
   else throw Error("--inertia: '" + load.inertia + "' is not one of strict, lenient, balance");
   liedyn::Model<double> model = load_file(urdf, fixed_base, welded_pose, inertia);
   // STATE.json, the tables and the checks give one coordinate per joint: a URDF planar or
-  // floating joint is refused until they take a joint's group coordinates.
+  // floating joint, an MJCF ball joint, is refused until they take a joint's group coordinates.
   for (int i = 1; i <= model.num_joints(); ++i)
     if (!model.joint(i).one_dof())
       throw Error(urdf + ": joint '" + model.joint_name(i) + "' is " +

@@ -521,7 +521,9 @@ void bind_model(py::module_& m) {
       .def_readonly("constraints", &MjcfRobot::constraints,
                     "The same as a ConstraintSet on model, rows in file order.")
       .def_readonly("qpos0", &MjcfRobot::qpos0,
-                    "MuJoCo's qpos0 per joint (joint i at index i - 1): s = qpos - qpos0.");
+                    "MuJoCo's qpos0 of the joints in liedyn's joint order, one entry per "
+                    "coordinate: a hinge's or slide's ref (s = qpos - qpos0), a ball joint's "
+                    "identity quaternion (1, 0, 0, 0), w first as MuJoCo writes it.");
   m.def("load_mjcf_robot_file", &load_mjcf_robot_file, py::arg("path"),
         py::arg("options") = MjcfOptions(),
         "Loads an MJCF file's tree and its <equality> constraints (MjcfRobot).");

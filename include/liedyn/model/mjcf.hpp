@@ -5,7 +5,7 @@
 // What MuJoCo's compiler makes of a file is the reference (MuJoCo XML reference, "Modeling" and
 // "XML Reference" chapters); docs/loading.md lists what is read and docs/interop.md the state
 // conversion. In short:
-// * The tree: bodies with hinge and slide joints. A body with a free joint (<freejoint/> or
+// * The tree: bodies with hinge, slide and ball joints. A body with a free joint (<freejoint/> or
 //   <joint type="free">) must be a child of <worldbody>; it becomes the moving base, whose frame
 //   is MuJoCo's body frame (qpos = [p; quaternion w-first] is its pose). Without one, the base is
 //   welded: the single child body of <worldbody> when it has no joint (welded at its pose), else
@@ -17,7 +17,10 @@
 //   b's inertia and is named b when jk's anchor is b's origin, else "b/jk" with a frame named b
 //   at MuJoCo's body frame. The others are massless, named "b/ji". Named sites are frames.
 //   Unnamed bodies are "body<id>", unnamed joints "joint<id>" (MuJoCo's ids, world = body 0).
-// * Joint positions: s = qpos − ref (MuJoCo's qpos0 is ref); limits = range − ref when the
+// * Joint positions: s = qpos − ref (MuJoCo's qpos0 is ref) for hinge and slide joints;
+//   a ball joint is a spherical joint at its anchor, in the body's orientation, whose quaternion
+//   is MuJoCo's (w last in liedyn, w first in MuJoCo; its ref and its range, a cone, are not
+//   kept: liedyn's joint limits are per coordinate). Limits = range − ref when the
 //   joint is limited (limited="true", or "auto" with <compiler autolimits="true"> and a range).
 //   Hinge angles (range, ref), euler and axisangle are in degrees unless <compiler
 //   angle="radian">. armature is kept.
@@ -33,9 +36,9 @@
 //   inertia), actuators, sensors, contacts, keyframes, assets, visual settings, joint damping,
 //   stiffness, frictionloss and springref, body gravcomp. The world's static children in a
 //   moving-base model are dropped with a diagnostic (they move nothing).
-// * Unsupported, always an error naming the element and line: ball joints, free joints below
-//   the root, several free bodies or kinematic trees, <composite>, <flexcomp>, <replicate>,
-//   <attach>, compiler settings that change the model in ways not reproduced (settotalmass,
+// * Unsupported, always an error naming the element and line: free joints below the root,
+//   several free bodies or kinematic trees, <composite>, <flexcomp>, <replicate>, <attach>,
+//   compiler settings that change the model in ways not reproduced (settotalmass,
 //   alignfree, coordinate="global"), shellinertia. <tendon> constraints are errors too, unless
 //   MjcfOptions::unsupported is skip: then each is one diagnostic; so are <equality> constraints
 //   for load_mjcf_file. load_mjcf_robot_file converts them into a ConstraintSet (connect: ball
@@ -97,7 +100,9 @@ struct MjcfRobot {
   std::vector<ConstraintSpec<double>> equality;
   /// `equality` resolved against `model`: rows stacked in file order.
   ConstraintSet<double> constraints;
-  /// MuJoCo's qpos0 (the joint's ref) of liedyn joint i at index i − 1: s = qpos − qpos0.
+  /// MuJoCo's qpos0 of the joints, in liedyn's configuration order (model.nq_joints(), joint i's
+  /// from q_index(i)): a hinge's or slide's ref (s = qpos − qpos0), a ball joint's identity
+  /// quaternion w first (1, 0, 0, 0), as MuJoCo writes it (interop/mujoco.hpp converts states).
   VectorX<double> qpos0;
 };
 
@@ -144,9 +149,10 @@ struct Item {
 
 /// A joint of a body, in the body frame.
 struct JointInfo {
+  enum class Kind { Hinge, Slide, Ball };
   std::string name;
   const XMLElement* el = nullptr;
-  bool slide = false;
+  Kind kind = Kind::Hinge;
   Vector3<double> pos = Vector3<double>::Zero(), axis = Vector3<double>::UnitZ();
   double ref = 0.0, armature = 0.0;
   double lower = -std::numeric_limits<double>::infinity(),
@@ -194,9 +200,12 @@ class Reader {
     } catch (const ModelError& e) {
       fail(strip_prefix(e.what()));
     }
-    robot.qpos0.resize(robot.model.num_joints());
-    for (int i = 1; i <= robot.model.num_joints(); ++i)
-      robot.qpos0(i - 1) = qpos0_.at(robot.model.joint_name(i));
+    const Model<double>& model = robot.model;
+    robot.qpos0.resize(model.nq_joints());
+    for (int i = 1; i < model.num_bodies(); ++i) {
+      if (model.joint(i).one_dof()) robot.qpos0(model.q_index(i)) = qpos0_.at(model.joint_name(i));
+      else robot.qpos0.segment<4>(model.q_index(i)) << 1.0, 0.0, 0.0, 0.0;  // a ball's identity
+    }
     return robot;
   }
 
@@ -643,10 +652,6 @@ class Reader {
       type = t ? keyword(t, who, "type", {"hinge", "slide", "ball", "free"}) : "hinge";
     }
     BodyInfo& b = bodies_[body];
-    if (type == "ball")
-      fail(el, who +
-                   ": ball joints are not supported yet (liedyn has 1-DoF joints below a free "
-                   "or welded root)");
     if (type == "free") {
       if (b.parent != 0)
         fail(el, who +
@@ -665,15 +670,21 @@ class Reader {
     JointInfo j;
     j.name = name;
     j.el = el;
-    j.slide = type == "slide";
+    j.kind = type == "slide"  ? JointInfo::Kind::Slide
+             : type == "ball" ? JointInfo::Kind::Ball
+                              : JointInfo::Kind::Hinge;
     j.pos = it.frame.act_point(read3(el, "joint", cls, "pos", Vector3<double>::Zero(), who));
+    j.armature = read1(el, "joint", cls, "armature", 0.0, who);
+    if (j.armature < 0.0) fail(el, who + ": negative armature");
+    if (j.kind == JointInfo::Kind::Ball) {  // no axis; ref and range not kept (header comment)
+      b.joints.push_back(j);
+      return;
+    }
     const Vector3<double> axis = read3(el, "joint", cls, "axis", Vector3<double>::UnitZ(), who);
     if (!(axis.norm() > kMinVal)) fail(el, who + ": zero axis");
     j.axis = it.frame.rotation() * axis.normalized();
-    const double unit = j.slide ? 1.0 : angle(1.0);
+    const double unit = j.kind == JointInfo::Kind::Slide ? 1.0 : angle(1.0);
     j.ref = read1(el, "joint", cls, "ref", 0.0, who) * unit;
-    j.armature = read1(el, "joint", cls, "armature", 0.0, who);
-    if (j.armature < 0.0) fail(el, who + ": negative armature");
     double range[2] = {0.0, 0.0};
     const bool has_range = read(el, "joint", cls, "range", 2, range, who);
     bool limited = false;
@@ -877,7 +888,7 @@ class Reader {
       else if (kind != "camera" && kind != "light")
         fail(it.el, "<" + kind + "> in <worldbody> is not supported");
     }
-    // After the tree, so that a model with ball joints says so first.
+    // After the tree, so that an error in the tree is reported first.
     for (const XMLElement* el : constraint_sections_) {
       const std::string n = el->Name();
       for (const XMLElement* c : children(el))
@@ -979,13 +990,17 @@ class Reader {
           placement = placement * SE3<double>(Matrix3<double>::Identity(), ji.pos);
           const bool last = j == k - 1;
           const std::string name = last && ji.pos.isZero(0.0) ? bi.name : bi.name + "/" + ji.name;
-          JointSpec<double> spec = ji.slide
+          JointSpec<double> spec = ji.kind == JointInfo::Kind::Ball
+                                       ? JointSpec<double>::spherical(ji.name, placement)
+                                   : ji.kind == JointInfo::Kind::Slide
                                        ? JointSpec<double>::prismatic(ji.name, ji.axis, placement)
                                        : JointSpec<double>::revolute(ji.name, ji.axis, placement);
-          spec.lower = ji.lower;
-          spec.upper = ji.upper;
+          if (ji.kind != JointInfo::Kind::Ball) {
+            spec.lower = ji.lower;
+            spec.upper = ji.upper;
+            qpos0_[ji.name] = ji.ref;
+          }
           spec.armature = ji.armature;
-          qpos0_[ji.name] = ji.ref;
           const SE3<double> back(Matrix3<double>::Identity(), Vector3<double>(-ji.pos));
           b.add_body(parent, name, spec,
                      last ? bi.inertia.transformed(back) : SpatialInertia<double>());
