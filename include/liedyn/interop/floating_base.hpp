@@ -151,9 +151,10 @@ inline bool w_first(ConfigurationLayout layout) {
 /// joint converts in every convention. A multi-DoF joint needs the identity permutation (the
 /// permutations map one coordinate per joint) and a convention whose joint of that type is
 /// liedyn's: Pinocchio's (BaseVelocity::Body) spherical, free, planar and universal joints are;
-/// a ball joint of MuJoCo or Drake is (angular velocity in the child frame; its quaternion w
-/// first, reordered by the configuration converters); nothing else is (a MuJoCo free joint's
-/// linear velocity is in the world, RBDL puts a quaternion's w after all joints).
+/// a MuJoCo ball joint is (angular velocity in the child frame; its quaternion w first,
+/// reordered by the configuration converters); nothing else is (a MuJoCo free joint's linear
+/// velocity is in the world, Drake's ball joint takes roll-pitch-yaw angles, RBDL puts a
+/// quaternion's w after all joints).
 template <class S>
 void require_joints(const char* who, const Convention& conv, const Model<S>& model,
                     const JointPermutation& perm) {
@@ -162,7 +163,7 @@ void require_joints(const char* who, const Convention& conv, const Model<S>& mod
                                 ": the joint permutation has " + std::to_string(perm.size()) +
                                 " joints, the model " + std::to_string(model.num_joints()));
   if (model.one_dof_joints_only()) return;
-  const bool ball_w_first = w_first(conv.layout);
+  const bool mujoco_layout = conv.layout == ConfigurationLayout::PositionQuaternionWXYZ;
   for (int i = 1; i < model.num_bodies(); ++i) {
     const Joint<S>& joint = model.joint(i);
     if (joint.one_dof()) continue;
@@ -172,8 +173,8 @@ void require_joints(const char* who, const Convention& conv, const Model<S>& mod
       throw std::invalid_argument(what +
                                   ": a joint permutation maps 1-DoF joints only (use the "
                                   "identity)");
-    const bool converts =
-        conv.velocity == BaseVelocity::Body || (joint.type == JointType::Spherical && ball_w_first);
+    const bool converts = conv.velocity == BaseVelocity::Body ||
+                          (joint.type == JointType::Spherical && mujoco_layout);
     if (!converts)
       throw std::invalid_argument(what +
                                   ": this convention's joint of that type is not liedyn's "
