@@ -30,9 +30,10 @@
 //   base      a'_0 = (M^A_0)⁻¹ (τ̄_b − p^A_0)  (moving; 6×6 Cholesky)  a'_0 = a_g  (welded)
 //   forward   r̈_i = D_i⁻¹ (u_i − U_iᵀ (a'_λ shifted by d_i + c_i)),  a'_i = … + S_i r̈_i
 // [0] is the base frame itself (R_0 = 1, p_0 = 0), so a'_0 and the base rows are RBDA's.
-// A 1-DoF joint's steps are instantiated with one fixed column (K = 1): D_i is a number and the
-// rank-one M^a_i is never formed; a joint of k > 1 degrees of freedom takes the same formulas
-// with k columns (K = Dynamic, at most 6, on the stack).
+// A 1-DoF joint's steps (K = 1) are scalar: D_i is a number and the rank-one M^a_i is never
+// formed, its term subtracted as each entry is read; they are inlined in the loops. A joint of
+// k > 1 degrees of freedom takes the same formulas with k columns (K = Dynamic, at most 6, on
+// the stack), out of line.
 //
 // Every joint type. Refuses a model with singular joints (ModelError naming them;
 // model.singular_joints()). Writes data.H_parent, data.H_base, and in the mixed frames
