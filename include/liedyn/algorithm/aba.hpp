@@ -73,7 +73,7 @@ LIEDYN_ALWAYS_INLINE void aba_velocity_step(const Model<S>& model, Data<S>& data
     vJ = Si * S(x.r(r));
   } else {
     auto Si = data.aba_S.middleCols(r, k);
-    joint.subspace_rotated(R, q, Si);
+    joint.subspace_in(SE3<S>(R, Vector3<S>::Zero()), q, Si);  // R Γ_i(q): axes turned only
     vJ = Motion<S>(Vector6<S>(Si * rates));
   }
   data.aba_v[i] = data.aba_v[p].shifted(d) + vJ;

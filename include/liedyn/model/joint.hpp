@@ -517,21 +517,6 @@ struct Joint {
     m << S(0), S(0), S(0), sign * R(0, k), sign * R(1, k), sign * R(2, k);
     return Motion<S>(m);
   }
-  /// R Γ(q) (6 × nv) written into `out`: the joint's columns in axes rotated by R = ^AR_i, about
-  /// the child frame's origin (the k-column form of the above; a screw takes its fast case).
-  template <class Q, class Out>
-  void subspace_rotated(const Matrix3<S>& R, const Eigen::MatrixBase<Q>& q,
-                        const Eigen::MatrixBase<Out>& out_) const {
-    auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
-    if (one_dof()) {
-      out.col(0) = subspace_rotated(R).vector();
-      return;
-    }
-    Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
-    subspace(q, gamma);
-    SE3<S>(R, Vector3<S>::Zero()).act_motions(gamma, out);
-  }
-
   /// out = H_λ H_parent: the child's pose from the parent's pose H_λ (in any frame A, ^AH_λ) and
   /// H_parent = ^λH_i = transform(q) at the joint's current position. For an unrotated revolute
   /// about ±e_k two columns of H_λ's rotation turn into each other (12 multiplications instead
