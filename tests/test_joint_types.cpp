@@ -4,11 +4,11 @@
 // * against Pinocchio 4.1 (tests/data/pinocchio4/: its integrate, difference, joint placements
 //   and motion subspaces at random configurations of five models with spherical, free, planar
 //   and universal joints; its body poses, twists and accelerations after forward kinematics;
-//   its rnea, gravity term, crba and aba; and its URDF loader on planar and floating joints);
+//   its rnea, gravity term, crba, aba and M⁻¹; and its URDF loader on planar and floating joints);
 // * in long double, against the group laws and central differences of the operations
 //   themselves (Jacobians, ad, subspace as the body velocity of X_J, bias as Γ̇ q̇, the gravity
-//   term as the gradient of the potential energy, the centroidal momentum's rate), and aba as
-//   the inverse of rnea.
+//   term as the gradient of the potential energy, the centroidal momentum's rate), aba as
+//   the inverse of rnea, and aza's solves and M⁻¹ against crba's M.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -535,6 +535,135 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "joint types: immamb, aza and ltdl of trees with every joint type agree with Pinocchio "
+    "4.1's computeMinverse and solve M X = Y") {
+  for (const char* stem : kDumps) {
+    for (int seed : {1, 2}) {
+      const std::string path = dump_path(stem, seed);
+      INFO(path);
+      const test::PinocchioDump d = test::read_pinocchio_dump(path);
+      const Model<double> model = test::model_from_dump(path, d);
+      const State<double> x = test::state_from_dump(model, d);
+      Data<double> data(model);
+      const MatrixX<double> ref = to_liedyn_symmetric(model, d, d.mat("Minv"));
+      // Tolerance: both libraries invert M by articulated-body recursions, whose rounding is
+      // ~1e-16 of the pivots and moves M⁻¹'s entries by up to cond(M)·1e-16 of max|M⁻¹| in the
+      // worst case (cond(M) ≈ 1e7 on talos); 1e-11 relative to max(1, max|M⁻¹_ref|). A wrong
+      // pivot block, column or frame is an O(1) error.
+      const double tol = 1e-11 * std::max(1.0, ref.cwiseAbs().maxCoeff());
+      const MatrixX<double> Minv = immamb(model, data, x);
+      CHECK(max_abs_diff(Minv, ref) < tol);
+      CHECK(Minv == Minv.transpose());
+      // Data holds results, not promises.
+      test::scribble(data);
+      CHECK(immamb(model, data, x) == Minv);
+      MatrixX<double> X(model.nv(), model.nv());
+      aza_factorize(model, data, x.s);
+      aza_solve(model, data, MatrixX<double>::Identity(model.nv(), model.nv()), X);
+      CHECK(max_abs_diff(X, ref) < tol);
+      // The sparse LᵀDL factors of crba's M: a joint's coordinates chain in the tree of
+      // coordinates (Model::dof_parent), its k × k block of M eliminated like a branch.
+      crba(model, data, x);
+      ltdl_factorize(model, data);
+      CHECK(max_abs_diff(ltdl_inverse(model, data), ref) < tol);
+    }
+  }
+  // Long double: M X = Y with M from crba (checked against Pinocchio above) for a dense Y, and
+  // M M⁻¹ = 1. The residual of a backward-stable solve is ~1e-16 of ‖M‖ ‖X‖ (the trees'
+  // rotations are orthonormal to ~1e-16 only, see the aba test): 1e-15 relative to
+  // max(1, max|M_ij| · max|X_ij|) per column sum of ≤ 50 terms.
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 2);
+    INFO(path);
+    const LongDoubleTree tree = long_double_tree(path);
+    const Model<LD>& model = tree.model;
+    Data<LD> data(model);
+    const int nv = model.nv();
+    MatrixX<LD> Y(nv, 3);
+    for (int c = 0; c < 3; ++c) Y.col(c) = VectorX<LD>::LinSpaced(nv, LD(-2) + c, LD(3) - c);
+    MatrixX<LD> X(nv, 3);
+    aza_factorize(model, data, tree.x.s);
+    aza_solve(model, data, Y, X);
+    const MatrixX<LD> M = crba(model, data, tree.x);
+    const LD scale = M.cwiseAbs().maxCoeff() * X.cwiseAbs().maxCoeff();
+    CHECK(max_abs_diff(M * X, Y) < 1e-15L * std::max(LD(1), scale));
+    ltdl_factorize(model, data);
+    for (int c = 0; c < 3; ++c) {
+      VectorX<LD> z = Y.col(c);
+      ltdl_solve(model, data, z);
+      CHECK(max_abs_diff(M * z, Y.col(c)) < 1e-15L * std::max(LD(1), scale));
+    }
+    const MatrixX<LD> Minv = immamb(model, data, tree.x);
+    const LD scale_inv = M.cwiseAbs().maxCoeff() * Minv.cwiseAbs().maxCoeff();
+    CHECK(max_abs_diff(M * Minv, MatrixX<LD>::Identity(nv, nv)) <
+          1e-15L * std::max(LD(1), scale_inv));
+  }
+}
+
+TEST_CASE(
+    "joint types: rnea, crba, aba and immamb of trees with every joint type in float and "
+    "AutoDiffScalar") {
+  using test::AD6;
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 1);
+    INFO(path);
+    const test::PinocchioDump d = test::read_pinocchio_dump(path);
+    const Model<double> model = test::model_from_dump(path, d);
+    const State<double> x = test::state_from_dump(model, d);
+    const int nv = model.nv();
+    Data<double> data(model);
+    const MatrixX<double> M = crba(model, data, x);
+    const MatrixX<double> Minv = immamb(model, data, x);
+    const VectorX<double> tau = VectorX<double>::LinSpaced(nv, -1.0, 2.0);
+    const VectorX<double> ddq = aba(model, data, x, tau);
+
+    // AutoDiffScalar, six seeds: ∂τ/∂q̈_j = M e_j through rnea and ∂q̈/∂τ_j = M⁻¹ e_j through aba.
+    // Tolerances: those of crba's and M⁻¹'s comparisons with Pinocchio above (the derivatives are
+    // other sums of the same terms): 1e-12 and 1e-11 relative to max(1, the largest entry).
+    const Model<AD6> model_ad = model.cast<AD6>();
+    Data<AD6> data_ad(model_ad);
+    const State<AD6> x_ad = x.cast<AD6>();
+    VectorX<AD6> ddq_ad = ddq.cast<AD6>(), tau_ad = tau.cast<AD6>();
+    for (int j = 0; j < 6; ++j) {
+      ddq_ad(j).derivatives() = Eigen::Matrix<double, 6, 1>::Unit(j);
+      tau_ad(j).derivatives() = Eigen::Matrix<double, 6, 1>::Unit(j);
+    }
+    const VectorX<AD6> tau_out = rnea(model_ad, data_ad, x_ad, ddq_ad);
+    const VectorX<AD6> ddq_out = aba(model_ad, data_ad, x_ad, tau_ad);
+    for (int j = 0; j < 6; ++j) {
+      VectorX<double> dtau(nv), dddq(nv);
+      for (int r = 0; r < nv; ++r) {
+        dtau(r) = tau_out(r).derivatives()(j);
+        dddq(r) = ddq_out(r).derivatives()(j);
+      }
+      CHECK(max_abs_diff(dtau, M.col(j)) < 1e-12 * std::max(1.0, M.cwiseAbs().maxCoeff()));
+      CHECK(max_abs_diff(dddq, Minv.col(j)) < 1e-11 * std::max(1.0, Minv.cwiseAbs().maxCoeff()));
+    }
+    const MatrixX<AD6> Minv_ad = immamb(model_ad, data_ad, x_ad);
+    MatrixX<double> Minv_values(nv, nv);
+    for (int c = 0; c < nv; ++c)
+      for (int r = 0; r < nv; ++r) Minv_values(r, c) = Minv_ad(r, c).value();
+    CHECK(max_abs_diff(Minv_values, Minv) < 1e-11 * std::max(1.0, Minv.cwiseAbs().maxCoeff()));
+
+    // float: residuals of rnea(aba(τ)) = τ and M M⁻¹ = 1. Float rounds at 6e-8 and the sums have
+    // ≤ 50 terms of size ≤ max|M| ‖q̈‖∞ (resp. max|M| max|M⁻¹|): 1e-5 relative to max(1, that).
+    const Model<float> model_f = model.cast<float>();
+    Data<float> data_f(model_f);
+    const State<float> x_f = x.cast<float>();
+    const VectorX<float> tau_f = tau.cast<float>();
+    const VectorX<float> ddq_f = aba(model_f, data_f, x_f, tau_f);
+    const VectorX<float> back = rnea(model_f, data_f, x_f, ddq_f);
+    const MatrixX<float> M_f = crba(model_f, data_f, x_f);
+    const double scale = M_f.cwiseAbs().maxCoeff() * ddq_f.cwiseAbs().maxCoeff();
+    CHECK(max_abs_diff(back, tau_f) < 1e-5 * std::max(1.0, scale));
+    const MatrixX<float> Minv_f = immamb(model_f, data_f, x_f);
+    const double scale_inv = M_f.cwiseAbs().maxCoeff() * Minv_f.cwiseAbs().maxCoeff();
+    CHECK(max_abs_diff(M_f * Minv_f, MatrixX<float>::Identity(nv, nv)) <
+          1e-5 * std::max(1.0, scale_inv));
+  }
+}
+
+TEST_CASE(
     "joint types: interop converts the states of trees with every joint type, and refuses the "
     "joints another convention writes differently") {
   namespace io = liedyn::interop;
@@ -620,6 +749,11 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
       crba(model, data, x, CrbaRoute::Walk);
       crba(model, data, x, CrbaRoute::BaseFrame);
       aba(model, data, x, a);
+      immamb(model, data, x);
+      aza_factorize(model, data, x.s);
+      aza_solve(model, data, data.Minv, data.Minv);
+      ltdl_factorize(model, data);  // of crba's M above
+      ltdl_inverse(model, data);
       kinetic_energy(model, data, x);
       potential_energy(model, data, x);
       centroidal_momentum_matrix(model, data, x);
@@ -745,8 +879,8 @@ TEST_CASE(
   Data<double> data(model);
   const State<double> x = test::state_from_dump(model, d);
   // The first multi-DoF joint in body order is named, with its type.
-  CHECK_THROWS_WITH(immamb(model, data, x),
-                    Catch::Contains("immamb: joint 'FL_HIP' is spherical") &&
+  CHECK_THROWS_WITH(coriolis_matrix(model, data, x),
+                    Catch::Contains("coriolis_matrix: joint 'FL_HIP' is spherical") &&
                         Catch::Contains("1-DoF joints only"));
   CHECK_THROWS_WITH(lock_joints(model, {"FL_HIP"}, {0.1}),
                     Catch::Contains("only 1-DoF joints are locked"));

@@ -47,14 +47,6 @@
 namespace liedyn {
 namespace detail {
 
-/// A multi-DoF joint's columns, pivot and rates in ABA: at most 6, on the stack.
-template <class S>
-using AbaColumns = Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6>;
-template <class S>
-using AbaPivot = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
-template <class S>
-using AbaRates = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 6, 1>;
-
 /// ABA's first forward pass at body i (the header's "forward" lines): S_i, v_i, c_i, M^A_i and
 /// p^A_i in the mixed frame [i].
 template <int K, class S>
@@ -107,22 +99,19 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
     pa += U * (Dinv * (u - U.dot(c)));
     add_articulated_translated(d, IA, U, Dinv, data.aba_IA[p]);
   } else {  // the columns copied to the stack (at most 6 × 6), where every temporary is too
-    const AbaColumns<S> Si = data.aba_S.middleCols(r, k);
-    const AbaColumns<S> U = IA * Si;
-    AbaPivot<S> D = Si.transpose() * U;
+    const JointColumns<S> Si = data.aba_S.middleCols(r, k);
+    const JointColumns<S> U = IA * Si;
+    JointPivot<S> D = Si.transpose() * U;
     D.diagonal().array() += model.joint(i).armature;
-    const AbaPivot<S> Dinv = D.llt().solve(AbaPivot<S>::Identity(k, k));  // D_i is SPD
-    const AbaRates<S> u =
+    const JointPivot<S> Dinv = inverse_of_pivot<Eigen::Dynamic>(D);
+    const JointRates<S> u =
         tau.segment(model.v_index(i), k) - Si.transpose() * data.aba_pA[i].vector();
     data.aba_U.middleCols(r, k) = U;
     data.aba_Dinv.block(r, 0, k, k) = Dinv;
     data.aba_u.segment(r, k) = u;
-    const AbaRates<S> w = Dinv * AbaRates<S>(u - U.transpose() * c);
+    const JointRates<S> w = Dinv * JointRates<S>(u - U.transpose() * c);
     pa += U * w;
-    const Eigen::Matrix<S, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6> DinvUt = Dinv * U.transpose();
-    const Matrix6<S> Ia = IA - U * DinvUt;
-    add_translated(
-        d, [&](int row, int col) { return Ia(row, col); }, data.aba_IA[p]);
+    add_articulated_translated_columns<Eigen::Dynamic>(d, IA, U, Dinv, data.aba_IA[p]);
   }
   data.aba_pA[p] += Force<S>(pa).shifted(Vector3<S>(-d));
 }
@@ -138,10 +127,10 @@ LIEDYN_ALWAYS_INLINE void aba_acceleration_step(const Model<S>& model, Data<S>& 
     data.ddq(model.v_index(i)) = ddr;
     data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.col(r) * ddr));
   } else {
-    const AbaPivot<S> Dinv = data.aba_Dinv.block(r, 0, k, k);
-    const AbaColumns<S> U = data.aba_U.middleCols(r, k);
-    const AbaRates<S> ddr =
-        Dinv * AbaRates<S>(data.aba_u.segment(r, k) - U.transpose() * a_in.vector());
+    const JointPivot<S> Dinv = data.aba_Dinv.block(r, 0, k, k);
+    const JointColumns<S> U = data.aba_U.middleCols(r, k);
+    const JointRates<S> ddr =
+        Dinv * JointRates<S>(data.aba_u.segment(r, k) - U.transpose() * a_in.vector());
     data.ddq.segment(model.v_index(i), k) = ddr;
     data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.middleCols(r, k) * ddr));
   }

@@ -2,6 +2,9 @@
 // 2022): solves
 // M(s) X = Y for many right-hand sides in O(n) each, by factoring the articulated-body inertias
 // once and running ABA's last two sweeps per column with zero velocity and gravity.
+// Every joint type: a joint of k degrees of freedom has k columns S_i, U_i (6 × k) and a k × k
+// pivot D_i (RBDA §7.3, as in aba.hpp); a 1-DoF joint's steps are scalar and inlined, the
+// k-column ones out of line.
 //
 // Order: rows of Y and X follow the model's base-first generalized order (nv). For a moving
 // base the base rows of Y are a base wrench in the base frame and those of X the base
@@ -86,47 +89,187 @@ void add_articulated_translated(const Vector3<S>& d, const Matrix6<S>& M, const 
       d, [&](int r, int c) { return M(r, c) - UD[r] * U(c); }, out);
 }
 
-/// aza_factorize at the poses already in data.H_parent and data.H_base (update_poses), for a
-/// caller that has them from another kernel at the same s.
+/// A joint's columns (6 × k), pivot (k × k), rows (k × 6) and rates (k) in the articulated-body
+/// kernels: fixed sizes for a 1-DoF joint (K = 1), at most 6 on the stack otherwise.
+template <class S, int K = Eigen::Dynamic>
+using JointColumns = Eigen::Matrix<S, 6, K, 0, 6, K == Eigen::Dynamic ? 6 : K>;
+template <class S, int K = Eigen::Dynamic>
+using JointPivot =
+    Eigen::Matrix<S, K, K, 0, K == Eigen::Dynamic ? 6 : K, K == Eigen::Dynamic ? 6 : K>;
+template <class S, int K = Eigen::Dynamic>
+using JointRows = Eigen::Matrix<S, K, 6, Eigen::RowMajor, K == Eigen::Dynamic ? 6 : K, 6>;
+template <class S, int K = Eigen::Dynamic>
+using JointRates = Eigen::Matrix<S, K, 1, 0, K == Eigen::Dynamic ? 6 : K, 1>;
+
+/// Joint i's columns r…r+k−1 of a 6 × nv_joints matrix (data.aza_S, aza_U, Pset[i], …) as a map
+/// of at most 6 columns, so that the temporaries of products with them live on the stack.
+template <int K, class S>
+Eigen::Map<JointColumns<S, K>> joint_columns(Matrix6X<S>& m, int r, int k) {
+  return {m.col(r).data(), 6, k};
+}
+template <int K, class S>
+Eigen::Map<const JointColumns<S, K>> joint_columns(const Matrix6X<S>& m, int r, int k) {
+  return {m.col(r).data(), 6, k};
+}
+
+/// Aᵀ v for a joint's columns A (6 × k) and a 6-vector v: k dot products, one plain dot product
+/// for K = 1.
+template <int K, class S, class Columns, class V>
+LIEDYN_ALWAYS_INLINE JointRates<S, K> columns_dot(const Columns& A, const V& v) {
+  if constexpr (K == 1) return JointRates<S, 1>::Constant(A.col(0).dot(v));
+  else return A.transpose() * v;
+}
+
+/// A m for a joint's columns A (6 × k) and k rates m: one scaled column for K = 1.
+template <int K, class S, class Columns>
+LIEDYN_ALWAYS_INLINE Vector6<S> columns_times(const Columns& A, const JointRates<S, K>& m) {
+  if constexpr (K == 1) return A.col(0) * m(0);
+  else return A * m;
+}
+
+/// A joint's degrees of freedom k in a step of width K: the constant 1 when K = 1, so that the
+/// step's loops over columns unroll.
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE int joint_width(const Model<S>& model, int i) {
+  return K == 1 ? 1 : model.joint_nv(i);
+}
+
+/// D⁻¹ for a pivot D = Sᵀ M^A S + armature 1, symmetric positive definite: a reciprocal for
+/// K = 1, else by Cholesky, symmetrized so that the blocks of M⁻¹ built from it are exactly so.
+template <int K, class S>
+JointPivot<S, K> inverse_of_pivot(const JointPivot<S, K>& D) {
+  if constexpr (K == 1) {
+    return JointPivot<S, 1>::Constant(S(1) / D(0, 0));
+  } else {
+    const JointPivot<S, K> X = D.llt().solve(JointPivot<S, K>::Identity(D.rows(), D.cols()));
+    return (X + X.transpose()) * S(0.5);
+  }
+}
+
+/// out += Tᵀ (M − U D⁻¹ Uᵀ) T for a joint of K columns: the articulated inertia its child
+/// passes to the parent (RBDA §7.3's I^a), the 1-DoF form above for K = 1.
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void add_articulated_translated_columns(const Vector3<S>& d,
+                                                             const Matrix6<S>& M,
+                                                             const JointColumns<S, K>& U,
+                                                             const JointPivot<S, K>& Dinv,
+                                                             Matrix6<S>& out) {
+  if constexpr (K == 1) {
+    add_articulated_translated(d, M, Vector6<S>(U), Dinv(0, 0), out);
+  } else {
+    const JointRows<S, K> DinvUt = Dinv * U.transpose();
+    const Matrix6<S> Ma = M - U * DinvUt;
+    add_translated(
+        d, [&](int r, int c) { return Ma(r, c); }, out);
+  }
+}
+
+/// AZA's factorization at body i (backward): U_i = M^A_i S_i and D_i⁻¹ in [i], M^a_i added to
+/// the parent's M^A, then S_i and U_i moved to frame 0 (data.aza_S, data.aza_U).
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void aza_articulated_step(const Model<S>& model, Data<S>& data, int i) {
+  const int p = model.parent(i), r = model.r_index(i), k = joint_width<K>(model, i);
+  auto Si = joint_columns<K>(data.aza_S, r, k);  // in [i] until the end of the step
+  const Matrix6<S>& IA = data.aza_IA[i];
+  const JointColumns<S, K> U = IA * Si;
+  JointPivot<S, K> D;
+  if constexpr (K == 1) D(0, 0) = Si.col(0).dot(U.col(0));
+  else D = Si.transpose() * U;
+  D.diagonal().array() += model.joint(i).armature;
+  const JointPivot<S, K> Dinv = inverse_of_pivot<K>(D);
+  data.aza_Dinv.template block<K, K>(r, 0, k, k) = Dinv;
+  const Vector3<S>& pi = data.H_base[i].translation();
+  // A welded base's articulated inertia is never used.
+  if (model.has_moving_base() || p > 0)
+    add_articulated_translated_columns<K>(Vector3<S>(pi - data.H_base[p].translation()), IA, U,
+                                          Dinv, data.aza_IA[p]);
+  // [i] → frame 0: moments and linear velocities about the base origin.
+  auto Ui = joint_columns<K>(data.aza_U, r, k);
+  for (int c = 0; c < k; ++c) {
+    Ui.col(c).template head<3>() = U.col(c).template head<3>();
+    Ui.col(c).template tail<3>() =
+        U.col(c).template tail<3>() + pi.cross(Vector3<S>(U.col(c).template head<3>()));
+    Si.col(c).template head<3>() += pi.cross(Vector3<S>(Si.col(c).template tail<3>()));
+  }
+}
+
+/// AZA's backward sweep at body i for one right-hand side y: u_i = y_i − S_iᵀ p_i and
+/// p_λ += p_i + U_i D_i⁻¹ u_i (frame 0).
+template <int K, class S, class Y>
+LIEDYN_ALWAYS_INLINE void aza_bias_step(const Model<S>& model, Data<S>& data, const Y& y, int i) {
+  const int r = model.r_index(i), k = joint_width<K>(model, i);
+  const Vector6<S>& p = data.aza_p[i];
+  const JointRates<S, K> u = y.template segment<K>(model.v_index(i), k) -
+                             columns_dot<K, S>(joint_columns<K>(data.aza_S, r, k), p);
+  const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(r, 0, k, k);
+  data.aza_u.template segment<K>(r, k) = u;
+  data.aza_p[model.parent(i)] +=
+      p + columns_times<K, S>(joint_columns<K>(data.aza_U, r, k), JointRates<S, K>(Dinv * u));
+}
+
+/// AZA's forward sweep at body i: r̈_i = D_i⁻¹ (u_i − U_iᵀ a_λ) into x, a_i = a_λ + S_i r̈_i.
+template <int K, class S, class X>
+LIEDYN_ALWAYS_INLINE void aza_acceleration_step(const Model<S>& model, Data<S>& data, X& x, int i) {
+  const int r = model.r_index(i), k = joint_width<K>(model, i);
+  const Vector6<S>& ap = data.aza_a[model.parent(i)];
+  const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(r, 0, k, k);
+  const JointRates<S, K> ddr =
+      Dinv * JointRates<S, K>(data.aza_u.template segment<K>(r, k) -
+                              columns_dot<K, S>(joint_columns<K>(data.aza_U, r, k), ap));
+  data.aza_a[i] = ap + columns_times<K, S>(joint_columns<K>(data.aza_S, r, k), ddr);
+  x.template segment<K>(model.v_index(i), k) = ddr;
+}
+
+/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE).
+template <class S>
+LIEDYN_NEVER_INLINE void aza_articulated_step_k(const Model<S>& model, Data<S>& data, int i) {
+  aza_articulated_step<Eigen::Dynamic>(model, data, i);
+}
+template <class S, class Y>
+LIEDYN_NEVER_INLINE void aza_bias_step_k(const Model<S>& model, Data<S>& data, const Y& y, int i) {
+  aza_bias_step<Eigen::Dynamic>(model, data, y, i);
+}
+template <class S, class X>
+LIEDYN_NEVER_INLINE void aza_acceleration_step_k(const Model<S>& model, Data<S>& data, X& x,
+                                                 int i) {
+  aza_acceleration_step<Eigen::Dynamic>(model, data, x, i);
+}
+
+/// aza_factorize at the poses already in data.H_parent and data.H_base and the joint positions
+/// in data.joint_q (update_poses), for a caller that has them from another kernel at the same s.
 template <class S>
 void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
-  const int nb = model.num_bodies();
-  const bool moving = model.has_moving_base();
   // Axes and bodies' inertias rotated into the mixed frames ([0] is the base frame).
   model.inertia(0).matrix_into(data.aza_IA[0]);
+  const int nb = model.num_bodies();
+  const bool one_dof_tree = model.one_dof_joints_only();  // lets the compiler unswitch the loops
+  auto one_column = [&](int i) { return one_dof_tree || model.joint_nv(i) == 1; };
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     const Matrix3<S>& R = data.H_base[i].rotation();
-    data.aza_S[i] = j.subspace_rotated(R);
+    const int r = model.r_index(i);
+    if (one_column(i)) data.aza_S.col(r) = j.subspace_rotated(R).vector();
+    else  // R Γ_i(q): the axes turned only
+      j.subspace_in(SE3<S>(R, Vector3<S>::Zero()),
+                    data.joint_q.segment(model.q_index(i), model.joint_nq(i)),
+                    data.aza_S.middleCols(r, model.joint_nv(i)));
     model.inertia(i).rotated(R).matrix_into(data.aza_IA[i]);
   }
   for (int i = nb - 1; i >= 1; --i) {
-    const int p = model.parent(i);
-    Motion<S>& Si = data.aza_S[i];
-    const Vector6<S> U = data.aza_IA[i] * Si.vector();  // in [i]
-    const S Dinv = S(1) / (Si.vector().dot(U) + model.joint(i).armature);
-    data.aza_Dinv[i] = Dinv;
-    // [i] → frame 0: moments and linear velocities about the base origin.
-    const Vector3<S>& pi = data.H_base[i].translation();
-    data.aza_U[i].template head<3>() = U.template head<3>();
-    data.aza_U[i].template tail<3>() =
-        U.template tail<3>() + pi.cross(Vector3<S>(U.template head<3>()));
-    Si.linear() += pi.cross(Vector3<S>(Si.angular()));
-    // A welded base's articulated inertia is never used.
-    if (moving || p > 0)
-      detail::add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()),
-                                         data.aza_IA[i], U, Dinv, data.aza_IA[p]);
+    if (one_column(i)) aza_articulated_step<1>(model, data, i);
+    else aza_articulated_step_k(model, data, i);
   }
-  if (moving) data.aza_base.compute(data.aza_IA[0]);
+  if (model.has_moving_base()) data.aza_base.compute(data.aza_IA[0]);
 }
 }  // namespace detail
 
 /// Factors M(s) by articulated-body inertias into data.aza_* (see the header for the frames).
-/// Also writes data.H_parent and data.H_base (^0H_i). Refuses a singular model.
+/// Also writes data.H_parent and data.H_base (^0H_i). Every joint type. Refuses a singular
+/// model.
 template <class S, class Derived>
 void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("aza_factorize", "s", s, model.nq_joints());
-  detail::check_data("aza_factorize", model, data);
+  detail::check_data_pairing("aza_factorize", model, data);
   model.require_invertible_mass_matrix("aza_factorize");
   detail::update_poses(model, data, s);
   detail::aza_factorize_at_poses(model, data);
@@ -137,34 +280,34 @@ template <class S, class DY, class DX>
 void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>& Y,
                const Eigen::MatrixBase<DX>& X_) {
   auto& X = const_cast<Eigen::MatrixBase<DX>&>(X_);
-  detail::check_data("aza_solve", model, data);
+  detail::check_data_pairing("aza_solve", model, data);
   LIEDYN_CHECK_DIMS("aza_solve", "Y", Y, model.nv(), Y.cols());
   LIEDYN_CHECK_DIMS("aza_solve", "X", X, model.nv(), Y.cols());
   const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
+  const bool one_dof_tree = model.one_dof_joints_only();
+  auto one_column = [&](int i) { return one_dof_tree || model.joint_nv(i) == 1; };
   // Everything in frame 0: the sweeps are ABA's with the transforms gone.
   for (Eigen::Index c = 0; c < Y.cols(); ++c) {
+    const auto y = Y.col(c);
+    auto x = X.col(c);
     for (int i = 0; i < nb; ++i) data.aza_p[i].setZero();
     // Backward sweep: bias wrenches from the inputs alone (no velocity, no gravity).
     for (int i = nb - 1; i >= 1; --i) {
-      Vector6<S>& p = data.aza_p[i];
-      const S u = S(Y(model.v_index(i), c)) - data.aza_S[i].vector().dot(p);
-      data.aza_u[i] = u;
-      data.aza_p[model.parent(i)] += p + data.aza_U[i] * (data.aza_Dinv[i] * u);
+      if (one_column(i)) detail::aza_bias_step<1>(model, data, y, i);
+      else detail::aza_bias_step_k(model, data, y, i);
     }
-    // Forward sweep.
+    // Forward sweep. The base's rows are read before the joints' are written: X may alias Y.
     if (moving) {
-      const Vector6<S> rhs = Vector6<S>(Y.col(c).template head<6>()) - data.aza_p[0];
+      const Vector6<S> rhs = Vector6<S>(y.template head<6>()) - data.aza_p[0];
       data.aza_a[0] = data.aza_base.solve(rhs);
-      X.col(c).template head<6>() = data.aza_a[0];
+      x.template head<6>() = data.aza_a[0];
     } else {
       data.aza_a[0].setZero();
     }
     for (int i = 1; i < nb; ++i) {
-      const Vector6<S>& ap = data.aza_a[model.parent(i)];
-      const S qdd = data.aza_Dinv[i] * (data.aza_u[i] - data.aza_U[i].dot(ap));
-      data.aza_a[i] = ap + data.aza_S[i].vector() * qdd;
-      X(model.v_index(i), c) = qdd;
+      if (one_column(i)) detail::aza_acceleration_step<1>(model, data, x, i);
+      else detail::aza_acceleration_step_k(model, data, x, i);
     }
   }
 }

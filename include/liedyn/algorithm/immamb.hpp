@@ -8,11 +8,14 @@
 // of the joint-space inertia matrix): 𝓟_0 = 0 and there are no base rows or columns.
 //
 // Frames and order (docs/conventions.md §2): Minv = M(s)⁻¹, (nv × nv), BASE FIRST — the table's
-// index i+6 (1-based, base in 1..6) is our row model.v_index(i) = offset() + i − 1, and the
-// table's base block 1:6 is our 0..5. Both triangles are written. 𝓕_i and 𝓟_i are 6 × n,
-// column j − 1 for joint j: 𝓕_i[:, j] is the wrench on body i from a unit generalized force at
-// joint j in i's subtree, 𝓟_i[:, j] the acceleration of body i produced by a unit generalized
-// force at joint j. Joint armature adds to D_i (so this inverts crba's M, armature included).
+// index i+6 (1-based, base in 1..6) is our rows model.v_index(i)… (k_i of them for a joint of
+// k_i degrees of freedom), and the table's base block 1:6 is our 0..5. Both triangles are
+// written. 𝓕_i and 𝓟_i are 6 × n, one column per joint velocity coordinate (joint j's from
+// r_index(j)): 𝓕_i[:, c] is the wrench on body i from a unit generalized force at coordinate c
+// in i's subtree, 𝓟_i[:, c] the acceleration of body i produced by a unit generalized force at
+// coordinate c. Joint armature adds to D_i (so this inverts crba's M, armature included).
+// Every joint type: a joint of k degrees of freedom turns the table's scalars of row i into
+// k-row blocks, D_i⁻¹ into a k × k block (RBDA §7.3), as in the lines below.
 //
 // Table 9 restructured around the base frame 0 (the "ground" frame of IDSVA; Pinocchio's
 // computeMinverse works in the world frame). The table works in body frames, so lines 11, 13,
@@ -25,9 +28,9 @@
 // Minv — and moving M^A_i to the parent is a translation by the joint offset. D_i is
 // frame-independent, so every entry of Minv is the table's. Line by line:
 //   1–8    aza_factorize: H_parent, H_base, S_i (data.aza_S, frame 0), U_i = M^A_i S_i
-//          (data.aza_U, frame 0), D_i⁻¹ = 1 / (S_iᵀ U_i + armature) (data.aza_Dinv), with
+//          (data.aza_U, frame 0), D_i⁻¹ = (S_iᵀ U_i + armature 1)⁻¹ (data.aza_Dinv), with
 //          M^A_0 = M_0 + … (defect 1);
-//   9      Minv[i, i] = D_i⁻¹;
+//   9      Minv[i, i] = D_i⁻¹ (a k × k block, symmetrized after line 17);
 //   10     Minv[i, k] = −D_i⁻¹ S_iᵀ 𝓕_i[:, k] for k in subtree(i) \ {i};
 //   11     𝓕_λ[:, k] = 𝓕_i[:, k] + U_i Minv[i, k] (k in subtree(i)). The children of λ own
 //          disjoint column ranges and no transform is left, so this is an in-place update of
@@ -63,6 +66,98 @@ namespace liedyn {
 
 namespace detail {
 
+/// Lines 9–11 at body i, backward (joint i's k columns ci… at once, D_i⁻¹ a k × k block): column
+/// v_index(i) onward of Minv holds the table's rows i, and data.Fset[0]'s columns the 𝓕 of the
+/// subtree being processed.
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void immamb_subtree_step(const Model<S>& model, Data<S>& data, int i) {
+  MatrixX<S>& Minv = data.Minv;
+  Matrix6X<S>& F = data.Fset[0];  // every 𝓕_i, see line 11 in the header
+  const int p = model.parent(i), k = joint_width<K>(model, i);
+  const int ci = model.r_index(i), vi = model.offset() + ci;
+  const int end = model.r_index(model.subtree_end(i));  // columns ci..end−1: subtree(i)
+  const auto Si = joint_columns<K>(data.aza_S, ci, k);
+  const auto Ui = joint_columns<K>(data.aza_U, ci, k);
+  const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(ci, 0, k, k);
+  Minv.template block<K, K>(vi, vi, k, k) = Dinv;  // line 9
+  // A welded base's 𝓕_0 is never read: line 11 stops below it.
+  const bool parent_reads_F = model.has_moving_base() || p > 0;
+  if (parent_reads_F) joint_columns<K>(F, ci, k).noalias() = Ui * Dinv;  // line 11, i's columns
+  for (int c = ci + k; c < end; ++c) {
+    auto Fc = F.col(c);
+    const JointRates<S, K> m = -Dinv * columns_dot<K, S>(Si, Fc);  // line 10
+    Minv.row(model.offset() + c).template segment<K>(vi, k) = m.transpose();
+    if (parent_reads_F) Fc += columns_times<K, S>(Ui, m);  // line 11
+  }
+}
+
+/// Lines 16–19 at body i, forward: the table's rows i of Minv, final, mirrored into their
+/// columns (lines 21–25), and 𝓟_i. `last` is one past the last column coupled to i (n for a
+/// moving base), updated when i hangs from a welded base.
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void immamb_row_step(const Model<S>& model, Data<S>& data, int i, int& last) {
+  MatrixX<S>& Minv = data.Minv;
+  const int n = model.nv_joints(), off = model.offset();
+  const int p = model.parent(i), k = joint_width<K>(model, i);
+  const int ci = model.r_index(i), vi = off + ci;
+  const int end = model.r_index(model.subtree_end(i));
+  const bool has_children = end > ci + k;  // else 𝓟_i is read by nobody
+  const auto Si = joint_columns<K>(data.aza_S, ci, k);
+  Matrix6X<S>& Pi = data.Pset[i];
+  // Each entry below is final when written, so it is mirrored at once (lines 21–25).
+  auto set = [&](int c, const JointRates<S, K>& m) {
+    Minv.row(off + c).template segment<K>(vi, k) = m.transpose();
+    Minv.col(off + c).template segment<K>(vi, k) = m;
+  };
+  if (!model.has_moving_base() && p == 0) {
+    // 𝓟_0 = 0: line 17 adds nothing, line 18 reduces to S_i Minv[i, k].
+    last = end;
+    for (int c = ci + k; c < end; ++c) {
+      const JointRates<S, K> m = Minv.row(off + c).template segment<K>(vi, k).transpose();
+      Minv.col(off + c).template segment<K>(vi, k) = m;
+      Pi.col(c) = columns_times<K, S>(Si, m);
+    }
+  } else {
+    const Matrix6X<S>& Pp = data.Pset[p];
+    const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(ci, 0, k, k);
+    // (D_i⁻¹ U_iᵀ)ᵀ = U_i D_i⁻¹ (D_i symmetric): line 17's rows as columns.
+    const JointColumns<S, K> UDinv = joint_columns<K>(data.aza_U, ci, k) * Dinv;
+    // Line 17 for joint i's own block, symmetric in exact arithmetic: made exactly so.
+    JointPivot<S, K> Mii = Minv.template block<K, K>(vi, vi, k, k);
+    Mii.noalias() -= UDinv.transpose() * joint_columns<K>(Pp, ci, k);
+    if constexpr (K != 1) Mii = (Mii + Mii.transpose()).eval() * S(0.5);
+    Minv.template block<K, K>(vi, vi, k, k) = Mii;
+    // k in subtree(i) \ {i}: line 10 left a value.
+    for (int c = ci + k; c < end; ++c) {
+      const JointRates<S, K> m = Minv.row(off + c).template segment<K>(vi, k).transpose() -
+                                 columns_dot<K, S>(UDinv, Pp.col(c));  // line 17
+      set(c, m);
+      Pi.col(c) = Pp.col(c) + columns_times<K, S>(Si, m);  // line 18 (fixed)
+    }
+    // k past subtree(i): Minv[i, k] starts at zero; 𝓟_i is read only by i's descendants.
+    if (has_children) {
+      for (int c = end; c < last; ++c) {
+        const JointRates<S, K> m = -columns_dot<K, S>(UDinv, Pp.col(c));
+        set(c, m);
+        Pi.col(c) = Pp.col(c) + columns_times<K, S>(Si, m);
+      }
+    } else {
+      for (int c = end; c < last; ++c) set(c, -columns_dot<K, S>(UDinv, Pp.col(c)));
+    }
+  }
+  for (int c = last; c < n; ++c) set(c, JointRates<S, K>::Zero(k));
+}
+
+/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE).
+template <class S>
+LIEDYN_NEVER_INLINE void immamb_subtree_step_k(const Model<S>& model, Data<S>& data, int i) {
+  immamb_subtree_step<Eigen::Dynamic>(model, data, i);
+}
+template <class S>
+LIEDYN_NEVER_INLINE void immamb_row_step_k(const Model<S>& model, Data<S>& data, int i, int& last) {
+  immamb_row_step<Eigen::Dynamic>(model, data, i, last);
+}
+
 /// IMMAmb's column passes (lines 9–11, 15–26) on the articulated-body factorization that
 /// aza_factorize left in data.aza_* (lines 1–8, 12–13). Linearization calls it after solving
 /// for the accelerations with the same factors.
@@ -70,34 +165,17 @@ template <class S>
 const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
   const int nb = model.num_bodies();
   const int n = model.nv_joints();
-  const int off = model.offset();
   const bool moving = model.has_moving_base();
+  const bool one_dof_tree = model.one_dof_joints_only();  // lets the compiler unswitch the loops
+  auto one_column = [&](int i) { return one_dof_tree || model.joint_nv(i) == 1; };
   MatrixX<S>& Minv = data.Minv;
-  Matrix6X<S>& F = data.Fset[0];  // every 𝓕_i, see line 11 in the header
 
-  // The paper's k runs over joints; here over their columns c in r (joint k's is r_index(k)),
+  // The paper's k runs over joints; here over their columns c in r (joint k's are r_index(k)…),
   // and a subtree's columns are one range.
   // Lines 9–11, backward.
   for (int i = nb - 1; i >= 1; --i) {
-    const Vector6<S>& Si = data.aza_S[i].vector();
-    const Vector6<S>& U = data.aza_U[i];
-    const S Dinv = data.aza_Dinv[i];
-    const int p = model.parent(i);
-    const int ci = model.r_index(i), vi = off + ci;
-    const int end = model.r_index(model.subtree_end(i));  // columns ci..end−1: subtree(i)
-    Minv(vi, vi) = Dinv;                                  // line 9
-    // A welded base's 𝓕_0 is never read: line 11 stops below it.
-    if (moving || p > 0) {
-      F.col(ci) = U * Dinv;  // line 11, column i
-      for (int c = ci + 1; c < end; ++c) {
-        auto Fc = F.col(c);
-        const S m = -Dinv * Si.dot(Fc);  // line 10
-        Minv(off + c, vi) = m;
-        Fc += U * m;  // line 11
-      }
-    } else {
-      for (int c = ci + 1; c < end; ++c) Minv(off + c, vi) = -Dinv * Si.dot(F.col(c));  // line 10
-    }
+    if (one_column(i)) immamb_subtree_step<1>(model, data, i);
+    else immamb_subtree_step_k(model, data, i);
   }
 
   // Line 15: 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0; line 26: Minv[base, base] = (M^A_0)⁻¹.
@@ -105,54 +183,16 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
     const Matrix6<S> IA0inv = data.aza_base.inverse();  // factorized by aza_factorize
     Minv.template topLeftCorner<6, 6>() = IA0inv;
     const Matrix6<S> negInv = -IA0inv;
+    const Matrix6X<S>& F = data.Fset[0];
     Matrix6X<S>& P0 = data.Pset[0];
     for (int c = 0; c < n; ++c) P0.col(c).noalias() = negInv * F.col(c);
   }
 
-  // Lines 16–19: forward pass over column v_index(i), rows [i, last); rows [last, n) are zero.
+  // Lines 16–19: forward pass over columns v_index(i)…, rows [i, last); rows [last, n) are zero.
   int last = n;
   for (int i = 1; i < nb; ++i) {
-    const Vector6<S>& Si = data.aza_S[i].vector();
-    const int p = model.parent(i);
-    const int ci = model.r_index(i), vi = off + ci;
-    const int end = model.r_index(model.subtree_end(i));
-    Matrix6X<S>& Pi = data.Pset[i];
-    // Each entry below is final when written, so it is mirrored at once (lines 21–25): the
-    // row vi of the upper triangle is written with the column.
-    auto set = [&](int c, S m) {
-      Minv(off + c, vi) = m;
-      Minv(vi, off + c) = m;
-    };
-    if (!moving && p == 0) {
-      // 𝓟_0 = 0: line 17 adds nothing, line 18 reduces to S_i Minv[i, k].
-      last = end;
-      for (int c = ci + 1; c < end; ++c) {
-        const S m = Minv(off + c, vi);
-        Minv(vi, off + c) = m;
-        Pi.col(c) = Si * m;
-      }
-    } else {
-      const Matrix6X<S>& Pp = data.Pset[p];
-      const Vector6<S> UD = data.aza_U[i] * data.aza_Dinv[i];
-      Minv(vi, vi) -= UD.dot(Pp.col(ci));  // line 17, k = i
-      // k in subtree(i) \ {i}: line 10 left a value; such k exist only if i has children.
-      for (int c = ci + 1; c < end; ++c) {
-        const S m = Minv(off + c, vi) - UD.dot(Pp.col(c));  // line 17
-        set(c, m);
-        Pi.col(c) = Pp.col(c) + Si * m;  // line 18 (fixed)
-      }
-      // k past subtree(i): Minv[i, k] starts at zero; 𝓟_i is read only by i's descendants.
-      if (end > ci + 1) {
-        for (int c = end; c < last; ++c) {
-          const S m = -UD.dot(Pp.col(c));
-          set(c, m);
-          Pi.col(c) = Pp.col(c) + Si * m;
-        }
-      } else {
-        for (int c = end; c < last; ++c) set(c, -UD.dot(Pp.col(c)));
-      }
-    }
-    for (int c = last; c < n; ++c) set(c, S(0));
+    if (one_column(i)) immamb_row_step<1>(model, data, i, last);
+    else immamb_row_step_k(model, data, i, last);
   }
 
   // Line 20 and its transpose (defect 3): the base–joint blocks.
@@ -174,7 +214,7 @@ template <class S, class Derived>
 const MatrixX<S>& immamb(const Model<S>& model, Data<S>& data,
                          const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("immamb", "s", s, model.nq_joints());
-  detail::check_data("immamb", model, data);
+  detail::check_data_pairing("immamb", model, data);
   model.require_invertible_mass_matrix("immamb");
   aza_factorize(model, data, s);
   return detail::immamb_from_factors(model, data);

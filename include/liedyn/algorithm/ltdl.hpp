@@ -36,7 +36,7 @@ namespace liedyn {
 /// j)) / D_j for i an ancestor of j, D_j = M(j, j) − Σ_c D_c L(c, j)².
 template <class S>
 void ltdl_factorize(const Model<S>& model, Data<S>& data) {
-  detail::check_data("ltdl_factorize", model, data);
+  detail::check_data_pairing("ltdl_factorize", model, data);
   const int nv = model.nv(), off = model.offset();
   MatrixX<S>& F = data.ltdl;
   // A moving base's six coordinates are every joint's ancestors: a joint's row of L on them is
@@ -74,7 +74,7 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data,
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const int nv = model.nv();
   const MatrixX<S>& F = data.ltdl;
-  detail::check_data("ltdl_solve", model, data);
+  detail::check_data_pairing("ltdl_solve", model, data);
   LIEDYN_CHECK_SIZE("ltdl_solve", "x", x, nv);
   // Lᵀ y = x, leaves first: y_j = x_j − Σ_{c in j's subtree} L(c, j) y_c, one dot product.
   for (int j = nv - 1; j >= 0; --j) {
@@ -98,7 +98,7 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data,
 /// ancestors: c + 1's parent is c or one of them).
 template <class S>
 const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
-  detail::check_data("ltdl_inverse", model, data);
+  detail::check_data_pairing("ltdl_inverse", model, data);
   const int nv = model.nv();
   const MatrixX<S>& F = data.ltdl;
   MatrixX<S>& G = data.ltdl_Linv_;  // zero outside each column's subtree: only that part is written

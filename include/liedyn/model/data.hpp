@@ -83,12 +83,12 @@ struct Data {
     D4.setZero(nv, n);
     const int N = 2 * nv;
     aza_IA.assign(nb, Matrix6<S>::Zero());
-    aza_S.assign(nb, Motion<S>());
-    aza_U.assign(nb, Vector6<S>::Zero());
-    aza_Dinv.assign(nb, S(0));
+    aza_S.setZero(6, n);
+    aza_U.setZero(6, n);
+    aza_Dinv.setZero(n, 6);
     aza_p.assign(nb, Vector6<S>::Zero());
     aza_a.assign(nb, Vector6<S>::Zero());
-    aza_u.assign(nb, S(0));
+    aza_u.setZero(n);
     lin_K.setZero(nv, N);
     lin_MinvK.setZero(nv, N);
     lin_rows.setZero(nv);
@@ -169,13 +169,14 @@ struct Data {
 
   // --- AZA: articulated-body factorization at s for solving M x = y (aza.hpp) --------------
   std::vector<Matrix6<S>> aza_IA;  ///< articulated inertia M^A_i, mixed frame [i] (aza.hpp)
-  std::vector<Motion<S>> aza_S;    ///< S_i = ^0X_i Γ_i (frame 0)
-  std::vector<Vector6<S>> aza_U;   ///< U_i = M^A_i S_i (frame 0)
-  std::vector<S> aza_Dinv;         ///< 1 / (S_iᵀ M^A_i S_i + armature_i)
-  std::vector<Vector6<S>> aza_p;   ///< per-solve bias wrench (frame 0)
-  std::vector<Vector6<S>> aza_a;   ///< per-solve body acceleration (frame 0)
-  std::vector<S> aza_u;            ///< per-solve u_i
-  detail::Cholesky6<S> aza_base;   ///< factorization of the base's articulated inertia
+  Matrix6X<S> aza_S;  ///< S_i = ^0X_i Γ_i(q_i) (6 × nv_joints, joint i's from r_index(i); frame 0)
+  Matrix6X<S> aza_U;  ///< U_i = M^A_i S_i (6 × nv_joints, as aza_S; frame 0)
+  Eigen::Matrix<S, Eigen::Dynamic, 6> aza_Dinv;  ///< D_i⁻¹ = (S_iᵀ M^A_i S_i + armature_i 1)⁻¹
+                                                 ///< (k_i × k_i) in rows r_index(i)…, columns 0…
+  std::vector<Vector6<S>> aza_p;  ///< per-solve bias wrench (frame 0)
+  std::vector<Vector6<S>> aza_a;  ///< per-solve body acceleration (frame 0)
+  VectorX<S> aza_u;               ///< per-solve u_i (nv_joints)
+  detail::Cholesky6<S> aza_base;  ///< factorization of the base's articulated inertia
 
   // --- linearization (linearization.hpp) ---------------------------------------------------
   MatrixX<S> lin_K;      ///< [D1 D2 D3 D4] (nv × 2nv; the Sweeps route only, else scratch)
