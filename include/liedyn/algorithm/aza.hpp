@@ -292,10 +292,16 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
     const auto y = Y.col(c);
     auto x = X.col(c);
     for (int i = 0; i < nb; ++i) data.aza_p[i].setZero();
-    // Backward sweep: bias wrenches from the inputs alone (no velocity, no gravity).
-    for (int i = nb - 1; i >= 1; --i) {
-      if (one_column(i)) detail::aza_bias_step<1>(model, data, y, i);
-      else detail::aza_bias_step_k(model, data, y, i);
+    // Backward sweep: bias wrenches from the inputs alone (no velocity, no gravity). The loops are
+    // unswitched by hand: with the out-of-line k-column call in the loop, a 1-DoF tree's solve
+    // took 19 % more instructions (talos) than before multi-DoF joints, 8.5 % without it.
+    if (one_dof_tree) {
+      for (int i = nb - 1; i >= 1; --i) detail::aza_bias_step<1>(model, data, y, i);
+    } else {
+      for (int i = nb - 1; i >= 1; --i) {
+        if (one_column(i)) detail::aza_bias_step<1>(model, data, y, i);
+        else detail::aza_bias_step_k(model, data, y, i);
+      }
     }
     // Forward sweep. The base's rows are read before the joints' are written: X may alias Y.
     if (moving) {
@@ -305,9 +311,13 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
     } else {
       data.aza_a[0].setZero();
     }
-    for (int i = 1; i < nb; ++i) {
-      if (one_column(i)) detail::aza_acceleration_step<1>(model, data, x, i);
-      else detail::aza_acceleration_step_k(model, data, x, i);
+    if (one_dof_tree) {
+      for (int i = 1; i < nb; ++i) detail::aza_acceleration_step<1>(model, data, x, i);
+    } else {
+      for (int i = 1; i < nb; ++i) {
+        if (one_column(i)) detail::aza_acceleration_step<1>(model, data, x, i);
+        else detail::aza_acceleration_step_k(model, data, x, i);
+      }
     }
   }
 }
