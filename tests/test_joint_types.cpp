@@ -4,16 +4,19 @@
 // * against Pinocchio 4.1 (tests/data/pinocchio4/: its integrate, difference, joint placements
 //   and motion subspaces at random configurations of five models with spherical, free, planar
 //   and universal joints; its body poses, twists and accelerations after forward kinematics;
-//   its rnea, gravity term, crba, aba and M⁻¹; and its URDF loader on planar and floating joints);
+//   its rnea, gravity term, crba, aba and M⁻¹ (also by the reference routes of
+//   reference_dynamics.hpp); and its URDF loader on planar and floating joints);
 // * in long double, against the group laws and central differences of the operations
 //   themselves (Jacobians, ad, subspace as the body velocity of X_J, bias as Γ̇ q̇, the gravity
 //   term as the gradient of the potential energy, the centroidal momentum's rate), aba as
-//   the inverse of rnea, and aza's solves and M⁻¹ against crba's M.
+//   the inverse of rnea, and aza's and ltdl's solves and M⁻¹ against crba's M;
+// and the kernels in float and AutoDiffScalar (derivatives of rnea and aba equal M and M⁻¹).
 #include <catch2/catch.hpp>
 
 #include <random>
 #include <string>
 
+#include "liedyn/algorithm/reference_dynamics.hpp"
 #include "liedyn/interop/floating_base.hpp"
 #include "liedyn/liedyn.hpp"
 #if LIEDYN_HAS_URDF
@@ -664,6 +667,54 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "joint types: the reference routes and the semi-implicit Euler step on trees with every "
+    "joint type") {
+  for (const char* stem : kDumps) {
+    for (int seed : {1, 2}) {
+      const std::string path = dump_path(stem, seed);
+      INFO(path);
+      const test::PinocchioDump d = test::read_pinocchio_dump(path);
+      const Model<double> model = test::model_from_dump(path, d);
+      const State<double> x = test::state_from_dump(model, d);
+      Data<double> data(model);
+      // M column by column from inverse dynamics: crba's tolerance against Pinocchio above.
+      const MatrixX<double> M_ref = to_liedyn_symmetric(model, d, d.mat("crba"));
+      MatrixX<double> M;
+      mass_matrix_from_inverse_dynamics(model, data, x, M);
+      CHECK(max_abs_diff(M, M_ref) < 1e-12 * std::max(1.0, M_ref.cwiseAbs().maxCoeff()));
+      // q̈ by a dense Cholesky of that M: its rounding is M⁻¹'s (cond(M)·1e-16 of |M⁻¹| |τ − h|
+      // at worst), so M⁻¹'s tolerance above, 1e-11 relative to max(1, ‖q̈_ref‖∞).
+      const VectorX<double> tau = to_liedyn_velocity(model, d, d.vec("tau"));
+      const VectorX<double> ref = to_liedyn_velocity(model, d, d.vec("aba"));
+      CHECK(max_abs_diff(forward_dynamics_llt(model, data, x, tau), ref) <
+            1e-11 * std::max(1.0, ref.cwiseAbs().maxCoeff()));
+      // One step: ν⁺, r⁺ from aba (checked against Pinocchio above), then the configuration
+      // moved on its group by integrate (checked against Pinocchio's integrate above). The
+      // same operations in the same order: equal to rounding, 1e-14 of O(1) numbers.
+      const double dt = 1e-2;
+      State<double> next(model);
+      semi_implicit_euler_step(model, data, x, tau, dt, next);
+      const VectorX<double> ddq = aba(model, data, x, tau);
+      auto velocity = [&](const State<double>& z) {
+        VectorX<double> v(model.nv());
+        if (model.has_moving_base()) v.head<6>() = z.nu;
+        v.tail(model.nv_joints()) = z.r;
+        return v;
+      };
+      const VectorX<double> v = velocity(x) + dt * ddq;
+      const Configuration<double> q_next = integrate(model, Configuration<double>(x), dt * v);
+      CHECK(max_abs_diff(velocity(next), v) < 1e-14 * std::max(1.0, v.cwiseAbs().maxCoeff()));
+      CHECK(max_abs_diff(next.s, q_next.s) < 1e-14);
+      CHECK(pose_diff(next.H, q_next.H) < 1e-14);
+      // The step in place, as the rollouts call it.
+      State<double> y = x;
+      semi_implicit_euler_step(model, data, y, tau, dt, y);
+      CHECK(max_abs_diff(y.s, next.s) == 0.0);
+    }
+  }
+}
+
+TEST_CASE(
     "joint types: interop converts the states of trees with every joint type, and refuses the "
     "joints another convention writes differently") {
   namespace io = liedyn::interop;
@@ -735,6 +786,7 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
     const Model<double> model = test::model_from_dump(path, d);
     const State<double> x = test::state_from_dump(model, d);
     Data<double> data(model);
+    State<double> next(model);
     const VectorX<double> a = VectorX<double>::Constant(model.nv(), 0.3);
     Matrix6X<double> J(6, model.nv());
     const int last = model.num_bodies() - 1;
@@ -752,6 +804,7 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
       immamb(model, data, x);
       aza_factorize(model, data, x.s);
       aza_solve(model, data, data.Minv, data.Minv);
+      semi_implicit_euler_step(model, data, x, a, 1e-3, next);
       ltdl_factorize(model, data);  // of crba's M above
       ltdl_inverse(model, data);
       kinetic_energy(model, data, x);

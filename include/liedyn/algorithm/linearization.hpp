@@ -270,7 +270,9 @@ void advance_semi_implicit(const Model<S>& model, const State<S>& x,
     out.H = x.H;
   }
   out.r += dt * ddq.segment(off, n);
-  out.s += dt * out.r;  // every joint a 1-DoF screw: s ⊕ Δt r⁺ is s + Δt r⁺
+  // s ⊕ Δt r⁺ on every joint's group: a vector sum when every joint is a 1-DoF screw.
+  if (model.one_dof_joints_only()) out.s += dt * out.r;
+  else detail::integrate_joints(model, out.s, dt * out.r, out.s);
   if (model.has_moving_base()) {
     out.nu += dt * ddq.template head<6>();
     out.H = out.H * SE3<S>::exp(Vector6<S>(dt * out.nu));
@@ -279,15 +281,16 @@ void advance_semi_implicit(const Model<S>& model, const State<S>& x,
 }  // namespace detail
 
 /// One step of the Lie-group semi-implicit Euler scheme into `out`:
-///   ν⁺ = ν + Δt ν̇,  r⁺ = r + Δt ṙ,  s⁺ = s + Δt r⁺,  H⁺ = H exp(Δt ν⁺^),
-/// with (ν̇, ṙ) = FD(x, τ̄) (body twist; for a welded base only s and r move). `out` may be x;
-/// no allocation once out.s and out.r have the model's size.
+///   ν⁺ = ν + Δt ν̇,  r⁺ = r + Δt ṙ,  s⁺ = s ⊕ Δt r⁺,  H⁺ = H exp(Δt ν⁺^),
+/// with (ν̇, ṙ) = FD(x, τ̄) (body twist; for a welded base only s and r move) and ⊕ each joint's
+/// group (s + Δt r⁺ for 1-DoF joints). Every joint type. `out` may be x; no allocation once
+/// out.s and out.r have the model's size.
 template <class S, class Derived>
 void semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const State<S>& x,
                               const Eigen::MatrixBase<Derived>& tau, const S& dt, State<S>& out,
                               const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("semi_implicit_euler_step", model, x);
-  detail::check_data("semi_implicit_euler_step", model, data);
+  detail::check_data_pairing("semi_implicit_euler_step", model, data);
   LIEDYN_CHECK_SIZE("semi_implicit_euler_step", "tau", tau, model.nv());
   model.require_invertible_mass_matrix("semi_implicit_euler_step");
   bias_force(model, data, x, fext);  // also leaves the joint transforms H_parent at x.s

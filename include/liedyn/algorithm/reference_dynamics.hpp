@@ -30,7 +30,7 @@ template <class S>
 void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data, const State<S>& x,
                                        MatrixX<S>& M_out) {
   detail::check_state("mass_matrix_from_inverse_dynamics", model, x);
-  detail::check_data("mass_matrix_from_inverse_dynamics", model, data);
+  detail::check_data_pairing("mass_matrix_from_inverse_dynamics", model, data);
   const int nv = model.nv();
   M_out.resize(nv, nv);
   VectorX<S> e = VectorX<S>::Zero(nv);
@@ -59,7 +59,7 @@ VectorX<S> forward_dynamics_llt(const Model<S>& model, Data<S>& data, const Stat
                                 const Eigen::MatrixBase<Derived>& tau,
                                 const ExternalWrenches<S>* fext = nullptr) {
   detail::check_state("forward_dynamics_llt", model, x);
-  detail::check_data("forward_dynamics_llt", model, data);
+  detail::check_data_pairing("forward_dynamics_llt", model, data);
   LIEDYN_CHECK_SIZE("forward_dynamics_llt", "tau", tau, model.nv());
   detail::check_wrenches("forward_dynamics_llt", model, fext);
   MatrixX<S> M;
