@@ -603,6 +603,191 @@ TEST_CASE(
   }
 }
 
+namespace {
+
+// P X Pᵀ for Pinocchio's nv × nv matrix X, P its velocity order → liedyn's (rows and columns).
+MatrixX<double> to_liedyn_matrix(const Model<double>& model, const test::PinocchioDump& d,
+                                 const MatrixX<double>& pin) {
+  return to_liedyn_symmetric(model, d, pin.transpose());  // that is P (Xᵀ)ᵀ Pᵀ
+}
+
+// [D1 D2] and [D3 D4] (nv × nv each): the derivatives by the velocity tangent of the
+// configuration and by the velocity, base first (D1, D3 empty for a welded base).
+template <class S>
+MatrixX<S> configuration_derivatives(const Model<S>& model, const Data<S>& data) {
+  MatrixX<S> out(model.nv(), model.nv());
+  out.leftCols(model.offset()) = data.D1;
+  out.rightCols(model.nv_joints()) = data.D2;
+  return out;
+}
+template <class S>
+MatrixX<S> velocity_derivatives(const Model<S>& model, const Data<S>& data) {
+  MatrixX<S> out(model.nv(), model.nv());
+  out.leftCols(model.offset()) = data.D3;
+  out.rightCols(model.nv_joints()) = data.D4;
+  return out;
+}
+
+// max |a − b| / max(1, max |b|); 0 for empty matrices.
+template <class A, class B>
+double relative_diff(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  if (b.size() == 0) return 0.0;
+  return max_abs_diff(a, b) / std::max(1.0, double(b.cwiseAbs().maxCoeff()));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "joint types: eidamb_derivatives of trees with every joint type agrees with Pinocchio "
+    "4.1's computeRNEADerivatives") {
+  // Tolerance: D1..D4 are sums over ≤ 50 bodies of the same products that rnea sums, in both
+  // libraries: rnea's tolerance above, 1e-12 relative to max(1, max |reference|). (The universal
+  // chain's reference is Pinocchio's revolute-pair twin: its own derivatives are wrong, see
+  // tests/data/pinocchio4/README.md.) A wrong column term is an O(1) error (design §6).
+  for (const char* stem : kDumps) {
+    for (int seed : {1, 2}) {
+      const std::string path = dump_path(stem, seed);
+      INFO(path);
+      const test::PinocchioDump d = test::read_pinocchio_dump(path);
+      const Model<double> model = test::model_from_dump(path, d);
+      const State<double> x = test::state_from_dump(model, d);
+      Data<double> data(model);
+      const VectorX<double> a = to_liedyn_velocity(model, d, d.vec("a"));
+      // Body twist held: Pinocchio's free-flyer velocity is the base's body twist.
+      eidamb_derivatives(model, data, x, a, TwistRepresentation::Body);
+      const MatrixX<double> dq = configuration_derivatives(model, data);
+      const MatrixX<double> dv = velocity_derivatives(model, data);
+      const double e_dq = relative_diff(dq, to_liedyn_matrix(model, d, d.mat("dtau_dq")));
+      const double e_dv = relative_diff(dv, to_liedyn_matrix(model, d, d.mat("dtau_dv")));
+      CHECK(e_dq < 1e-12);
+      CHECK(e_dv < 1e-12);
+      CHECK(relative_diff(data.M, to_liedyn_symmetric(model, d, d.mat("crba"))) < 1e-12);
+      CHECK(data.M == data.M.transpose());
+      CHECK(relative_diff(data.tau, to_liedyn_velocity(model, d, d.vec("rnea"))) < 1e-12);
+      const std::string name = std::string(stem) + ".seed" + std::to_string(seed);
+      test::report(name + ": [D1 D2] vs dtau_dq", e_dq);
+      test::report(name + ": [D3 D4] vs dtau_dv", e_dv);
+      // Data holds results, not promises: every public member overwritten with NaN first, the
+      // same answer to the bit, in each representation.
+      for (TwistRepresentation rep :
+           {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+        eidamb_derivatives(model, data, x, a, rep);
+        const Data<double> first = data;
+        test::scribble(data);
+        eidamb_derivatives(model, data, x, a, rep);
+        CHECK(data.D1 == first.D1);
+        CHECK(data.D2 == first.D2);
+        CHECK(data.D3 == first.D3);
+        CHECK(data.D4 == first.D4);
+        CHECK(data.M == first.M);
+        CHECK(data.tau == first.tau);
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "joint types: D1..D4 of trees with every joint type against long-double central "
+    "differences on the product group, in the three base-twist representations") {
+  // numdiff moves each joint on its own group (s ⊕ h e_k) and the base by H exp(η^), the twist
+  // of the representation held; default central differences, δ = ε_ld^(1/3) ≈ 4.8e-7, whose
+  // error δ²|f'''|/6 + ε_ld|f|/δ is ≲ 1e-12 relative here; the analytic side is long double too.
+  // Tolerance 1e-9 relative to max(1, max |FD|) (the issue's bound); a wrong term is O(1).
+  // A wrench on every body exercises F^c's external part, as the constrained kernels use it.
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 2);
+    INFO(path);
+    const LongDoubleTree tree = long_double_tree(path);
+    const Model<LD>& model = tree.model;
+    const State<LD>& x = tree.x;
+    Data<LD> data(model), data_fd(model);
+    ExternalWrenches<LD> fext(model.num_bodies());
+    for (int b = 0; b < model.num_bodies(); ++b)
+      fext[b] = Force<LD>(Vector6<LD>(Vector6<LD>::LinSpaced(LD(0.2) * b, LD(0.4) - b)));
+    const VectorX<LD> ddq = VectorX<LD>::LinSpaced(model.nv(), LD(-1.5), LD(2));
+    auto f = [&](const State<LD>& y) -> VectorX<LD> {
+      return eidamb(model, data_fd, y, ddq, &fext);
+    };
+    numdiff::NumDiffOptions<LD> opt;
+    const MatrixX<LD> fd2 = numdiff::jacobian_wrt_joint_positions(model, f, x, opt);
+    const MatrixX<LD> fd4 = numdiff::jacobian_wrt_joint_velocities(model, f, x, opt);
+    for (TwistRepresentation rep :
+         {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+      INFO("twist " << to_string(rep));
+      opt.twist_representation = rep;
+      const MatrixX<LD> fd1 = numdiff::jacobian_wrt_pose(model, f, x, opt);
+      const MatrixX<LD> fd3 = numdiff::jacobian_wrt_twist(model, f, x, opt);
+      eidamb_derivatives(model, data, x, ddq, rep, &fext);
+      const double e[4] = {relative_diff(data.D1, fd1), relative_diff(data.D2, fd2),
+                           relative_diff(data.D3, fd3), relative_diff(data.D4, fd4)};
+      for (int b = 0; b < 4; ++b) {
+        CHECK(e[b] < 1e-9);
+        test::report(std::string(stem) + ", " + to_string(rep) + ": FD, D" + std::to_string(b + 1),
+                     e[b]);
+      }
+      // The linearization's two passes (derivatives at zero accelerations, then the
+      // accelerations and, as the constrained kernels pass them, the wrenches put in): the same
+      // numbers to rounding (sums regrouped: 1e-15 relative in long double); a missing term is
+      // O(1).
+      Data<LD> two(model);
+      detail::update_poses(model, two, x.s);
+      detail::ground_derivative_pass<false>(model, two, x, VectorX<LD>::Zero(model.nv()), rep,
+                                            static_cast<const ExternalWrenches<LD>*>(nullptr));
+      detail::ground_acceleration_pass(model, two, x, ddq, &fext);
+      CHECK(relative_diff(two.tau, data.tau) < 1e-15);
+      CHECK(relative_diff(two.D2, data.D2) < 1e-15);
+      CHECK(relative_diff(two.D4, data.D4) < 1e-15);
+      CHECK(relative_diff(two.M, data.M) < 1e-15);
+      if (model.has_moving_base()) CHECK(relative_diff(two.D1, data.D1) < 1e-15);
+    }
+  }
+}
+
+TEST_CASE(
+    "joint types: eidamb_derivatives of trees with every joint type in float and "
+    "AutoDiffScalar") {
+  using test::AD6;
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 1);
+    INFO(path);
+    const test::PinocchioDump d = test::read_pinocchio_dump(path);
+    const Model<double> model = test::model_from_dump(path, d);
+    const State<double> x = test::state_from_dump(model, d);
+    const int nv = model.nv();
+    Data<double> data(model);
+    const VectorX<double> ddq = VectorX<double>::LinSpaced(nv, -1.0, 2.0);
+    eidamb_derivatives(model, data, x, ddq);
+
+    // AutoDiffScalar: ∂τ/∂r_k of eidamb for the first six joint velocities are D4's columns.
+    // Tolerance: the comparison with Pinocchio's above (other sums of the same products).
+    const Model<AD6> model_ad = model.cast<AD6>();
+    Data<AD6> data_ad(model_ad);
+    State<AD6> x_ad = x.cast<AD6>();
+    const int seeds = std::min(6, model.nv_joints());
+    for (int k = 0; k < seeds; ++k) x_ad.r(k).derivatives() = Eigen::Matrix<double, 6, 1>::Unit(k);
+    const VectorX<AD6> tau_ad = eidamb(model_ad, data_ad, x_ad, ddq.cast<AD6>().eval());
+    MatrixX<double> dtau_dr(nv, seeds);
+    for (int r = 0; r < nv; ++r)
+      for (int k = 0; k < seeds; ++k) dtau_dr(r, k) = tau_ad(r).derivatives()(k);
+    CHECK(relative_diff(dtau_dr, data.D4.leftCols(seeds)) < 1e-12);
+    // The kernel itself in AutoDiffScalar: its values are the double ones.
+    eidamb_derivatives(model_ad, data_ad, x.cast<AD6>(), ddq.cast<AD6>().eval());
+    MatrixX<double> D2_values(nv, model.nv_joints());
+    for (int c = 0; c < model.nv_joints(); ++c)
+      for (int r = 0; r < nv; ++r) D2_values(r, c) = data_ad.D2(r, c).value();
+    CHECK(relative_diff(D2_values, data.D2) < 1e-12);
+
+    // float: the same numbers at float's rounding, 6e-8 per operation over sums of ≤ 50 bodies'
+    // terms: 1e-4 relative to max(1, max |D|).
+    const Model<float> model_f = model.cast<float>();
+    Data<float> data_f(model_f);
+    eidamb_derivatives(model_f, data_f, x.cast<float>(), ddq.cast<float>().eval());
+    CHECK(relative_diff(data_f.D2.cast<double>(), data.D2) < 1e-4);
+    CHECK(relative_diff(data_f.D4.cast<double>(), data.D4) < 1e-4);
+    CHECK(relative_diff(data_f.M.cast<double>(), data.M) < 1e-4);
+  }
+}
+
 TEST_CASE(
     "joint types: rnea, crba, aba and immamb of trees with every joint type in float and "
     "AutoDiffScalar") {
@@ -802,6 +987,8 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
       crba(model, data, x, CrbaRoute::BaseFrame);
       aba(model, data, x, a);
       immamb(model, data, x);
+      eidamb_derivatives(model, data, x, a, TwistRepresentation::Body);
+      eidamb_derivatives(model, data, x, a, TwistRepresentation::Mixed);
       aza_factorize(model, data, x.s);
       aza_solve(model, data, data.Minv, data.Minv);
       semi_implicit_euler_step(model, data, x, a, 1e-3, next);

@@ -10,11 +10,14 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <random>
 
 #include <iomanip>
 #include <ostream>
+#include <string>
 
 #include <Eigen/Core>
 #include <catch2/catch.hpp>
@@ -24,6 +27,11 @@
 
 namespace liedyn {
 namespace test {
+
+/// Prints `what: err` when LIEDYN_TEST_VERBOSE is set (to report the errors reached).
+inline void report(const std::string& what, double err) {
+  if (std::getenv("LIEDYN_TEST_VERBOSE")) std::printf("  %-60s %.3e\n", what.c_str(), err);
+}
 
 // ---------------------------------------------------------------------------
 // Scalars

@@ -253,8 +253,9 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   };
 
   for (int k = 1; k < nb; ++k) {
-    const Motion<S>& Sk = data.ground_axis[k];
-    const Motion<S>& uk = data.ground_u[k];
+    const int ck = model.r_index(k);  // 1-DoF joints: one column each
+    const Motion<S>& Sk = data.ground_axis[ck];
+    const Motion<S>& uk = data.ground_u[ck];
     const SpatialInertia<S>& Ic = data.ground_Ic[k];
     const Force<S>& hc = data.ground_hc[k];
     const Vector3<S> dc =
@@ -267,9 +268,9 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
     dh.col(s_col) = d;
     dh.col(r_col) = Phi((Ic * Sk).vector());
     // The base rows of ∂ĪD/∂s and ∂ĪD/∂r (eidamb_derivatives.hpp).
-    const Force<S> P = Sk.cross(data.ground_fc[k]) - Ic * data.ground_psi[k] - uk.cross(hc) -
+    const Force<S> P = Sk.cross(data.ground_fc[k]) - Ic * data.ground_phi[ck] - uk.cross(hc) -
                        data.ground_Bc[k] * uk;
-    const Force<S> Q = Ic * data.ground_w[k] + Sk.cross(hc) + data.ground_Bc[k] * Sk;
+    const Force<S> Q = Ic * data.ground_w[ck] + Sk.cross(hc) + data.ground_Bc[k] * Sk;
     d = Phi(P.vector());
     d.template tail<3>() += moment_shift(dc, fl);
     df.col(s_col) = d;

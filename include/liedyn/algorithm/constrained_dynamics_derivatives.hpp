@@ -383,7 +383,7 @@ void constrained_forward_dynamics_derivatives(
   // The constraint forces as body-fixed external wrenches (they depend on the poses only) and the
   // accelerations put in: D2 and τ̄ at (x, q̈) with the wrenches (eidamb_derivatives' outputs).
   detail::constraint_wrenches(model, data, set, cd.lambda, ws.wrenches);
-  detail::ground_acceleration_pass(model, data, cd.ddq, &ws.wrenches);
+  detail::ground_acceleration_pass(model, data, x, cd.ddq, &ws.wrenches);
   const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
 
   const bool dense =

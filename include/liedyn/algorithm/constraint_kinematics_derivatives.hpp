@@ -62,8 +62,8 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
       return;
     }
     const int col = support_column(support, model.v_index(k));
-    const Motion<S>& Sk = data.ground_axis[k];
-    const Motion<S>& uk = data.ground_u[k];
+    const Motion<S>& Sk = data.ground_axis[model.r_index(k)];  // 1-DoF joints: one column each
+    const Motion<S>& uk = data.ground_u[model.r_index(k)];
     const Motion<S> Ak = data.ground_a[k] - a_g0;
     theta.col(col) = Sk.vector();
     dv.col(col) = -uk.vector();

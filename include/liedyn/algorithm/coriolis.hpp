@@ -43,8 +43,8 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
   for (int i = 1; i < nb; ++i) {
     const int p = model.parent(i);
     const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
-    data.ground_axis[i] = Si;
-    data.ground_u[i] = Si.cross(data.ground_v[p]);
+    data.ground_axis[model.r_index(i)] = Si;  // 1-DoF joints: column r_index(i)
+    data.ground_u[model.r_index(i)] = Si.cross(data.ground_v[p]);
     data.ground_v[i] = data.ground_v[p] + Si * S(x.r(model.r_index(i)));
     const SpatialInertia<S> Ii = model.inertia(i).transformed(data.H_base[i]);
     data.ground_Ic[i] = Ii;
@@ -62,8 +62,8 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
   const S half(0.5);
   for (int j = 1; j < nb; ++j) {
     const int row = model.v_index(j);
-    const Motion<S>& Sj = data.ground_axis[j];
-    const Motion<S>& uj = data.ground_u[j];
+    const Motion<S>& Sj = data.ground_axis[model.r_index(j)];
+    const Motion<S>& uj = data.ground_u[model.r_index(j)];
     const SpatialInertia<S>& Ic = data.ground_Ic[j];
     const Force<S>& hc = data.ground_hc[j];
     const Force<S> y = Ic * Sj;
@@ -75,8 +75,9 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
     C(row, row) = dot(Sj, e) - dot(uj, y);
     for (int k = model.parent(j); k > 0; k = model.parent(k)) {
       const int rk = model.v_index(k);
-      C(row, rk) = dot(data.ground_axis[k], e) - dot(data.ground_u[k], y);
-      C(rk, row) = dot(data.ground_axis[k], Fj);
+      const int ck = model.r_index(k);
+      C(row, rk) = dot(data.ground_axis[ck], e) - dot(data.ground_u[ck], y);
+      C(rk, row) = dot(data.ground_axis[ck], Fj);
     }
     if (moving) {
       // Base columns: y·(ν × e_m) + e_m·e = (e − ν ×̄* y)_m; base rows: Fj.

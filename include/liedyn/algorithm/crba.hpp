@@ -118,7 +118,7 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
     if (parent == 0) data.H_base[i] = data.H_parent[i];
     else model.joint(i).child_pose(data.H_base[parent], data.H_parent[i], data.H_base[i]);
     if (model.joint_nv(i) == 1)
-      data.ground_axis[i] = model.joint(i).subspace_in(data.H_base[i]);  // S_i = ^0X_i Γ_i
+      data.ground_axis[model.r_index(i)] = model.joint(i).subspace_in(data.H_base[i]);  // S_i
   }
   for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
   MatrixX<S>& M = data.M;
@@ -140,7 +140,7 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
     data.H_base[i].act_forces(Fi, Fi);  // to the base frame
     // A 1-DoF joint's S_i is held in registers across the row.
     if (n == 1) {
-      const Vector6<S> Si = data.ground_axis[i].vector();
+      const Vector6<S> Si = data.ground_axis[ri].vector();
       for (int c = ri + 1; c < end; ++c) {
         const S Mic = Si.dot(F.col(c));
         M(vi, off + c) = Mic;

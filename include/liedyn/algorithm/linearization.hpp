@@ -142,7 +142,7 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
     ltdl_factorize(model, data);
     data.ddq = tau - data.h;
     ltdl_solve(model, data, data.ddq);
-    ground_acceleration_pass(model, data, data.ddq);
+    ground_acceleration_pass(model, data, x, data.ddq);
     ltdl_inverse(model, data);
     minv_times_derivatives(model, data, x, opt.representation, sign, out);
     return;

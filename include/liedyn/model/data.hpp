@@ -63,18 +63,18 @@ struct Data {
     ltdl_base_rows.setZero(6, nv);
     ltdl_scratch.setZero(2 * nv);
     const int nbase = model.has_moving_base() ? 6 : 0;
-    ground_axis.assign(nb, Motion<S>());
+    ground_axis.assign(n, Motion<S>());
     ground_v.assign(nb, Motion<S>());
     ground_a.assign(nb, Motion<S>());
-    ground_u.assign(nb, Motion<S>());
-    ground_psi.assign(nb, Motion<S>());
-    ground_w.assign(nb, Motion<S>());
+    ground_u.assign(n, Motion<S>());
+    ground_phi.assign(n, Motion<S>());
+    ground_w.assign(n, Motion<S>());
     ground_Ic.assign(nb, SpatialInertia<S>());
     ground_Bc.assign(nb, SpatialInertia<S>());
     ground_hc.assign(nb, Force<S>());
     ground_fc.assign(nb, Force<S>());
-    ground_y.assign(nb, Force<S>());
-    ground_e.assign(nb, Force<S>());
+    ground_y.assign(n, Force<S>());
+    ground_e.assign(n, Force<S>());
     ground_dA.assign(nb, Motion<S>());
     ground_dF.assign(nb, Force<S>());
     D1.setZero(nv, nbase);
@@ -146,24 +146,26 @@ struct Data {
   std::vector<Matrix6X<S>> Pset;  ///< IMMAmb's 𝓟_i (6 × n each, frame 0)
 
   // --- EIDAmb derivatives: "ground" quantities, expressed in the base frame 0 frozen at the
-  // current instant (eidamb_derivatives.hpp) ------------------------------------------------
-  std::vector<Motion<S>> ground_axis;  ///< S_i = ^0X_i Γ_i
-  std::vector<Motion<S>> ground_v;     ///< V_i = ^0X_i v_i
-  std::vector<Motion<S>> ground_a;     ///< A_i = ^0X_i a_i (with gravity and base acceleration)
-  std::vector<Motion<S>> ground_u;     ///< u_i = S_i × V_i
-  std::vector<Motion<S>> ground_psi;   ///< ψ_i = S_i × A_i − u_i × V_i
-  std::vector<Motion<S>> ground_w;     ///< W_i = (V_λ(i) + V_i) × S_i
+  // current instant (eidamb_derivatives.hpp). Per body, or per joint column: one entry per
+  // velocity coordinate of the joints, joint i's from r_index(i) (column d hangs from Vpar_d,
+  // Apar_d: the parent's motion, plus a successive joint's earlier columns) ----------------
+  std::vector<Motion<S>> ground_axis;  ///< per column: S_d = ^0X_i Γ_i e_d
+  std::vector<Motion<S>> ground_v;     ///< per body: V_i = ^0X_i v_i
+  std::vector<Motion<S>> ground_a;  ///< per body: A_i = ^0X_i a_i (with gravity, base acceleration)
+  std::vector<Motion<S>> ground_u;  ///< per column: u_d = S_d × Vpar_d
+  std::vector<Motion<S>> ground_phi;         ///< per column: φ_d = S_d × Apar_d − u_d × Vpar_d
+  std::vector<Motion<S>> ground_w;           ///< per column: W_d = (Vpar_d + Vpost_d) × S_d
   std::vector<SpatialInertia<S>> ground_Ic;  ///< composite inertia of subtree(i)
   std::vector<SpatialInertia<S>>
       ground_Bc;                    ///< composite inertia variation Σ (V_j×̄* I_j − I_j V_j×)
   std::vector<Force<S>> ground_hc;  ///< composite momentum
-  std::vector<Force<S>> ground_fc;  ///< composite wrench F^c_i (τ_i = S_i · F^c_i)
-  std::vector<Force<S>> ground_y;   ///< I^c_i S_i (kept for the linearization's second pass)
-  std::vector<Force<S>> ground_e;   ///< B^c_i S_i − S_i ×̄* h^c_i (likewise)
+  std::vector<Force<S>> ground_fc;  ///< composite wrench F^c_i (τ_d = S_d · F^c_i)
+  std::vector<Force<S>> ground_y;   ///< per column: I^c_i S_d (for the linearization's second pass)
+  std::vector<Force<S>> ground_e;   ///< per column: B^c_i S_d − S_d ×̄* h^c_i (likewise)
   std::vector<Motion<S>> ground_dA;  ///< scratch: the change of A_i with the accelerations
   std::vector<Force<S>> ground_dF;   ///< scratch: Σ over subtree(i) of I_j (ΔA_j − ΔA_i)
   MatrixX<S> D1;  ///< ∂ĪD/∂η (nv × 6), twist of the chosen representation held fixed
-  MatrixX<S> D2;  ///< ∂ĪD/∂s (nv × nv_joints)
+  MatrixX<S> D2;  ///< ∂ĪD/∂δs (nv × nv_joints), each joint's δs on its own group
   MatrixX<S> D3;  ///< ∂ĪD/∂(base twist) in the chosen representation (nv × 6)
   MatrixX<S> D4;  ///< ∂ĪD/∂r (nv × nv_joints)
 

@@ -9,7 +9,8 @@
 //
 // Columns and perturbations (the tangent δx = (η, δs, δtwist, δr), state.hpp):
 //   η (6)      H ← H exp(±δ e_k^)  right perturbation, η linear first (docs/conventions.md §3)
-//   δs (n)     s ← s ± δ e_k
+//   δs (n)     s ← s ⊕ ±δ e_k, each joint on its own group (Joint::integrate; s ± δ e_k for
+//              a 1-DoF joint)
 //   δtwist (6) the base twist in opt.twist_representation, t ← t ± δ e_k, then ν = t at H in
 //              body form (Body: ν ± δ e_k itself)
 //   δr (n)     r ← r ± δ e_k
@@ -26,8 +27,8 @@
 // Step: opt.step = δ > 0 is used as given; 0 (the default) picks ε^(1/3) (central) or ε^(1/2)
 // (forward), ε the scalar's machine epsilon — the bottom of the error "V" for O(1) data. With
 // opt.relative_step (default on), the step of a vector coordinate c is δ·max(1, |c|); the pose
-// coordinates η are always centred at 0 and use δ. The effective step is the representable
-// one, (c + δ) − c, so the division uses exactly the difference that was applied.
+// coordinates η and a multi-DoF joint's δs are centred at 0 and use δ. The effective step is the
+// representable one, (c + δ) − c, so the division uses exactly the difference that was applied.
 //
 // f is called as f(const State<S>&) (resp. f(const VectorX<S>&)) and may return any Eigen
 // vector or matrix expression convertible to a plain matrix (a matrix is flattened column-major)
@@ -198,13 +199,21 @@ MatrixX<S> state_block_columns(const Model<S>& model, F& f, F0& f0, const State<
           ncols, g, [](int) { return S(0); }, f0, opt);
     }
     case StateBlock::JointPositions: {
+      // s ⊕ h e_k on each joint's group. A 1-DoF joint's coordinate is the vector coordinate
+      // s_i itself (its step scales with |s_i|, s_i ⊕ h = s_i + h); a multi-DoF joint's tangent
+      // coordinates are centred at 0, like η.
+      VectorX<S> origin = VectorX<S>::Zero(n);
+      for (int i = 1; i < model.num_bodies(); ++i)
+        if (model.joint(i).one_dof()) origin[model.r_index(i)] = x.s[model.q_index(i)];
       auto g = [&](int k, const S& h) {
         State<S> y = x;
-        y.s[k] = x.s[k] + h;  // every joint a 1-DoF screw: s ⊕ h e_k is s + h e_k
+        VectorX<S> ds = VectorX<S>::Zero(n);
+        ds[k] = h;
+        liedyn::detail::integrate_joints(model, x.s, ds, y.s);
         return as_vector<S>(f(static_cast<const State<S>&>(y)));
       };
       return difference_columns<S>(
-          n, g, [&](int k) { return x.s[k]; }, f0, opt);
+          n, g, [&](int k) { return origin[k]; }, f0, opt);
     }
     case StateBlock::Twist: {
       const int ncols = moving ? 6 : 0;
