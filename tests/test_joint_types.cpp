@@ -25,6 +25,7 @@
 #include "support/pinocchio4_model.hpp"
 #include "support/pinocchio_dump.hpp"
 #include "support/scribble.hpp"
+#include "support/state_tangent.hpp"
 #include "support/test_support.hpp"
 
 using namespace liedyn;
@@ -744,6 +745,172 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "joint types: linearize of trees with every joint type agrees with Pinocchio 4.1's "
+    "computeABADerivatives, both M⁻¹ routes") {
+  // Tolerance: ∂q̈/∂x = −M⁻¹ [D1..D4] and M⁻¹ carry M's conditioning in both libraries, as M⁻¹
+  // does: its tolerance above, 1e-11 relative to max(1, max |reference|). A wrong column or
+  // block is an O(1) error.
+  for (const char* stem : kDumps) {
+    for (int seed : {1, 2}) {
+      const std::string path = dump_path(stem, seed);
+      INFO(path);
+      const test::PinocchioDump d = test::read_pinocchio_dump(path);
+      const Model<double> model = test::model_from_dump(path, d);
+      const State<double> x = test::state_from_dump(model, d);
+      Data<double> data(model);
+      const int nv = model.nv();
+      const VectorX<double> tau = to_liedyn_velocity(model, d, d.vec("tau"));
+      MatrixX<double> ref(nv, 2 * nv);
+      ref << to_liedyn_matrix(model, d, d.mat("dddq_dq")),
+          to_liedyn_matrix(model, d, d.mat("dddq_dv"));
+      const MatrixX<double> Minv_ref = to_liedyn_symmetric(model, d, d.mat("Minv"));
+      for (MinvMethod route : {MinvMethod::Dense, MinvMethod::Sweeps}) {
+        INFO("route " << int(route));
+        LinearizationOptions<double> opt;
+        opt.minv = route;  // body twist held: Pinocchio's free-flyer velocity
+        linearize(model, data, x, tau, opt);
+        const double e_A = relative_diff(data.A.bottomRows(nv), ref);
+        CHECK(e_A < 1e-11);
+        CHECK(relative_diff(data.B.bottomRows(nv), Minv_ref) < 1e-11);
+        CHECK(relative_diff(data.ddq, to_liedyn_velocity(model, d, d.vec("aba"))) < 1e-11);
+        test::report(std::string(stem) + ".seed" + std::to_string(seed) + ", route " +
+                         std::to_string(int(route)) + ": A's acceleration rows vs dddq",
+                     e_A);
+        // Data holds results, not promises.
+        const MatrixX<double> A = data.A, B = data.B;
+        test::scribble(data);
+        linearize(model, data, x, tau, opt);
+        CHECK(data.A == A);
+        CHECK(data.B == B);
+      }
+    }
+  }
+}
+
+namespace {
+
+// The vector field of the state in the coordinates of `rep` (the rows of A): [ν; r; ṫ; ṙ],
+// ṫ the representation's base acceleration; [r; ṙ] for a welded base.
+VectorX<LD> state_field(const Model<LD>& model, Data<LD>& data, const State<LD>& y,
+                        const VectorX<LD>& tau, TwistRepresentation rep) {
+  const VectorX<LD> acc = aba(model, data, y, tau);
+  const int n = model.nv_joints();
+  VectorX<LD> f(2 * model.nv());
+  if (model.has_moving_base())
+    f << y.nu, y.r, base_acceleration_from_body(y.H, y.nu, Vector6<LD>(acc.head<6>()), rep),
+        acc.tail(n);
+  else f << y.r, acc;
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "joint types: the continuous and discrete linearizations of trees with every joint type "
+    "against long-double central differences on the product group") {
+  // numdiff's columns move the base by H exp(η^) with the twist of `rep` held, each joint on its
+  // own group, the velocities additively (default central differences, δ = ε_ld^(1/3), error
+  // ≲ 1e-12 relative here). Continuous: a deviation on a group obeys η̇ = δv − ad(v̄) η (base and
+  // joints alike), so the differences of the field's ν and r rows get −ad on those blocks. The
+  // analytic side in long double too; tolerance 1e-9 relative to max(1, max |FD|) (the issue's
+  // bound); a missing −ad block, Jacobian or column is O(1).
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 2);
+    INFO(path);
+    const LongDoubleTree tree = long_double_tree(path);
+    const Model<LD>& model = tree.model;
+    const State<LD>& x = tree.x;
+    const int nv = model.nv(), off = model.offset();
+    Data<LD> data(model), data_fd(model);
+    const VectorX<LD> tau = VectorX<LD>::LinSpaced(nv, LD(-3), LD(2));
+    const LD dt = 0.05L;
+    for (TwistRepresentation rep :
+         {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+      if (off == 0 && rep != TwistRepresentation::Body) continue;  // no base twist
+      INFO("twist " << to_string(rep));
+      numdiff::NumDiffOptions<LD> opt;
+      opt.twist_representation = rep;
+      LinearizationOptions<LD> lin;
+      lin.representation = rep;
+
+      MatrixX<LD> fd_A = numdiff::state_jacobian(
+          model, [&](const State<LD>& y) { return state_field(model, data_fd, y, tau, rep); }, x,
+          opt);
+      if (off) fd_A.topLeftCorner<6, 6>() -= Motion<LD>(x.nu).cross_matrix();
+      for (int i = 1; i < model.num_bodies(); ++i) {
+        const int r = model.r_index(i), k = model.joint_nv(i);
+        JointTangentMap<LD> ad(k, k);
+        model.joint(i).ad(x.r.segment(r, k), ad);
+        fd_A.block(off + r, off + r, k, k) -= ad;
+      }
+      const MatrixX<LD> fd_B = numdiff::vector_jacobian(
+          [&](const VectorX<LD>& t) { return state_field(model, data_fd, x, t, rep); }, tau);
+      linearize(model, data, x, tau, lin);
+      const double e_A = relative_diff(data.A, fd_A), e_B = relative_diff(data.B, fd_B);
+      CHECK(e_A < 1e-9);
+      CHECK(e_B < 1e-9);
+
+      // Discrete: δx⁺ = step(x ⊕ δx) ⊖ step(x), in `rep` coordinates at both ends.
+      const State<LD> x_next = semi_implicit_euler_step(model, data_fd, x, tau, dt);
+      auto step_from = [&](const State<LD>& y, const VectorX<LD>& t) {
+        return test::local(model, x_next, semi_implicit_euler_step(model, data_fd, y, t, dt), rep);
+      };
+      const MatrixX<LD> fd_Ad = numdiff::state_jacobian(
+          model, [&](const State<LD>& y) { return step_from(y, tau); }, x, opt);
+      const MatrixX<LD> fd_Bd =
+          numdiff::vector_jacobian([&](const VectorX<LD>& t) { return step_from(x, t); }, tau);
+      linearize_discrete(model, data, x, tau, dt, lin);
+      const double e_Ad = relative_diff(data.A, fd_Ad), e_Bd = relative_diff(data.B, fd_Bd);
+      CHECK(e_Ad < 1e-9);
+      CHECK(e_Bd < 1e-9);
+      const std::string name = std::string(stem) + ", " + to_string(rep);
+      test::report(name + ": FD, continuous A", e_A);
+      test::report(name + ": FD, continuous B", e_B);
+      test::report(name + ": FD, discrete A", e_Ad);
+      test::report(name + ": FD, discrete B", e_Bd);
+    }
+  }
+}
+
+TEST_CASE(
+    "joint types: centroidal_derivatives of trees with every joint type against long-double "
+    "central differences on the product group") {
+  // The CoM, the centroidal momentum and its rate at fixed accelerations (checked against
+  // Pinocchio above through the kernels they share), differentiated by numdiff on the product
+  // group (δ = ε_ld^(1/3), error ≲ 1e-12 relative); the analytic side in long double. Tolerance
+  // 1e-9 relative to max(1, max |FD|), as for D1..D4.
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 1);
+    INFO(path);
+    const LongDoubleTree tree = long_double_tree(path);
+    const Model<LD>& model = tree.model;
+    const State<LD>& x = tree.x;
+    Data<LD> data(model), data_fd(model);
+    const VectorX<LD> ddq = VectorX<LD>::LinSpaced(model.nv(), LD(1), LD(-2));
+    auto f = [&](const State<LD>& y) {
+      VectorX<LD> out(15);
+      out << center_of_mass(model, data_fd, y), centroidal_momentum(model, data_fd, y),
+          centroidal_momentum_rate(model, data_fd, y, ddq);
+      return out;
+    };
+    for (TwistRepresentation rep :
+         {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
+      if (!model.has_moving_base() && rep != TwistRepresentation::Body) continue;
+      INFO("twist " << to_string(rep));
+      numdiff::NumDiffOptions<LD> opt;
+      opt.twist_representation = rep;
+      const MatrixX<LD> fd = numdiff::state_jacobian(model, f, x, opt);
+      centroidal_derivatives(model, data, x, ddq, rep);
+      MatrixX<LD> analytic(15, 2 * model.nv());
+      analytic << data.com_dx, data.centroidal_momentum_dx, data.centroidal_rate_dx;
+      const double e = relative_diff(analytic, fd);
+      CHECK(e < 1e-9);
+      test::report(std::string(stem) + ", " + to_string(rep) + ": FD, centroidal derivatives", e);
+    }
+  }
+}
+
+TEST_CASE(
     "joint types: eidamb_derivatives of trees with every joint type in float and "
     "AutoDiffScalar") {
   using test::AD6;
@@ -989,6 +1156,8 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
       immamb(model, data, x);
       eidamb_derivatives(model, data, x, a, TwistRepresentation::Body);
       eidamb_derivatives(model, data, x, a, TwistRepresentation::Mixed);
+      linearize(model, data, x, a);
+      linearize_discrete(model, data, x, a, 1e-2);
       aza_factorize(model, data, x.s);
       aza_solve(model, data, data.Minv, data.Minv);
       semi_implicit_euler_step(model, data, x, a, 1e-3, next);
@@ -998,6 +1167,7 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
       potential_energy(model, data, x);
       centroidal_momentum_matrix(model, data, x);
       centroidal_momentum_rate(model, data, x, a);
+      centroidal_derivatives(model, data, x, a, TwistRepresentation::Mixed);
       news = guard.allocations();
     }
     CHECK(news == 0);

@@ -7,11 +7,11 @@
 namespace liedyn {
 namespace test {
 
-/// y ⊖ x in the coordinates of `rep`: (log(H_x⁻¹ H_y), s_y − s_x, t_y − t_x, r_y − r_x).
+/// y ⊖ x in the coordinates of `rep`: (log(H_x⁻¹ H_y), s_y ⊖ s_x, t_y − t_x, r_y − r_x).
 template <class T>
 VectorX<T> local(const Model<T>& m, const State<T>& x, const State<T>& y, TwistRepresentation rep) {
   VectorX<T> d = difference(m, x, y);
-  if (m.has_moving_base()) d.segment(6 + m.num_joints(), 6) = y.base_twist(rep) - x.base_twist(rep);
+  if (m.has_moving_base()) d.segment(6 + m.nv_joints(), 6) = y.base_twist(rep) - x.base_twist(rep);
   return d;
 }
 

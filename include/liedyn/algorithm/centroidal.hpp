@@ -229,7 +229,7 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
                             const Eigen::MatrixBase<Derived>& ddq,
                             TwistRepresentation rep = TwistRepresentation::Body) {
   detail::check_state("centroidal_derivatives", model, x);
-  detail::check_data("centroidal_derivatives", model, data);
+  detail::check_data_pairing("centroidal_derivatives", model, data);
   LIEDYN_CHECK_SIZE("centroidal_derivatives", "ddq", ddq, model.nv());
   detail::update_poses(model, data, x.s);
   detail::ground_derivative_pass<true>(model, data, x, ddq, TwistRepresentation::Body,
@@ -252,29 +252,31 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
     return Vector3<S>(-(R * dc.cross(f_lin)));
   };
 
+  // One column c of each joint k at a time: moving it moves subtree(k) rigidly along S_c
+  // (eidamb_derivatives.hpp).
   for (int k = 1; k < nb; ++k) {
-    const int ck = model.r_index(k);  // 1-DoF joints: one column each
-    const Motion<S>& Sk = data.ground_axis[ck];
-    const Motion<S>& uk = data.ground_u[ck];
     const SpatialInertia<S>& Ic = data.ground_Ic[k];
     const Force<S>& hc = data.ground_hc[k];
-    const Vector3<S> dc =
-        (Vector3<S>(Sk.angular().cross(Ic.first_moment())) + Ic.mass() * Sk.linear()) / mass;
-    const int s_col = cs + model.r_index(k), r_col = cr + model.r_index(k);
-    dp.col(s_col) = R * dc;
-    dp.col(r_col).setZero();
-    Vector6<S> d = Phi((Sk.cross(hc) - Ic * uk).vector());
-    d.template tail<3>() += moment_shift(dc, l);
-    dh.col(s_col) = d;
-    dh.col(r_col) = Phi((Ic * Sk).vector());
-    // The base rows of ∂ĪD/∂s and ∂ĪD/∂r (eidamb_derivatives.hpp).
-    const Force<S> P = Sk.cross(data.ground_fc[k]) - Ic * data.ground_phi[ck] - uk.cross(hc) -
-                       data.ground_Bc[k] * uk;
-    const Force<S> Q = Ic * data.ground_w[ck] + Sk.cross(hc) + data.ground_Bc[k] * Sk;
-    d = Phi(P.vector());
-    d.template tail<3>() += moment_shift(dc, fl);
-    df.col(s_col) = d;
-    df.col(r_col) = Phi(Q.vector());
+    for (int c = model.r_index(k); c < model.r_index(k + 1); ++c) {
+      const Motion<S>& Sc = data.ground_axis[c];
+      const Motion<S>& uc = data.ground_u[c];
+      const Vector3<S> dc =
+          (Vector3<S>(Sc.angular().cross(Ic.first_moment())) + Ic.mass() * Sc.linear()) / mass;
+      const int s_col = cs + c, r_col = cr + c;
+      dp.col(s_col) = R * dc;
+      dp.col(r_col).setZero();
+      Vector6<S> d = Phi((Sc.cross(hc) - Ic * uc).vector());
+      d.template tail<3>() += moment_shift(dc, l);
+      dh.col(s_col) = d;
+      dh.col(r_col) = Phi((Ic * Sc).vector());
+      // The base rows of ∂ĪD/∂δs and ∂ĪD/∂r (eidamb_derivatives.hpp).
+      const Force<S> P = detail::position_derivative_wrench(data, k, c, data.ground_fc[k]);
+      const Force<S> Q = Ic * data.ground_w[c] + Sc.cross(hc) + data.ground_Bc[k] * Sc;
+      d = Phi(P.vector());
+      d.template tail<3>() += moment_shift(dc, fl);
+      df.col(s_col) = d;
+      df.col(r_col) = Phi(Q.vector());
+    }
   }
   if (off == 0) return;
 

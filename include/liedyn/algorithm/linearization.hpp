@@ -12,7 +12,8 @@
 // eidamb_derivatives in the same representation (evaluated at the FD accelerations), and
 // ∂ν/∂η|_t = N_η, ∂ν/∂t = N_t, t = T ν:
 //   η̇  = (N_η − ad_ν) η + N_t δt
-//   δṡ = δr
+//   δṡ_i = −ad(r̄_i) δs_i + δr_i   each joint's deviation on its own group (δṡ_i = δr_i for the
+//                                   vector-space joints: screws, universal)
 //   δṫ = T (−M⁻¹K)_base δx + G_η η + G_t δt + T (M⁻¹)_base δτ̄
 //   δṙ = (−M⁻¹K)_joints δx + (M⁻¹)_joints δτ̄
 // Body: N_η = 0, N_t = T = I, G = 0 — the A of docs/conventions.md §4. Inertial: N_η = ad_ν,
@@ -80,20 +81,23 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   for (int k = 1; k < model.num_bodies(); ++k) {
     const int ck = model.r_index(k), r0 = off + ck;
     const int len = model.r_index(model.subtree_end(k)) - ck;
-    const auto d2 = data.D2.col(ck);
-    const auto d4 = data.D4.col(ck);
-    auto ga = data.lin_K.col(0), gb = data.lin_K.col(1);  // n ≥ 1: K has its two columns
     int p = 0;
     for (int r = 0; r < off; ++r) rows(p++) = r;
     for (int a = model.parent(k); a > 0; a = model.parent(a))
       for (int r = model.v_index(a); r < model.v_index(a) + model.joint_nv(a); ++r) rows(p++) = r;
     for (int r = r0; r < r0 + len; ++r) rows(p++) = r;
-    for (int t = 0; t < p; ++t) {
-      ga(t) = d2(rows(t));
-      gb(t) = d4(rows(t));
+    // Every column of joint k has that pattern (its own block lies in the subtree's range).
+    for (int c = ck; c < model.r_index(k + 1); ++c) {
+      const auto d2 = data.D2.col(c);
+      const auto d4 = data.D4.col(c);
+      auto ga = data.lin_K.col(0), gb = data.lin_K.col(1);  // n ≥ 1: K has its two columns
+      for (int t = 0; t < p; ++t) {
+        ga(t) = d2(rows(t));
+        gb(t) = d4(rows(t));
+      }
+      gather_product2<S>(Minv, 0, rows.head(p), ga, gb, sign, out.col(off + c),
+                         out.col(2 * off + n + c));
     }
-    gather_product2<S>(Minv, 0, rows.head(p), ga, gb, sign, out.col(off + ck),
-                       out.col(2 * off + n + ck));
   }
   if (off == 0) return;
   for (int r = 0; r < nv; ++r) rows(r) = r;
@@ -123,7 +127,7 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
                                   const ExternalWrenches<S>* fext, const S& sign, Out out,
                                   const char* who) {
   check_state(who, model, x);
-  check_data(who, model, data);
+  check_data_pairing(who, model, data);
   LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
   model.require_invertible_mass_matrix(who);
   const int nv = model.nv(), n = model.nv_joints(), nb6 = model.offset();
@@ -164,6 +168,47 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
 }  // namespace detail
 
 namespace detail {
+/// The rows of A for the deviation of each joint on its own group, η̇_i = −ad(r̄_i) η_i + δr_i
+/// (docs/conventions.md §2): the −ad(r̄_i) blocks of the joints with one (A's δs rows and columns;
+/// the identity on δr is written by the callers). Zero for the vector-space joints.
+template <class S>
+void write_joint_deviation_rows(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  const int off = model.offset();
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    if (model.joint(i).one_dof()) continue;
+    const int r = model.r_index(i), k = model.joint_nv(i);
+    JointTangentMap<S> ad(k, k);
+    model.joint(i).ad(x.r.segment(r, k), ad);
+    data.A.block(off + r, off + r, k, k) = -ad;
+  }
+}
+
+/// The rows of the discrete A and B for s⁺_i = s_i ⊕ Δt r⁺_i on a joint's group: on entry they
+/// hold δs_i + Δt δr⁺_i (the vector-space rule); they become
+/// Ad(exp(Δt r⁺_i))⁻¹ δs_i + Δt Jr(Δt r⁺_i) δr⁺_i (Joint::integrate_jacobians), r⁺ from
+/// data.ddq. Scratch: the first rows of data.lin_K.
+template <class S>
+void write_joint_step_rows(const Model<S>& model, Data<S>& data, const State<S>& x, const S& dt) {
+  const int off = model.offset(), nv = model.nv();
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    if (model.joint(i).one_dof()) continue;
+    const int r = model.r_index(i), k = model.joint_nv(i);
+    const JointTangent<S> step = dt * (x.r.segment(r, k) + dt * data.ddq.segment(off + r, k));
+    JointTangentMap<S> J_s(k, k), J_step(k, k);
+    model.joint(i).integrate_jacobians(step, J_s, J_step);
+    auto rows = data.A.middleRows(off + r, k);
+    rows.block(0, off + r, k, k) -= JointTangentMap<S>::Identity(k, k);  // now Δt δr⁺ alone
+    auto scratch = data.lin_K.topRows(k);
+    scratch = rows;
+    rows.noalias() = J_step.lazyProduct(scratch);
+    rows.block(0, off + r, k, k) += J_s;
+    auto rows_b = data.B.middleRows(off + r, k);
+    auto scratch_b = data.lin_K.topLeftCorner(k, nv);
+    scratch_b = rows_b;
+    rows_b.noalias() = J_step.lazyProduct(scratch_b);
+  }
+}
+
 /// The continuous A and B from their acceleration rows: on entry data.A.bottomRows(nv) and
 /// data.B.bottomRows(nv) hold ∂(ν̇, ṙ)/∂δx (δx in `rep`) and ∂(ν̇, ṙ)/∂τ̄, with ν̇ the body
 /// acceleration, and data.ddq the accelerations; writes the kinematic rows and maps the ν̇ rows
@@ -181,7 +226,8 @@ void complete_continuous_linearization(const Model<S>& model, Data<S>& data, con
     data.A.topRows(nv).setZero();
     data.B.topRows(nv).setZero();
   }
-  data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr
+  data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr (vector-space joints)
+  if (!model.one_dof_joints_only()) write_joint_deviation_rows(model, data, x);
   if (!model.has_moving_base()) return;
   Matrix6<S> N_eta, N_t, T;
   twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
@@ -227,7 +273,7 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x,
   // A's top rows are zero: A is cleared whole before the pass writes its bottom rows, one
   // contiguous store where the top rows alone take one per column. (B's bottom rows are copied
   // in: B whole would write them twice.)
-  detail::check_data("linearize", model, data);  // before an output is touched
+  detail::check_data_pairing("linearize", model, data);  // before an output is touched
   detail::dense::set_zero(data.A);
   data.B.topRows(nv).setZero();
   // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped after).
@@ -244,7 +290,7 @@ void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
                         const Eigen::MatrixBase<DS>& actuation, const Eigen::MatrixBase<Du>& u,
                         MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
                         const ExternalWrenches<S>* fext = nullptr) {
-  detail::check_data("linearize_actuated", model, data);
+  detail::check_data_pairing("linearize_actuated", model, data);
   LIEDYN_CHECK_DIMS("linearize_actuated", "actuation", actuation, model.nv(), u.size());
   data.tmp_nv2.noalias() = actuation * u;
   linearize(model, data, x, data.tmp_nv2, opt, fext);
@@ -336,9 +382,10 @@ void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const
   }
   data.A.middleRows(off + n, nv) += dt * dacc_dx;
   data.B.middleRows(off + n, nv) = dt * dacc_dtau;
-  // s⁺ = s + Δt r⁺.
+  // s⁺ = s ⊕ Δt r⁺: s + Δt r⁺ for the vector-space joints, each other joint on its group.
   data.A.middleRows(off, n) += dt * data.A.bottomRows(n);
   data.B.middleRows(off, n) += dt * data.B.bottomRows(n);
+  if (!model.one_dof_joints_only()) write_joint_step_rows(model, data, x, dt);
   if (!model.has_moving_base()) return;
   // η⁺ = Ad(exp(Δt ν⁺))⁻¹ η + Jr(Δt ν⁺) Δt δν⁺.
   const Vector6<S> nu_plus = x.nu + dt * data.ddq.template head<6>();
@@ -366,7 +413,7 @@ void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const
 
 /// Jacobians of semi_implicit_euler_step: δx⁺ = A δx + B δτ̄ into data.A, data.B, with δx in
 /// opt.representation at both ends (δt = T(x) δν − …, see linearize). Exact: they use the SE(3)
-/// right Jacobian and adjoint of the step's exp.
+/// right Jacobian and adjoint of the step's exp, and each joint's (Joint::integrate_jacobians).
 template <class S, class Derived>
 void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
                         const Eigen::MatrixBase<Derived>& tau, const S& dt,
