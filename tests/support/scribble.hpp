@@ -51,7 +51,8 @@ inline void scribble(Data<double>& d) {
   scribble(d.Ic), scribble(d.aba_IA), scribble(d.aba_pA), scribble(d.aba_U), scribble(d.aba_c);
   scribble(d.aba_Dinv), scribble(d.aba_u), scribble(d.F), scribble(d.Fset), scribble(d.Pset);
   scribble(d.ground_axis), scribble(d.ground_v), scribble(d.ground_a), scribble(d.ground_u);
-  scribble(d.ground_phi), scribble(d.ground_w), scribble(d.ground_Ic), scribble(d.ground_Bc);
+  scribble(d.ground_phi), scribble(d.ground_w), scribble(d.ground_axis_rate), scribble(d.ground_Ic),
+      scribble(d.ground_Bc);
   scribble(d.ground_hc), scribble(d.ground_fc), scribble(d.ground_y), scribble(d.ground_e);
   scribble(d.ground_dA), scribble(d.ground_dF);
   scribble(d.D1), scribble(d.D2), scribble(d.D3), scribble(d.D4);

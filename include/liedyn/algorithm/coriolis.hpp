@@ -1,6 +1,6 @@
 // liedyn — algorithm: a Coriolis matrix C(x) of a moving-base (or welded-base) tree, with
 // C ν̄ = the velocity-product terms V(x) of rnea.hpp (h = V + G) and Ṁ − 2C skew-symmetric,
-// Ṁ = Σ_k ∂M/∂s_k r_k, in the body-twist coordinates ν̄ = [ν; r] (base first).
+// Ṁ = d/dt M(s ⊕ t r), in the body-twist coordinates ν̄ = [ν; r] (base first); every joint type.
 //
 // Construction (the factorization of Niemeyer–Slotine, Echeverri et al., and Pinocchio's
 // computeCoriolisMatrix, in the base frame 0 frozen at the current instant): with J_i the
@@ -9,12 +9,15 @@
 //   C = Σ_i J_iᵀ [ I_i J̇_i + ½ (İ_i + X(I_i V_i)) J_i ].
 // C ν̄ = Σ J_iᵀ (I_i J̇_i ν̄ + V_i ×̄* I_i V_i) is the velocity-product part of RNEA; and with
 // Ṁ = Σ (J̇_iᵀ I_i J_i + J_iᵀ I_i J̇_i + J_iᵀ İ_i J_i), Ṁ − 2C = Σ (J̇ᵀ I J − Jᵀ I J̇) − Σ Jᵀ X(I V) J,
-// skew since X(h) is. Column k of J̇_i is V_k × S_k = −u_k (u_k = S_k × V_λ(k)); the base's
-// columns are e_m with derivative ν × e_m. Summing over subtrees with composites I^c, B^c = Σ İ,
-// h^c = Σ I V, with y_j = I^c_j S_j and e_j = ½ (B^c_j S_j − S_j ×̄* h^c_j):
-//   C_jk = −y_j·u_k + e_j·S_k                          (k an ancestor of j, or k = j),
-//   C_jk = S_j·(−I^c_k u_k + ½ B^c_k S_k + ½ S_k ×̄* h^c_k)   (j a strict ancestor of k),
-// zero between branches. O(n·d). No allocation.
+// skew since X(h) is. J's columns are the joints' ground columns S_d (eidamb_derivatives.hpp);
+// column d of J̇_i is Ṡ_d = Vpost_d × S_d = W_d + u_d (the motion after column d turns it: −u_d
+// for a 1-DoF joint and a successive column); the base's columns are e_m with derivative
+// ν × e_m. Summing over subtrees with composites I^c, B^c = Σ İ, h^c = Σ I V, with
+// y_c = I^c_j S_c and e_c = ½ (B^c_j S_c − S_c ×̄* h^c_j) for a column c of joint j:
+//   C_cd = Ṡ_d·y_c + S_d·e_c          (d a column of an ancestor of j, or of j itself),
+//   C_dc = S_d·(I^c_j Ṡ_c + ½ B^c_j S_c + ½ S_c ×̄* h^c_j)   (d of a strict ancestor),
+// zero between branches (within a joint both forms agree: B^c is symmetric). O(n·d). No
+// allocation.
 #pragma once
 
 #include "liedyn/algorithm/crba.hpp"
@@ -22,30 +25,49 @@
 
 namespace liedyn {
 
+namespace detail {
+/// Body i's ground twist and its joint's columns S_d and Ṡ_d (see the header): the velocities
+/// only for a 1-DoF joint (Ṡ = V_λ × S = −u), ground_motion_of_body's columns otherwise.
+template <class S, class Derived>
+LIEDYN_ALWAYS_INLINE void coriolis_motion_of_body(const Model<S>& model, Data<S>& data,
+                                                  const State<S>& x,
+                                                  const Eigen::MatrixBase<Derived>& no_acceleration,
+                                                  int i) {
+  if (!model.joint(i).one_dof()) {
+    ground_motion_of_joint_columns(model, data, x, no_acceleration, i);
+    for (int c = model.r_index(i); c < model.r_index(i + 1); ++c)
+      data.ground_axis_rate[c] = data.ground_w[c] + data.ground_u[c];
+    return;
+  }
+  const int p = model.parent(i), c = model.r_index(i);
+  const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
+  data.ground_axis[c] = Si;
+  data.ground_axis_rate[c] = data.ground_v[p].cross(Si);  // −u_c = V_λ × S_c
+  data.ground_v[i] = data.ground_v[p] + Si * S(x.r(c));
+}
+
+}  // namespace detail
+
 /// The Coriolis matrix C(x) (nv × nv, base first, body base twist) into data.coriolis: C ν̄ =
-/// coriolis_force(x), Ṁ − 2C skew-symmetric. Writes data.H_parent, H_base and the ground_*
-/// fields (frame 0 quantities, see eidamb_derivatives.hpp).
+/// coriolis_force(x), Ṁ − 2C skew-symmetric; every joint type. Writes data.H_parent, H_base and
+/// the ground_* fields (frame 0 quantities, see eidamb_derivatives.hpp).
 template <class S>
 const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("coriolis_matrix", model, x);
-  detail::check_data("coriolis_matrix", model, data);
+  detail::check_data_pairing("coriolis_matrix", model, data);
   detail::update_poses(model, data, x.s);
-  const int nb = model.num_bodies();
-  const bool moving = model.has_moving_base();
-  const Motion<S> nu = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
+  const int nb = model.num_bodies(), off = model.offset();
+  const auto no_acceleration = VectorX<S>::Zero(model.nv());
+  detail::ground_motion_of_root(model, data, x, no_acceleration, /*with_gravity=*/false);
+  const Motion<S> nu = data.ground_v[0];
   {
     const SpatialInertia<S>& I0 = model.inertia(0);
-    data.ground_v[0] = nu;
     data.ground_Ic[0] = I0;
     data.ground_hc[0] = I0 * nu;
     data.ground_Bc[0] = I0.variation(nu);
   }
   for (int i = 1; i < nb; ++i) {
-    const int p = model.parent(i);
-    const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
-    data.ground_axis[model.r_index(i)] = Si;  // 1-DoF joints: column r_index(i)
-    data.ground_u[model.r_index(i)] = Si.cross(data.ground_v[p]);
-    data.ground_v[i] = data.ground_v[p] + Si * S(x.r(model.r_index(i)));
+    detail::coriolis_motion_of_body(model, data, x, no_acceleration, i);
     const SpatialInertia<S> Ii = model.inertia(i).transformed(data.H_base[i]);
     data.ground_Ic[i] = Ii;
     data.ground_hc[i] = Ii * data.ground_v[i];
@@ -61,31 +83,32 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
   C.setZero();
   const S half(0.5);
   for (int j = 1; j < nb; ++j) {
-    const int row = model.v_index(j);
-    const Motion<S>& Sj = data.ground_axis[model.r_index(j)];
-    const Motion<S>& uj = data.ground_u[model.r_index(j)];
     const SpatialInertia<S>& Ic = data.ground_Ic[j];
     const Force<S>& hc = data.ground_hc[j];
-    const Force<S> y = Ic * Sj;
-    const Force<S> BS = data.ground_Bc[j] * Sj;
-    const Force<S> Sxh = Sj.cross(hc);
-    const Force<S> e = (BS - Sxh) * half;
-    // Column j at its strict ancestors: S_k · Fj.
-    const Force<S> Fj = (BS + Sxh) * half - Ic * uj;
-    C(row, row) = dot(Sj, e) - dot(uj, y);
-    for (int k = model.parent(j); k > 0; k = model.parent(k)) {
-      const int rk = model.v_index(k);
-      const int ck = model.r_index(k);
-      C(row, rk) = dot(data.ground_axis[ck], e) - dot(data.ground_u[ck], y);
-      C(rk, row) = dot(data.ground_axis[ck], Fj);
-    }
-    if (moving) {
-      // Base columns: y·(ν × e_m) + e_m·e = (e − ν ×̄* y)_m; base rows: Fj.
-      C.row(row).template head<6>() = (e - nu.cross(y)).vector().transpose();
-      C.col(row).template head<6>() = Fj.vector();
+    const int c0 = model.r_index(j), c_end = model.r_index(j + 1);
+    for (int c = c0; c < c_end; ++c) {
+      const int row = off + c;
+      const Motion<S>& Sc = data.ground_axis[c];
+      const Force<S> y = Ic * Sc;
+      const Force<S> BS = data.ground_Bc[j] * Sc;
+      const Force<S> Sxh = Sc.cross(hc);
+      const Force<S> e = (BS - Sxh) * half;
+      // Column c at the strict ancestors' rows: S_d · F_c.
+      const Force<S> F = (BS + Sxh) * half + Ic * data.ground_axis_rate[c];
+      for (int d = c0; d < c_end; ++d)
+        C(row, off + d) = dot(data.ground_axis_rate[d], y) + dot(data.ground_axis[d], e);
+      for (int vd = model.dof_parent(off + c0); vd >= off; vd = model.dof_parent(vd)) {
+        C(row, vd) = dot(data.ground_axis_rate[vd - off], y) + dot(data.ground_axis[vd - off], e);
+        C(vd, row) = dot(data.ground_axis[vd - off], F);
+      }
+      if (off) {
+        // Base columns: y·(ν × e_m) + e_m·e = (e − ν ×̄* y)_m; base rows: F.
+        C.row(row).template head<6>() = (e - nu.cross(y)).vector().transpose();
+        C.col(row).template head<6>() = F.vector();
+      }
     }
   }
-  if (moving)
+  if (off)
     C.template topLeftCorner<6, 6>() =
         data.ground_Ic[0].matrix() * nu.cross_matrix() +
         half * (data.ground_Bc[0].matrix() + detail::cross_star_of_force(data.ground_hc[0]));

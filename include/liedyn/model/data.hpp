@@ -69,6 +69,7 @@ struct Data {
     ground_u.assign(n, Motion<S>());
     ground_phi.assign(n, Motion<S>());
     ground_w.assign(n, Motion<S>());
+    ground_axis_rate.assign(n, Motion<S>());
     ground_Ic.assign(nb, SpatialInertia<S>());
     ground_Bc.assign(nb, SpatialInertia<S>());
     ground_hc.assign(nb, Force<S>());
@@ -155,6 +156,7 @@ struct Data {
   std::vector<Motion<S>> ground_u;  ///< per column: u_d = S_d × Vpar_d
   std::vector<Motion<S>> ground_phi;         ///< per column: φ_d = S_d × Apar_d − u_d × Vpar_d
   std::vector<Motion<S>> ground_w;           ///< per column: W_d = (Vpar_d + Vpost_d) × S_d
+  std::vector<Motion<S>> ground_axis_rate;   ///< per column: Ṡ_d = Vpost_d × S_d (coriolis.hpp)
   std::vector<SpatialInertia<S>> ground_Ic;  ///< composite inertia of subtree(i)
   std::vector<SpatialInertia<S>>
       ground_Bc;                    ///< composite inertia variation Σ (V_j×̄* I_j − I_j V_j×)
