@@ -949,6 +949,127 @@ TEST_CASE(
   }
 }
 
+namespace {
+
+// Constraints on a dump's tree, each named by a frame on its body with its desired placement
+// the one at x (e(x) = 0): a rigid contact (inertial sense) at the last leaf body; on a
+// branching tree also a point contact (mixed sense) at the first leaf and a ball loop (mixed)
+// between the second and the third. (On the chains a second constraint on the same arm makes
+// J rank deficient: the frames lie on the wrist's intersecting axes.)
+template <class S>
+ConstraintSet<S> leaf_constraints(const Model<S>& model, const State<S>& x) {
+  auto frame_on = [&](int body) {
+    for (const Frame<S>& f : model.frames())
+      if (f.body == body) return f.name;
+    FAIL("no frame on body " << model.body_name(body));
+    return std::string();
+  };
+  std::vector<int> leaves;
+  for (int b = 1; b < model.num_bodies(); ++b)
+    if (model.children(b).empty()) leaves.push_back(b);
+  using CS = ConstraintSpec<S>;
+  const int last = leaves.back();
+  std::vector<CS> specs = {CS::rigid_contact(frame_on(last), TwistRepresentation::Inertial)};
+  if (leaves.size() > 1)
+    specs.push_back(CS::point_contact(frame_on(leaves.front()), TwistRepresentation::Mixed));
+  if (leaves.size() > 3)
+    specs.push_back(CS::loop(ConstraintType::BallLoop, frame_on(leaves[1]), frame_on(leaves[2]),
+                             TwistRepresentation::Mixed));
+  Data<S> data(model);
+  forward_poses(model, data, x);
+  for (CS& c : specs) {
+    const SE3<S> H2 = frame_pose(model, data, is_contact(c.type) ? c.frame : c.frame2);
+    c.placement = is_contact(c.type) ? H2 : frame_pose(model, data, c.frame).inverse_times(H2);
+  }
+  return ConstraintSet<S>(model, specs);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "joint types: constraint kinematics and constrained dynamics of trees with every joint "
+    "type") {
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 1);
+    INFO(path);
+    const LongDoubleTree tree = long_double_tree(path);
+    const Model<LD>& model = tree.model;
+    const State<LD>& x = tree.x;
+    const int nv = model.nv();
+    const ConstraintSet<LD> set = leaf_constraints(model, x);
+    std::string names;
+    for (int k = 0; k < static_cast<int>(set.constraints().size()); ++k)
+      names += set.describe(k) + "; ";
+    INFO(names);
+    Data<LD> data(model);
+    ConstraintData<LD> cd(model, set);
+    const VectorX<LD> tau = VectorX<LD>::LinSpaced(nv, LD(-2), LD(1));
+    const VectorX<LD> ddq = constrained_forward_dynamics(model, data, set, cd, x, tau);
+    const VectorX<LD> lambda = cd.lambda;
+
+    // The drift: along x(t) = x ⊕ t (ν̄, q̈) on the product group, d/dt (J ν̄) = J q̈ + J̇ ν̄ for
+    // these senses (mixed point and ball rows, inertial rigid rows: constraint_kinematics.hpp).
+    // Central differences, h = 1e-6 in long double: error ~1e-12 relative; tolerance 1e-9
+    // relative to max(1, max |rate|). A missing column, bias or group move is O(1).
+    constraint_kinematics(model, data, set, cd, x);
+    const MatrixX<LD> J = cd.J;
+    // Any accelerations (the constrained ones would give d/dt (J ν̄) = −γ = −J̇ ν̄ here).
+    const VectorX<LD> any_ddq = VectorX<LD>::LinSpaced(nv, LD(1.5), LD(-1));
+    const VectorX<LD> gamma = cd.gamma, predicted = J * any_ddq + cd.drift;
+    VectorX<LD> direction(tangent_size(model));
+    direction << x.velocity(model), any_ddq;
+    auto rows_velocity = [&](LD t) {
+      constraint_kinematics(model, data, set, cd, integrate(model, x, VectorX<LD>(t * direction)));
+      return VectorX<LD>(cd.velocity_error);  // v* = 0: J ν̄
+    };
+    const LD h = 1e-6L;
+    const VectorX<LD> rate = (rows_velocity(h) - rows_velocity(-h)) / (2 * h);
+    const double e_drift = relative_diff(predicted, rate);
+    CHECK(e_drift < 1e-9);
+    CHECK(rate.cwiseAbs().maxCoeff() > 1e-2L);  // not a vacuous comparison
+
+    // The KKT system [M Jᵀ; J 0] [q̈; −λ] = [τ̄ − h; −γ] with crba's M and rnea's h (both checked
+    // against Pinocchio above), by a dense LU: the same q̈ and λ to the solve's rounding, 1e-12
+    // relative in long double (cond(KKT) ≲ 1e7 on these trees).
+    const int m = set.dimension();
+    MatrixX<LD> K = MatrixX<LD>::Zero(nv + m, nv + m);
+    K.topLeftCorner(nv, nv) = crba(model, data, x);
+    K.topRightCorner(nv, m) = J.transpose();
+    K.bottomLeftCorner(m, nv) = J;
+    VectorX<LD> rhs(nv + m);
+    rhs << tau - bias_force(model, data, x), -gamma;
+    const VectorX<LD> z = K.fullPivLu().solve(rhs);
+    CHECK(relative_diff(ddq, VectorX<LD>(z.head(nv))) < 1e-12);
+    CHECK(relative_diff(lambda, VectorX<LD>(-z.tail(m))) < 1e-12);
+    CHECK(relative_diff(VectorX<LD>(J * ddq), VectorX<LD>(-gamma)) < 1e-12);
+
+    // Impulses: J v⁺ = −e J v⁻ on the contacts (0 on the loop), M (v⁺ − v⁻) = Jᵀ impulse.
+    const LD restitution = 0.5L;
+    const VectorX<LD> v_after = impulse_dynamics(model, data, set, cd, x, restitution);
+    const VectorX<LD> v = x.velocity(model), before = J * v;
+    VectorX<LD> target(m);
+    for (const Constraint<LD>& c : set.constraints())
+      target.segment(c.row, c.dim) =
+          (is_contact(c.type) ? -restitution : LD(0)) * before.segment(c.row, c.dim);
+    CHECK(relative_diff(VectorX<LD>(J * v_after), target) < 1e-12);
+    CHECK(relative_diff(VectorX<LD>(K.topLeftCorner(nv, nv) * (v_after - v)),
+                        VectorX<LD>(J.transpose() * cd.impulse)) < 1e-12);
+
+    // Assembly: a configuration moved off the manifold comes back, each joint on its group:
+    // max |e| ≤ the default tolerance 1e-12 in a few Newton steps.
+    CHECK(cd.position_error.cwiseAbs().maxCoeff() < 1e-15L);  // the placements are x's
+    VectorX<LD> off_manifold = VectorX<LD>::Zero(tangent_size(model));
+    off_manifold.head(nv) = VectorX<LD>::LinSpaced(nv, LD(-0.02), LD(0.03));
+    State<LD> y = integrate(model, x, off_manifold);
+    const int steps = project_configuration(model, data, set, cd, y);
+    CHECK(steps >= 1);
+    CHECK(steps <= 10);
+    constraint_kinematics(model, data, set, cd, y);
+    CHECK(cd.position_error.cwiseAbs().maxCoeff() <= 1e-12L);
+    test::report(std::string(stem) + ": drift vs d/dt (J nu)", e_drift);
+  }
+}
+
 TEST_CASE(
     "joint types: eidamb_derivatives of trees with every joint type in float and "
     "AutoDiffScalar") {
@@ -1180,6 +1301,8 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
     State<double> next(model);
     const VectorX<double> a = VectorX<double>::Constant(model.nv(), 0.3);
     Matrix6X<double> J(6, model.nv());
+    const ConstraintSet<double> set = leaf_constraints(model, x);
+    ConstraintData<double> cd(model, set);
     const int last = model.num_bodies() - 1;
     std::size_t news = 0;
     {
@@ -1208,6 +1331,9 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
       centroidal_momentum_rate(model, data, x, a);
       centroidal_derivatives(model, data, x, a, TwistRepresentation::Mixed);
       coriolis_matrix(model, data, x);
+      constraint_kinematics(model, data, set, cd, x);
+      constrained_forward_dynamics(model, data, set, cd, x, a);
+      impulse_dynamics(model, data, set, cd, x, 0.5);
       news = guard.allocations();
     }
     CHECK(news == 0);
@@ -1332,9 +1458,17 @@ TEST_CASE(
   const ConstraintSet<double> set(
       model, {ConstraintSpec<double>::point_contact(model.frames().back().name)});
   ConstraintData<double> cd(model, set);
-  CHECK_THROWS_WITH(constraint_jacobian(model, data, set, cd, x),
-                    Catch::Contains("constraint_jacobian: joint 'FL_HIP' is spherical") &&
-                        Catch::Contains("1-DoF joints only"));
+  CHECK_THROWS_WITH(
+      constrained_forward_dynamics_derivatives(model, data, set, cd, x,
+                                               VectorX<double>::Zero(model.nv())),
+      Catch::Contains("constrained_forward_dynamics_derivatives: joint 'FL_HIP' is spherical") &&
+          Catch::Contains("1-DoF joints only"));
+  // A coupling relates two 1-DoF joints.
+  CHECK_THROWS_WITH(ConstraintSet<double>(
+                        model, {ConstraintSpec<double>::coupling(
+                                   "FL_HIP", model.joint_name(model.num_bodies() - 1), 0.5, 0.0)}),
+                    Catch::Contains("joint 'FL_HIP' is spherical: a coupling relates two 1-DoF "
+                                    "joints"));
   CHECK_THROWS_WITH(lock_joints(model, {"FL_HIP"}, {0.1}),
                     Catch::Contains("only 1-DoF joints are locked"));
   // Kinematics, integrate and difference take them (checked above against Pinocchio).

@@ -72,7 +72,7 @@ void linearize_actuated(
 
 /// One semi-implicit Euler step of the constrained dynamics into `out` (may be x): the
 /// accelerations of constrained_forward_dynamics at (x, τ̄) (left in cd.ddq, λ in cd.lambda),
-/// then ν⁺ = ν + Δt ν̇, r⁺ = r + Δt ṙ, s⁺ = s + Δt r⁺, H⁺ = H exp(Δt ν⁺^). The step does not
+/// then ν⁺ = ν + Δt ν̇, r⁺ = r + Δt ṙ, s⁺ = s ⊕ Δt r⁺, H⁺ = H exp(Δt ν⁺^). The step does not
 /// project back onto the constraint manifold: use Baumgarte gains, or project_configuration and
 /// project_velocity between steps.
 template <class S, class Derived>

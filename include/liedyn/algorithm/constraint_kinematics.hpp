@@ -94,7 +94,7 @@ template <class S>
 void check_constraint_call(const char* who, const Model<S>& model, const Data<S>& data,
                            const ConstraintSet<S>& set, const ConstraintData<S>& cd,
                            const State<S>& x) {
-  check_data(who, model, data);
+  check_data_pairing(who, model, data);
   LIEDYN_CHECK(set.fits(model),
                std::string(who) + ": the constraint set was built for another model");
   LIEDYN_CHECK(
@@ -121,8 +121,11 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
         a = Motion<S>();
         return;
       }
-      model.joint(j).motion_to_child(data.H_parent[j], cd.bias_acceleration[model.parent(j)], a);
+      const Joint<S>& joint = model.joint(j);
+      joint.motion_to_child(data.H_parent[j], cd.bias_acceleration[model.parent(j)], a);
       a += data.v[j].cross(data.vJ[j]);
+      joint.add_bias(x.s.segment(model.q_index(j), model.joint_nq(j)),
+                     x.r.segment(model.r_index(j), model.joint_nv(j)), a);  // c_J
     });
   };
 
@@ -165,8 +168,16 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
               R.template leftCols<6>() += sign * data.H_world[0].velocity_transform();
             return;
           }
-          R.col(support_column(c.support, model.v_index(j))) +=
-              sign * model.joint(j).subspace_in(data.H_world[j]).vector();
+          // A joint's coordinates are consecutive in the support, as in ν̄.
+          const int first = support_column(c.support, model.v_index(j)), k = model.joint_nv(j);
+          if (k == 1) {
+            R.col(first) += sign * model.joint(j).subspace_in(data.H_world[j]).vector();
+            return;
+          }
+          Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> columns(6, k);
+          model.joint(j).subspace_in(data.H_world[j],
+                                     x.s.segment(model.q_index(j), model.joint_nq(j)), columns);
+          R.middleCols(first, k) += sign * columns;
         });
       };
       add_chain(c.body2, S(1));

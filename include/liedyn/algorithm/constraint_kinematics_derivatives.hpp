@@ -398,6 +398,7 @@ void constraint_kinematics_derivatives(const Model<S>& model, Data<S>& data,
                                        TwistRepresentation rep = TwistRepresentation::Body) {
   const char* who = "constraint_kinematics_derivatives";
   detail::check_constraint_call(who, model, data, set, cd, x);
+  detail::require_one_dof_joints(who, model);  // docs/design/joint-types.md §5
   LIEDYN_CHECK_SIZE(who, "ddq", ddq, model.nv());
   constraint_kinematics(model, data, set, cd, x);
   detail::update_base_poses(model, data);

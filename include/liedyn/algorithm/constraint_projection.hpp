@@ -1,9 +1,9 @@
 // liedyn — algorithm: assembly — bringing a state onto the constraint manifold of a set:
 //   * project_configuration: Newton's method on the position error e(H, s) = 0, on the Lie
 //     group: each step solves J δ = −e in the least-squares sense of the mass-matrix metric,
-//     δ = −M⁻¹ Jᵀ (J M⁻¹ Jᵀ)⁻¹ e, and moves x ← x ⊕ δ (H exp(η^), s + δs; velocities kept).
-//     J is the derivative of e along ⊕ where e = 0 (constraint_kinematics.hpp), so the
-//     iteration converges quadratically near the manifold.
+//     δ = −M⁻¹ Jᵀ (J M⁻¹ Jᵀ)⁻¹ e, and moves x ← x ⊕ δ (H exp(η^), s ⊕ δs on each joint's group;
+//     velocities kept). J is the derivative of e along ⊕ where e = 0 (constraint_kinematics.hpp),
+//     so the iteration converges quadratically near the manifold.
 //   * project_velocity: the M-orthogonal projection of [ν; r] onto {J ν̄ = v*} — the velocity
 //     closest in kinetic energy, i.e. a perfectly inelastic impulse (impulse_dynamics.hpp).
 // Contacts without a desired placement have e = 0: their frames keep their pose to first order
@@ -62,7 +62,7 @@ int project_configuration(const Model<S>& model, Data<S>& data, const Constraint
     cd.tmp_q.setZero();
     detail::add_constraint_response(model, data, cd, cd.tmp_q, cd.rhs, cd.tmp_q);
     if (off) x.H = x.H * SE3<S>::exp(cd.tmp_q.template head<6>());
-    x.s += cd.tmp_q.segment(off, nv - off);
+    detail::integrate_joints(model, x.s, cd.tmp_q.segment(off, nv - off), x.s);  // s ⊕ δs
   }
 }
 

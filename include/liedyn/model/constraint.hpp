@@ -406,6 +406,10 @@ class ConstraintSet {
       if (spec.master.empty() || c.master < 1)
         fail(c.name, "the model has no joint named '" + spec.master + "'");
       if (c.joint == c.master) fail(c.name, "joint '" + spec.joint + "' is coupled to itself");
+      for (const int j : {c.joint, c.master})
+        if (!model.joint(j).one_dof())
+          fail(c.name, "joint '" + model.joint_name(j) + "' is " + to_string(model.joint(j).type) +
+                           ": a coupling relates two 1-DoF joints");
       if (!finite(spec.ratio) || !finite(spec.offset))
         fail(c.name, "ratio and offset must be finite");
       for (const Constraint<S>& o : constraints_)
@@ -487,8 +491,8 @@ class ConstraintSet {
     auto close = [&](int d) {
       for (; d >= 0 && !in[d]; d = model.dof_parent(d)) in[d] = 1;
     };
-    auto chain = [&](int body) {
-      if (body >= 1) close(model.v_index(body));
+    auto chain = [&](int body) {  // from the last coordinate of the body's joint
+      if (body >= 1) close(model.v_index(body) + model.joint_nv(body) - 1);
       else if (body == 0 && model.has_moving_base()) close(5);
     };
     if (c.type == ConstraintType::Coupling) {
