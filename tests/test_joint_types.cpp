@@ -17,7 +17,7 @@
 #include <string>
 
 #include "liedyn/algorithm/reference_dynamics.hpp"
-#include "liedyn/interop/floating_base.hpp"
+#include "liedyn/interop/derivatives.hpp"
 #include "liedyn/liedyn.hpp"
 #if LIEDYN_HAS_URDF
 #include "liedyn/model/urdf.hpp"
@@ -1067,6 +1067,106 @@ TEST_CASE(
     constraint_kinematics(model, data, set, cd, y);
     CHECK(cd.position_error.cwiseAbs().maxCoeff() <= 1e-12L);
     test::report(std::string(stem) + ": drift vs d/dt (J nu)", e_drift);
+  }
+}
+
+TEST_CASE(
+    "joint types: the derivative converters take trees with every joint type where the "
+    "convention's joint is liedyn's") {
+  namespace io = liedyn::interop;
+  for (const char* stem : kDumps) {
+    const std::string path = dump_path(stem, 1);
+    INFO(path);
+    const test::PinocchioDump d = test::read_pinocchio_dump(path);
+    const Model<double> model = test::model_from_dump(path, d);
+    const State<double> x = test::state_from_dump(model, d);
+    Data<double> data(model);
+    const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
+    // Pinocchio: its computeRNEADerivatives and computeABADerivatives (the dumps; the same
+    // tolerances as eidamb_derivatives' and linearize's comparisons above).
+    const VectorX<double> a = to_liedyn_velocity(model, d, d.vec("a"));
+    eidamb_derivatives(model, data, x, a, TwistRepresentation::Body);
+    const MatrixX<double> D1 = data.D1, D2 = data.D2, D3 = data.D3, D4 = data.D4, M = data.M;
+    const VectorX<double> tau_id = data.tau;
+    const auto id = io::inverse_dynamics_jacobians_to(io::Library::Pinocchio, model, x, a, tau_id,
+                                                      D1, D2, D3, D4, M);
+    CHECK(relative_diff(id.dtau_dq, to_liedyn_matrix(model, d, d.mat("dtau_dq"))) < 1e-12);
+    CHECK(relative_diff(id.dtau_dv, to_liedyn_matrix(model, d, d.mat("dtau_dv"))) < 1e-12);
+    const VectorX<double> tau = to_liedyn_velocity(model, d, d.vec("tau"));
+    linearize(model, data, x, tau);
+    const auto fd = io::forward_dynamics_jacobians_to(io::Library::Pinocchio, model, x, tau,
+                                                      data.ddq, data.A, data.Minv);
+    CHECK(relative_diff(fd.dddq_dq, to_liedyn_matrix(model, d, d.mat("dddq_dq"))) < 1e-11);
+    CHECK(relative_diff(fd.dddq_dv, to_liedyn_matrix(model, d, d.mat("dddq_dv"))) < 1e-11);
+    // Our linearization rebuilt from Pinocchio's layout: the same numbers copied, and the
+    // same −ad blocks: exact.
+    MatrixX<double> A, B;
+    io::linearization_from_pinocchio(model, x, fd.dddq_dq, fd.dddq_dv, fd.dddq_dtau, A, B);
+    CHECK(A == data.A);
+    CHECK(B == data.B);
+
+    // MuJoCo's convention (a free root's linear velocity in the world; ball joints are
+    // liedyn's spherical joints): against central differences of its inverse and forward
+    // dynamics in its coordinates z = [δ (base tangent, joints on their groups); v_L; a_L or
+    // τ_L], in long double (talos' M⁻¹ reaches 1e5: double differences are noisy there).
+    // Step 1e-6: this path's differences are round-off bound (on talos 1.6e-9 at ε_ld^(1/3),
+    // 6.1e-9 at 1e-7, 7.3e-10 at 1e-6, falling as the step grows), a wrong term is O(1e-2);
+    // 1e-9 relative, as for D1..D4 above.
+    bool spherical_only = true;
+    for (int i = 1; i < model.num_bodies(); ++i)
+      if (!model.joint(i).one_dof() && model.joint(i).type != JointType::Spherical)
+        spherical_only = false;
+    if (!spherical_only) {
+      CHECK_THROWS_WITH(io::inverse_dynamics_jacobians_to(io::Library::MuJoCo, model, x, a, tau_id,
+                                                          D1, D2, D3, D4, M),
+                        Catch::Contains("this convention's joint of that type is not liedyn's"));
+      continue;
+    }
+    const LongDoubleTree tree = long_double_tree(path);
+    const Model<LD>& ml = tree.model;
+    const State<LD>& xl = tree.x;
+    const VectorX<LD> al = a.cast<LD>(), taul = tau.cast<LD>();
+    Data<LD> dl(ml), work(ml);
+    const io::Convention c = io::Library::MuJoCo;
+    auto state_at = [&](const VectorX<LD>& z, State<LD>& y) {
+      y = xl;
+      if (off) y.H = io::retract(c, xl.H, Vector6<LD>(z.head<6>()));
+      detail::integrate_joints(ml, xl.s, z.segment(off, n), y.s);
+      const VectorX<LD> v = io::velocity_from(c, ml, y.H, VectorX<LD>(z.segment(nv, nv)));
+      if (off) y.nu = v.head<6>();
+      y.r = v.segment(off, n);
+    };
+    auto tau_L = [&](const VectorX<LD>& z) {
+      State<LD> y;
+      state_at(z, y);
+      const VectorX<LD> acc = io::acceleration_from(c, ml, y, VectorX<LD>(z.segment(2 * nv, nv)));
+      return io::force_to(c, ml, y.H, VectorX<LD>(rnea(ml, work, y, acc)));
+    };
+    auto a_L = [&](const VectorX<LD>& z) {
+      State<LD> y;
+      state_at(z, y);
+      const VectorX<LD> t = io::force_from(c, ml, y.H, VectorX<LD>(z.segment(2 * nv, nv)));
+      return io::acceleration_to(c, ml, y, forward_dynamics_llt(ml, work, y, t));
+    };
+    VectorX<LD> z_id(3 * nv), z_fd(3 * nv);
+    z_id << VectorX<LD>::Zero(nv), io::velocity_to(c, ml, xl), io::acceleration_to(c, ml, xl, al);
+    z_fd << VectorX<LD>::Zero(nv), io::velocity_to(c, ml, xl), io::force_to(c, ml, xl.H, taul);
+    numdiff::NumDiffOptions<LD> step;
+    step.step = 1e-6L;
+    const MatrixX<LD> J_id = numdiff::vector_jacobian(tau_L, z_id, step);
+    const MatrixX<LD> J_fd = numdiff::vector_jacobian(a_L, z_fd, step);
+    eidamb_derivatives(ml, dl, xl, al, TwistRepresentation::Body);
+    const auto id_mj = io::inverse_dynamics_jacobians_to(c, ml, xl, al, VectorX<LD>(dl.tau), dl.D1,
+                                                         dl.D2, dl.D3, dl.D4, dl.M);
+    linearize(ml, dl, xl, taul);
+    const auto fd_mj = io::forward_dynamics_jacobians_to(c, ml, xl, taul, dl.ddq, dl.A, dl.Minv);
+    const double e[4] = {relative_diff(id_mj.dtau_dq, J_id.leftCols(nv)),
+                         relative_diff(id_mj.dtau_dv, J_id.middleCols(nv, nv)),
+                         relative_diff(fd_mj.dddq_dq, J_fd.leftCols(nv)),
+                         relative_diff(fd_mj.dddq_dv, J_fd.middleCols(nv, nv))};
+    for (double err : e) CHECK(err < 1e-9);
+    test::report(std::string(stem) + ": MuJoCo's Jacobians vs FD (worst)",
+                 std::max({e[0], e[1], e[2], e[3]}));
   }
 }
 

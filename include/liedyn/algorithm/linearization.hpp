@@ -168,21 +168,6 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
 }  // namespace detail
 
 namespace detail {
-/// The rows of A for the deviation of each joint on its own group, η̇_i = −ad(r̄_i) η_i + δr_i
-/// (docs/conventions.md §2): the −ad(r̄_i) blocks of the joints with one (A's δs rows and columns;
-/// the identity on δr is written by the callers). Zero for the vector-space joints.
-template <class S>
-void write_joint_deviation_rows(const Model<S>& model, Data<S>& data, const State<S>& x) {
-  const int off = model.offset();
-  for (int i = 1; i < model.num_bodies(); ++i) {
-    if (model.joint(i).one_dof()) continue;
-    const int r = model.r_index(i), k = model.joint_nv(i);
-    JointTangentMap<S> ad(k, k);
-    model.joint(i).ad(x.r.segment(r, k), ad);
-    data.A.block(off + r, off + r, k, k) = -ad;
-  }
-}
-
 /// The rows of the discrete A and B for s⁺_i = s_i ⊕ Δt r⁺_i on a joint's group: on entry they
 /// hold δs_i + Δt δr⁺_i (the vector-space rule); they become
 /// Ad(exp(Δt r⁺_i))⁻¹ δs_i + Δt Jr(Δt r⁺_i) δr⁺_i (Joint::integrate_jacobians), r⁺ from
@@ -227,7 +212,8 @@ void complete_continuous_linearization(const Model<S>& model, Data<S>& data, con
     data.B.topRows(nv).setZero();
   }
   data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr (vector-space joints)
-  if (!model.one_dof_joints_only()) write_joint_deviation_rows(model, data, x);
+  if (!model.one_dof_joints_only())                        // η̇_i = −ad(r̄_i) η_i + δr_i
+    write_joint_deviation_blocks(model, x.r, data.A.block(nv - n, nv - n, n, n));
   if (!model.has_moving_base()) return;
   Matrix6<S> N_eta, N_t, T;
   twist_maps(rep, x.H, x.nu, N_eta, N_t, T);

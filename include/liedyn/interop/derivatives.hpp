@@ -30,7 +30,10 @@
 // documented as column-major, "transposed relative to control-theory convention"); the
 // functions here return the ordinary (row = output) Jacobians.
 //
-// For a welded base everything reduces to the joint permutation. These functions allocate.
+// For a welded base everything reduces to the joint permutation. A multi-DoF joint converts
+// where the convention's joint of that type is liedyn's (require_joints, floating_base.hpp):
+// its position tangent and velocity are ours, so T's joint block is the identity there. These
+// functions allocate.
 #pragma once
 
 #include "liedyn/interop/floating_base.hpp"
@@ -68,7 +71,7 @@ InverseDynamicsJacobians<S> inverse_dynamics_jacobians_to(
     const Eigen::MatrixBase<DD3>& D3, const Eigen::MatrixBase<DD4>& D4,
     const Eigen::MatrixBase<DM>& M, const JointPermutation& perm = JointPermutation()) {
   const char* who = "inverse_dynamics_jacobians_to";
-  detail::require_permutation(who, model, perm);
+  detail::require_joints(who, conv, model, perm);
   const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
   detail::require_size(who, "ddq", ddq.size(), nv);
   detail::require_size(who, "tau", tau.size(), nv);
@@ -119,7 +122,7 @@ ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(
     const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DMinv>& Minv,
     const JointPermutation& perm = JointPermutation()) {
   const char* who = "forward_dynamics_jacobians_to";
-  detail::require_permutation(who, model, perm);
+  detail::require_joints(who, conv, model, perm);
   const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
   detail::require_size(who, "tau", tau.size(), nv);
   detail::require_size(who, "ddq", ddq.size(), nv);
@@ -160,7 +163,8 @@ ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(
 
 /// Our Body-representation linearization (A: 2nv × 2nv, B: 2nv × nv, docs/conventions.md §4) from
 /// Pinocchio's computeABADerivatives outputs (ddq_dq, ddq_dv, Minv, all nv × nv in its joint
-/// order) at the state x: A = [−ad_ν 0 I 0; 0 0 0 I; Pᵀ ddq_dq P, Pᵀ ddq_dv P],
+/// order) at the state x: A = [−ad_ν 0 I 0; 0 −ad_r 0 I; Pᵀ ddq_dq P, Pᵀ ddq_dv P] (ad_r: each
+/// joint's ad(r̄_i), zero for the vector-space joints),
 /// B = [0; 0; Pᵀ Minv P]. Pinocchio's Minv may hold only its upper triangle: pass it
 /// symmetrized. For a welded base: A = [0 I; ddq_dq ddq_dv], B = [0; Minv].
 template <class S, class Dq, class Dv, class DMinv>
@@ -171,7 +175,7 @@ void linearization_from_pinocchio(const Model<S>& model, const State<S>& x,
                                   MatrixX<S>& B,
                                   const JointPermutation& perm = JointPermutation()) {
   const char* who = "linearization_from_pinocchio";
-  detail::require_permutation(who, model, perm);
+  detail::require_joints(who, Library::Pinocchio, model, perm);
   const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
   detail::require_size(who, "ddq_dq rows", ddq_dq.rows(), nv);
   detail::require_size(who, "ddq_dq cols", ddq_dq.cols(), nv);
@@ -186,6 +190,7 @@ void linearization_from_pinocchio(const Model<S>& model, const State<S>& x,
     A.block(0, nv, 6, 6).setIdentity();
   }
   A.block(off, nv + off, n, n).setIdentity();
+  liedyn::detail::write_joint_deviation_blocks(model, x.r, A.block(off, off, n, n));
   A.bottomLeftCorner(nv, nv) = perm.matrix_to_ours(ddq_dq, off);
   A.bottomRightCorner(nv, nv) = perm.matrix_to_ours(ddq_dv, off);
   B.bottomRows(nv) = perm.matrix_to_ours(Minv, off);

@@ -182,8 +182,8 @@ void require_joints(const char* who, const Convention& conv, const Model<S>& mod
   }
 }
 
-/// Throws unless the permutation fits the model's joints and every joint is 1-DoF: the
-/// converters of derivatives and iDynTree's map one coordinate per joint so far.
+/// Throws unless the permutation fits the model's joints and every joint is 1-DoF: iDynTree's
+/// converters map one coordinate per joint so far.
 template <class S>
 void require_permutation(const char* who, const Model<S>& model, const JointPermutation& perm) {
   liedyn::detail::require_one_dof_joints(who, model);

@@ -182,6 +182,22 @@ void difference_joints_jacobians(const Model<S>& model, const Eigen::MatrixBase<
                                         J_s0.block(r, r, n, n), J_s1.block(r, r, n, n));
   }
 }
+// The diagonal blocks −ad(r_i) of the joints' deviations, η̇_i = −ad(r̄_i) η_i + δr_i
+// (docs/conventions.md §2: the linearization's δs rows and columns), written into the
+// nv_joints × nv_joints block `out` for the joints with a group; the vector-space joints'
+// blocks (zero) and the entries between joints are untouched.
+template <class S, class V, class O>
+void write_joint_deviation_blocks(const Model<S>& model, const Eigen::MatrixBase<V>& r_bar,
+                                  const Eigen::MatrixBase<O>& out_) {
+  auto& out = const_cast<Eigen::MatrixBase<O>&>(out_);
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    if (model.joint(i).one_dof()) continue;
+    const int r = model.r_index(i), k = model.joint_nv(i);
+    JointTangentMap<S> ad(k, k);
+    model.joint(i).ad(r_bar.segment(r, k), ad);
+    out.block(r, r, k, k) = -ad;
+  }
+}
 }  // namespace detail
 
 /// The state (H, s, ν, r). For a welded base, H is the welded pose and ν stays zero.
