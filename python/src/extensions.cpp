@@ -418,6 +418,34 @@ void bind_constraints(py::module_& m) {
       .def_static("coupling", &ConstraintSpec::coupling, py::arg("joint"), py::arg("master"),
                   py::arg("ratio"), py::arg("offset") = 0.0,
                   "The coupling s_joint = ratio * s_master + offset.")
+      .def(py::pickle(
+          [](const ConstraintSpec& c) {
+            return py::make_tuple(c.type, c.name, c.frame, c.frame2, c.sense, c.axis, c.axis_frame,
+                                  c.placement, c.velocity, c.acceleration, c.Kp, c.Kd, c.components,
+                                  c.joint, c.master, c.ratio, c.offset);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 17) throw InvalidArgument("liedyn: ConstraintSpec: not a pickled one");
+            ConstraintSpec c;
+            c.type = t[0].cast<ConstraintType>();
+            c.name = t[1].cast<std::string>();
+            c.frame = t[2].cast<std::string>();
+            c.frame2 = t[3].cast<std::string>();
+            c.sense = t[4].cast<TwistRepresentation>();
+            c.axis = t[5].cast<Eigen::Vector3d>();
+            c.axis_frame = t[6].cast<int>();
+            c.placement = t[7].cast<std::optional<SE3>>();
+            c.velocity = t[8].cast<VectorXd>();
+            c.acceleration = t[9].cast<VectorXd>();
+            c.Kp = t[10].cast<double>();
+            c.Kd = t[11].cast<double>();
+            c.components = t[12].cast<std::vector<int>>();
+            c.joint = t[13].cast<std::string>();
+            c.master = t[14].cast<std::string>();
+            c.ratio = t[15].cast<double>();
+            c.offset = t[16].cast<double>();
+            return c;
+          }))
       .def_readwrite("type", &ConstraintSpec::type)
       .def_readwrite("name", &ConstraintSpec::name)
       .def_readwrite("sense", &ConstraintSpec::sense)

@@ -910,5 +910,6 @@ PYBIND11_MODULE(_liedyn, m) {
   lp::bind_extensions(m);
   lp::bind_numdiff(m);
   lp::bind_batch(m);
+  lp::bind_pickling(m);
   lp::bind_testing(m);
 }
