@@ -10,7 +10,7 @@
 #                               Debian's, with python3-venv: scripts/install-deps.sh)
 #   CMAKE_BUILD_PARALLEL_LEVEL  compile jobs of the wheel build (default: the number of cores)
 #   PIP_CACHE_DIR               pip's download and wheel cache (default ~/.cache/pip): numpy,
-#                               scipy, matplotlib and the build requirements come from PyPI
+#                               scipy, matplotlib, ray and the build requirements come from PyPI
 # Needs network access to PyPI unless the cache holds every package. Exit status: 0 when
 # everything passed.
 set -euo pipefail
@@ -35,7 +35,7 @@ echo "-- wheel: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) kB, built in $
 echo "-- wheel: install into a second fresh virtual environment"
 venv="$work/test-venv"
 "$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet "${wheel}[test]"
+"$venv/bin/pip" install --quiet "${wheel}[test,distributed]"
 
 # The tests, the examples and what they read, copied away from the source tree.
 tree="$work/tree"
@@ -57,7 +57,8 @@ tool="$(command -v liedyn)"
 [ "$tool" = "$venv/bin/liedyn" ] || { echo "ERROR: liedyn tool found at '$tool'" >&2; exit 1; }
 liedyn info tests/data/solo12.urdf | head -n 3
 
-python -m pytest -q -p no:cacheprovider python/tests
+# Ray is installed here: its test (a local cluster on loopback) must run, not skip.
+LIEDYN_REQUIRE_RAY=1 python -m pytest -q -p no:cacheprovider python/tests
 for example in python/examples/*.py; do
   echo "-- wheel: $example"
   python "$example"
