@@ -42,7 +42,7 @@ tree="$work/tree"
 mkdir -p "$tree/python" "$tree/tests"
 cp -R python/tests python/examples "$tree/python/"
 cp -R tests/data "$tree/tests/"
-mkdir -p "$tree/docs" && cp README.md "$tree/" && cp docs/python.md "$tree/docs/"
+mkdir -p "$tree/docs" && cp README.md "$tree/" && cp docs/python.md docs/batch.md "$tree/docs/"
 cd "$tree"
 export PATH="$venv/bin:$PATH" PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg
 python - "$venv" <<'EOF'

@@ -5,12 +5,15 @@ Ray is optional for liedyn; CI's wheel stage installs it and sets LIEDYN_REQUIRE
 a missing Ray fails there instead of skipping."""
 import faulthandler
 import os
+import re
 
 import numpy as np
 import pytest
 
 import liedyn
-from conftest import four_feet
+from conftest import SOLO12, four_feet
+
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
 
 # Every Ray process binds and talks to 127.0.0.1 only: with this switch Ray takes the loopback
 # address as the node's (as on a laptop) rather than the machine's network address.
@@ -71,3 +74,17 @@ def test_constrained_kernels_get_the_workers_constraint_set(cluster, solo12):
         for a, b in zip(pool.run("batch_constrained_forward_dynamics", X, tau),
                         liedyn.batch_constrained_forward_dynamics(m, cs, ws, X, tau)):
             assert np.array_equal(a, b)
+
+
+def test_the_docs_snippets_run(cluster, solo12):
+    """docs/batch.md's two Python snippets, in sequence, as printed (the robot path aside, and
+    ray.init, which the fixture has done on loopback)."""
+    text = open(os.path.join(DOCS, "batch.md"), encoding="utf-8").read()
+    local, distributed = re.findall(r"```python\n(.*?)```", text, re.S)
+    env = {}
+    exec(compile(local.replace('"tests/data/solo12.urdf"', repr(SOLO12)), "batch.md", "exec"), env)
+    ray_line = 'ray.init(num_cpus=2)'
+    assert ray_line in distributed
+    exec(compile(distributed.replace(ray_line, "pass"), "batch.md", "exec"), env)
+    assert np.array_equal(env["ddq_ray"], env["ddq"])
+    assert np.array_equal(env["A_ray"], env["A"][:100])
