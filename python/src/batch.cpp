@@ -45,10 +45,12 @@ class BatchInput {
       throw InvalidArgument(std::string("liedyn: ") + who + ": " + what +
                             " has a non-finite entry (NaN or infinity)");
   }
-  /// rows × (items): item i's vector in column i.
+  /// rows × (items): item i's vector in column i (items from the shape: rows may be 0).
   In block() const {
-    const py::ssize_t rows = array_.shape(array_.ndim() - 1);
-    return In(array_.data(), rows, rows ? array_.size() / rows : 0);
+    const py::ssize_t last = array_.ndim() - 1;
+    py::ssize_t items = 1;
+    for (py::ssize_t k = 0; k < last; ++k) items *= array_.shape(k);
+    return In(array_.data(), array_.shape(last), items);
   }
 
  private:
@@ -63,8 +65,7 @@ class BatchInput {
 class BatchOutput {
  public:
   /// `matrix_axes`: 2 when the last two axes are a matrix per item, 1 for a vector.
-  BatchOutput(const char* who, const Shape& shape, int matrix_axes, const py::object& out)
-      : shape_(shape) {
+  BatchOutput(const char* who, const Shape& shape, int matrix_axes, const py::object& out) {
     std::vector<py::ssize_t> strides(shape.size());
     const auto n = static_cast<py::ssize_t>(shape.size());
     py::ssize_t stride = sizeof(double);
@@ -81,6 +82,9 @@ class BatchOutput {
       stride *= shape[k];
     }
     rows_ = matrix_axes == 2 ? shape[n - 2] : shape[n - 1];
+    cols_ = 1;  // every item's columns, from the shape: rows_ may be 0
+    for (py::ssize_t k = 0; k < n; ++k)
+      if (k != (matrix_axes == 2 ? n - 2 : n - 1)) cols_ *= shape[k];
     if (out.is_none()) {
       // numpy lays out a new array with these strides over one block of stride bytes.
       array_ = py::array_t<double>(shape, strides);
@@ -103,15 +107,11 @@ class BatchOutput {
     if (!array_.writeable()) throw py::value_error(where() + " is read-only");
   }
   /// rows × (columns of every item), item after item.
-  Out block() {
-    const py::ssize_t size = array_.size();
-    return Out(array_.mutable_data(), rows_, rows_ ? size / rows_ : 0);
-  }
+  Out block() { return Out(array_.mutable_data(), rows_, cols_); }
   py::array array() const { return array_; }
 
  private:
-  Shape shape_;
-  py::ssize_t rows_ = 0;
+  py::ssize_t rows_ = 0, cols_ = 0;
   py::array_t<double> array_;
 };
 
@@ -126,7 +126,7 @@ void run_released(const char* who, Workspace& ws, Compute&& compute) {
 /// N of a states (or initial) array (N, batch_state_size), whose shape BatchInput checks.
 py::ssize_t count_of(const char* who, const py::handle& states) {
   refuse_non_real(states, 2);
-  const auto a = py::reinterpret_borrow<py::array>(py::array::ensure(states));
+  const py::array a = py::array::ensure(states);
   if (!a || a.ndim() != 2)
     throw py::value_error(std::string("liedyn: ") + who +
                           ": states must be an array of shape (N, batch_state_size(model))");
@@ -442,7 +442,7 @@ struct Rollout {
   static py::ssize_t steps(const char* who, const Model& mo, const py::handle& controls,
                            py::ssize_t N) {
     refuse_non_real(controls, 3);
-    const auto a = py::reinterpret_borrow<py::array>(py::array::ensure(controls));
+    const py::array a = py::array::ensure(controls);
     if (!a || a.ndim() != 3 || a.shape(0) != N)
       throw InvalidArgument(std::string("liedyn: ") + who + ": controls must have shape (" +
                             std::to_string(N) + ", K, " + std::to_string(mo.nv()) + ")");

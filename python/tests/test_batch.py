@@ -253,3 +253,24 @@ def test_threads_with_their_own_data_get_the_serial_results(solo12):
     for k in range(3):
         for j, (A, B) in enumerate(results[k]):
             assert np.array_equal(A, serial[j // 20][0]) and np.array_equal(B, serial[j // 20][1])
+
+
+def test_empty_batches_and_empty_dimensions(solo12):
+    m = solo12
+    _, X, u = states_and_inputs(m, 3)
+    ws = liedyn.BatchWorkspace(m, 2)
+    assert liedyn.batch_aba(m, ws, X[:0], u[:0]).shape == (0, m.nv)
+    assert liedyn.batch_crba(m, ws, X[:0]).shape == (0, m.nv, m.nv)
+    # K = 0 steps: each trajectory is its initial state.
+    traj = liedyn.batch_rollout(m, ws, X, np.zeros((3, 0, m.nv)), 0.01)
+    assert traj.shape == (3, 1, X.shape[1]) and np.array_equal(traj[:, 0], X)
+    # No constraint rows: lambda and its derivatives have 0 rows per state.
+    empty = liedyn.ConstraintSet(m, [])
+    wse = liedyn.BatchWorkspace(m, empty, 2)
+    ddq, lam = liedyn.batch_constrained_forward_dynamics(m, empty, wse, X, u)
+    assert lam.shape == (3, 0)
+    # Another route to the same accelerations (a factorization of M, not ABA): round-off apart.
+    aba = liedyn.batch_aba(m, ws, X, u)
+    assert np.abs(ddq - aba).max() <= 1e-10 * np.abs(aba).max()
+    assert liedyn.batch_constrained_forward_dynamics_derivatives(m, empty, wse, X, u)[1].shape \
+        == (3, 0, 2 * m.nv)
