@@ -256,6 +256,7 @@ void bind_kernels(py::module_& m);
 void bind_extensions(py::module_& m);  // centroidal, energy, Coriolis, constraints (extensions.cpp)
 void bind_numdiff(py::module_& m);
 void bind_testing(py::module_& m);
+void bind_interop(py::module_& m);  // liedyn.interop: other libraries' conventions (interop.cpp)
 
 }  // namespace python
 }  // namespace liedyn

@@ -989,5 +989,6 @@ PYBIND11_MODULE(_liedyn, m) {
   lp::bind_kernels(m);
   lp::bind_extensions(m);
   lp::bind_numdiff(m);
+  lp::bind_interop(m);
   lp::bind_testing(m);
 }
