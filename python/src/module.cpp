@@ -592,9 +592,6 @@ void bind_model(py::module_& m) {
   py::class_<MjcfRobot>(
       m, "MjcfRobot", "A robot loaded from MJCF with its <equality> constraints (docs/loading.md).")
       .def_readonly("model", &MjcfRobot::model, "The tree (with the equalities' frames).")
-      .def_readonly("equality", &MjcfRobot::equality, "The <equality> elements as ConstraintSpecs.")
-      .def_readonly("constraints", &MjcfRobot::constraints,
-                    "The same as a ConstraintSet on model, rows in file order.")
       .def_readonly("qpos0", &MjcfRobot::qpos0,
                     "MuJoCo's qpos0 of the joints in liedyn's joint order, one entry per "
                     "coordinate: a hinge's or slide's ref (s = qpos - qpos0), a ball joint's "
@@ -828,6 +825,18 @@ void bind_model(py::module_& m) {
       "rnea body wrenches, body frame (num_bodies x 6; copy).");
 }
 
+// Members whose types a later bind_* function registers (ConstraintSpec, ConstraintSet:
+// extensions.cpp). pybind11 writes a signature when a function is defined, naming a type not
+// registered yet by its C++ name (liedyn::ConstraintSet<double>), which the type stubs cannot
+// resolve: these are defined once every type is.
+void bind_late_members(py::module_& m) {
+  auto robot = py::reinterpret_borrow<py::class_<MjcfRobot>>(m.attr("MjcfRobot"));
+  robot
+      .def_readonly("equality", &MjcfRobot::equality, "The <equality> elements as ConstraintSpecs.")
+      .def_readonly("constraints", &MjcfRobot::constraints,
+                    "The same as a ConstraintSet on model, rows in file order.");
+}
+
 // --- numdiff ------------------------------------------------------------------------------
 namespace {
 
@@ -980,6 +989,14 @@ PYBIND11_MODULE(_liedyn, m) {
       "linear first, gravity as base acceleration -[g; 0], left-trivialized eta perturbations. See "
       "docs/python.md.";
   m.attr("__version__") = liedyn::version_string;
+  // The pybind11 the module was built with: it spells the signatures the type stubs are
+  // generated from (python/tests/test_stubs.py compares only like with like).
+#define LIEDYN_PY_STR2(x) #x
+#define LIEDYN_PY_STR(x) LIEDYN_PY_STR2(x)  // PATCH may be a token such as 0.dev1
+  m.attr("_pybind11_version") = LIEDYN_PY_STR(PYBIND11_VERSION_MAJOR) "." LIEDYN_PY_STR(
+      PYBIND11_VERSION_MINOR) "." LIEDYN_PY_STR(PYBIND11_VERSION_PATCH);
+#undef LIEDYN_PY_STR
+#undef LIEDYN_PY_STR2
   // ModelError derives from std::invalid_argument, so from ValueError here too.
   pybind11::register_exception<liedyn::ModelError>(m, "ModelError", PyExc_ValueError);
   // Every argument check of the library (sizes, Data/model pairing, indices, names).
@@ -990,5 +1007,6 @@ PYBIND11_MODULE(_liedyn, m) {
   lp::bind_extensions(m);
   lp::bind_numdiff(m);
   lp::bind_interop(m);
+  lp::bind_late_members(m);
   lp::bind_testing(m);
 }
