@@ -252,7 +252,7 @@ def test_mujoco_state_and_dynamics():
     robot = liedyn.load_mjcf_robot_file(os.path.join(DATA_DIR, "mjcf", "features_free.xml"))
     model, io, MJ = robot.model, liedyn.interop, Library.MuJoCo
     nv = model.nv
-    states = []
+    states: list[dict[str, np.ndarray]] = []
     with open(os.path.join(DATA_DIR, "mjcf", "features_free.ref.txt"), encoding="utf-8") as f:
         for line in f:
             w = line.split()

@@ -66,7 +66,7 @@ def test_from_quaternion_refuses():
     with pytest.raises(TypeError, match="complex"):
         liedyn.SE3.from_quaternion(np.array([0, 0, 0, 1], dtype=complex), p)
     with pytest.raises(TypeError):  # order is keyword-only: a positional string is no order
-        liedyn.SE3.from_quaternion([0, 0, 0, 1], p, "wxyz")
+        liedyn.SE3.from_quaternion([0, 0, 0, 1], p, "wxyz")  # type: ignore[call-arg]  # on purpose
 
 
 def test_repr_of_state_data_joint(solo12):
