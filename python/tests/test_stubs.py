@@ -1,5 +1,6 @@
 """The type stubs of the compiled module (python/liedyn/_liedyn/*.pyi) equal a fresh generation by
 scripts/generate_stubs.py, and the package carries them with py.typed (PEP 561)."""
+import importlib.machinery
 import importlib.util
 import inspect
 import os
