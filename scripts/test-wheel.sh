@@ -2,7 +2,8 @@
 # The Python package as a user gets it: builds the wheel (`pip wheel .`, pyproject.toml) in a
 # fresh virtual environment, installs it into a second fresh one, and runs there, from a copy
 # of the tests alone (no source or build tree in reach), the pytest suite (python/tests), every
-# example of python/examples and the command-line tool (`liedyn info`).
+# example of python/examples and the command-line tool (`liedyn info`); then mypy on the examples
+# and the tests against the installed package's type stubs.
 #
 # Usage (from anywhere): scripts/test-wheel.sh
 # Environment:
@@ -42,6 +43,11 @@ tree="$work/tree"
 mkdir -p "$tree/python" "$tree/tests"
 cp -R python/tests python/examples "$tree/python/"
 cp -R tests/data "$tree/tests/"
+# The committed stubs and their generator, which python/tests/test_stubs.py compares with the
+# installed module's (LIEDYN_REQUIRE_STUBS: a missing generator or another pybind11 fails there).
+mkdir -p "$tree/python/liedyn/_liedyn" "$tree/scripts"
+cp python/liedyn/_liedyn/*.pyi "$tree/python/liedyn/_liedyn/"
+cp scripts/generate_stubs.py "$tree/scripts/"
 mkdir -p "$tree/docs" && cp README.md "$tree/" && cp docs/python.md docs/batch.md "$tree/docs/"
 cd "$tree"
 export PATH="$venv/bin:$PATH" PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg
@@ -58,9 +64,11 @@ tool="$(command -v liedyn)"
 liedyn info tests/data/solo12.urdf | head -n 3
 
 # Ray is installed here: its test (a local cluster on loopback) must run, not skip.
-LIEDYN_REQUIRE_RAY=1 python -m pytest -q -p no:cacheprovider python/tests
+LIEDYN_REQUIRE_RAY=1 LIEDYN_REQUIRE_STUBS=1 python -m pytest -q -p no:cacheprovider python/tests
 for example in python/examples/*.py; do
   echo "-- wheel: $example"
   python "$example"
 done
+echo "-- wheel: mypy on python/examples and python/tests against the installed stubs"
+python -m mypy --config-file "$src/pyproject.toml" --cache-dir "$work/mypy-cache" python/examples python/tests
 echo "-- wheel: built in ${build_s} s, installed and tested in $((SECONDS - build_s)) s"

@@ -304,6 +304,8 @@ void bind_numdiff(py::module_& m);
 void bind_batch(py::module_& m);     // the batch layer and rollouts (batch.cpp)
 void bind_pickling(py::module_& m);  // a Model as plain data and back (pickle.cpp)
 void bind_testing(py::module_& m);
+void bind_interop(py::module_& m);  // liedyn.interop: other libraries' conventions (interop.cpp)
+void bind_late_members(py::module_& m);  // members whose types are bound last (module.cpp)
 
 }  // namespace python
 }  // namespace liedyn
@@ -318,7 +320,10 @@ struct checked_ref_caster {
   make_caster<Ref> inner;
   std::optional<Wrapped> value;
 
-  static constexpr auto name = make_caster<Ref>::name;
+  // The plain matrix's name: an argument accepts any array-like of numbers (a list, an integer
+  // array: converted), so signatures and stubs say ArrayLike, as for a plain Eigen argument;
+  // pybind11's own for a Ref says NDArray, true only of a Ref that cannot copy.
+  static constexpr auto name = make_caster<typename Ref::PlainObject>::name;
   bool load(handle src, bool convert) {
     liedyn::python::refuse_non_real(src, NDim);
     if (!inner.load(src, convert)) return false;

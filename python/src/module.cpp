@@ -2,6 +2,7 @@
 // and its builder and URDF and MJCF loaders, the state and its Lie-group operations, Data (its
 // buffers as read-only numpy views), the geometric finite differences and the private test helpers.
 // Kernels are in kernels.cpp. Frames and conventions: docs/concepts.md, docs/python.md.
+#include <cmath>
 #include <random>
 #include <sstream>
 
@@ -73,6 +74,45 @@ std::string repr_se3(const SE3& H) {
   return os.str();
 }
 
+// A vector as Python prints a short list: [0.1, -2, 3.5] (6 significant digits).
+template <class Derived>
+std::string repr_vector(const Eigen::MatrixBase<Derived>& v) {
+  std::ostringstream os;
+  os.precision(6);
+  const Eigen::IOFormat f(6, Eigen::DontAlignCols, ", ", ", ", "", "", "[", "]");
+  os << v.transpose().format(f);
+  return os.str();
+}
+
+std::string repr_state(const State& x) {
+  return "State(H=" + repr_se3(x.H) + ", s=" + repr_vector(x.s) + ", nu=" + repr_vector(x.nu) +
+         ", r=" + repr_vector(x.r) + ")";
+}
+
+std::string repr_joint(const Joint<double>& j) {
+  std::ostringstream os;
+  os.precision(6);
+  os << "<liedyn.Joint '" << j.name << "': " << to_string(j.type);
+  // The axis means something for the 1-DoF screws and the universal joint only.
+  if (j.one_dof() || j.type == JointType::Universal) os << ", axis " << repr_vector(j.axis);
+  if (j.type == JointType::Universal) os << ", axis2 " << repr_vector(j.axis2);
+  if (j.type == JointType::Helical) os << ", pitch " << j.pitch;
+  if (std::isfinite(j.lower) || std::isfinite(j.upper))
+    os << ", limits [" << j.lower << ", " << j.upper << "]";
+  os << ", nq " << j.nq() << ", nv " << j.nv() << ">";
+  return os.str();
+}
+
+// The quaternion order of SE3.from_quaternion and SE3.quaternion: "xyzw" (liedyn's, Pinocchio's,
+// Eigen's coeffs(), scipy's as_quat()) or "wxyz" (MuJoCo's, Drake's); anything else is refused,
+// a silently misread order being a rotation by a wrong angle about a wrong axis.
+bool w_first(const char* who, const std::string& order) {
+  if (order != "xyzw" && order != "wxyz")
+    throw InvalidArgument(std::string("liedyn: ") + who +
+                          ": order must be 'xyzw' or 'wxyz', got '" + order + "'");
+  return order == "wxyz";
+}
+
 }  // namespace
 
 void bind_types(py::module_& m) {
@@ -93,7 +133,11 @@ void bind_types(py::module_& m) {
                        "prismatic [e; 0], helical [p e; e] (linear first).")
       .value("Revolute", JointType::Revolute)
       .value("Prismatic", JointType::Prismatic)
-      .value("Helical", JointType::Helical);
+      .value("Helical", JointType::Helical)
+      .value("Spherical", JointType::Spherical)
+      .value("Free", JointType::Free)
+      .value("Planar", JointType::Planar)
+      .value("Universal", JointType::Universal);
   py::enum_<InertiaCheck>(m, "InertiaCheck",
                           "How strictly ModelBuilder checks inertias: Physical (triangle "
                           "inequalities) or PositiveDefinite (only well-posed dynamics).")
@@ -119,6 +163,36 @@ void bind_types(py::module_& m) {
       .def_static(
           "from_matrix", [](const Eigen::Matrix4d& H) { return SE3::from_matrix(H); }, py::arg("H"),
           "From a 4x4 homogeneous matrix.")
+      .def_static(
+          "from_quaternion",
+          [](const VectorRef& quat, const VectorRef& p, const std::string& order) {
+            const char* who = "SE3.from_quaternion";
+            check_size(who, "quaternion", quat, 4);
+            check_size(who, "p", p, 3);
+            check_finite(who, "quaternion", quat);
+            check_finite(who, "p", p);
+            if (!(quat.squaredNorm() > 0.0))
+              throw InvalidArgument(std::string("liedyn: ") + who + ": the quaternion is zero");
+            const Eigen::Vector4d xyzw = w_first(who, order)
+                                             ? Eigen::Vector4d(quat(1), quat(2), quat(3), quat(0))
+                                             : Eigen::Vector4d(quat);
+            return SE3(SO3<double>::from_quaternion(xyzw).matrix(), Eigen::Vector3d(p));
+          },
+          py::arg("quaternion"), py::arg("p"), py::kw_only(), py::arg("order") = "xyzw",
+          "From a rotation quaternion of R = ^A R_B and p = ^A o_B. order='xyzw' (the default: "
+          "w last, as liedyn, Pinocchio, Eigen's coeffs() and scipy's Rotation.as_quat()) or "
+          "'wxyz' (w first, as MuJoCo and Drake). The quaternion is normalized; a zero or "
+          "non-finite one raises InvalidArgument.")
+      .def(
+          "quaternion",
+          [](const SE3& H, const std::string& order) {
+            Eigen::Vector4d q = SO3<double>(H.rotation()).to_quaternion();  // x y z w, w >= 0
+            if (w_first("SE3.quaternion", order)) q = Eigen::Vector4d(q(3), q(0), q(1), q(2));
+            return q;
+          },
+          py::kw_only(), py::arg("order") = "xyzw",
+          "The unit quaternion of R with w >= 0, in `order` ('xyzw', the default, or 'wxyz'; "
+          "see from_quaternion); the translation is `translation`.")
       .def_static(
           "exp", [](const Vector6<double>& xi) { return SE3::exp(xi); }, py::arg("xi"),
           "exp(xi^) with xi = [rho; phi]: R = exp(phi^), p = Jl(phi) rho.")
@@ -245,7 +319,8 @@ void bind_types(py::module_& m) {
       .def_readonly("effort_limit", &J::effort_limit)
       .def(
           "transform", [](const J& j, double q) { return j.transform(q); }, py::arg("q"),
-          "^{lambda(i)}H_i(q) = placement exp((Gamma q)^).");
+          "^{lambda(i)}H_i(q) = placement exp((Gamma q)^).")
+      .def("__repr__", &repr_joint);
 
   using F = Frame<double>;
   py::class_<F>(m, "Frame",
@@ -517,9 +592,6 @@ void bind_model(py::module_& m) {
   py::class_<MjcfRobot>(
       m, "MjcfRobot", "A robot loaded from MJCF with its <equality> constraints (docs/loading.md).")
       .def_readonly("model", &MjcfRobot::model, "The tree (with the equalities' frames).")
-      .def_readonly("equality", &MjcfRobot::equality, "The <equality> elements as ConstraintSpecs.")
-      .def_readonly("constraints", &MjcfRobot::constraints,
-                    "The same as a ConstraintSet on model, rows in file order.")
       .def_readonly("qpos0", &MjcfRobot::qpos0,
                     "MuJoCo's qpos0 of the joints in liedyn's joint order, one entry per "
                     "coordinate: a hinge's or slide's ref (s = qpos - qpos0), a ball joint's "
@@ -610,6 +682,7 @@ void bind_model(py::module_& m) {
           },
           py::arg("model"), "Generalized velocity [nu; r] (r for a welded base).")
       .def("copy", [](const State& x) { return x; })
+      .def("__repr__", &repr_state)
       .def("__copy__", [](const State& x) { return x; })
       .def(
           "__deepcopy__", [](const State& x, py::dict) { return x; }, py::arg("memo"));
@@ -709,6 +782,10 @@ void bind_model(py::module_& m) {
       "every kernel overwrites them (copy() what you keep). Per-body arrays are copies.");
   data.def(py::init<const Model&>(), py::arg("model"));
   data.def_readonly("num_bodies", &Data::num_bodies);
+  data.def("__repr__", [](const Data& d) {
+    return "<liedyn.Data for a model of " + std::to_string(d.num_bodies) +
+           " bodies, nv = " + std::to_string(d.tau.size()) + ">";
+  });
 #define LIEDYN_PY_VIEW(member, doc) \
   data.def_property_readonly(       \
       #member, [](py::object self) { return view(self.cast<Data&>().member, self); }, doc)
@@ -746,6 +823,18 @@ void bind_model(py::module_& m) {
   data.def_property_readonly(
       "f", [](const Data& d) { return stack_rows(d.f); },
       "rnea body wrenches, body frame (num_bodies x 6; copy).");
+}
+
+// Members whose types a later bind_* function registers (ConstraintSpec, ConstraintSet:
+// extensions.cpp). pybind11 writes a signature when a function is defined, naming a type not
+// registered yet by its C++ name (liedyn::ConstraintSet<double>), which the type stubs cannot
+// resolve: these are defined once every type is.
+void bind_late_members(py::module_& m) {
+  auto robot = py::reinterpret_borrow<py::class_<MjcfRobot>>(m.attr("MjcfRobot"));
+  robot
+      .def_readonly("equality", &MjcfRobot::equality, "The <equality> elements as ConstraintSpecs.")
+      .def_readonly("constraints", &MjcfRobot::constraints,
+                    "The same as a ConstraintSet on model, rows in file order.");
 }
 
 // --- numdiff ------------------------------------------------------------------------------
@@ -900,6 +989,14 @@ PYBIND11_MODULE(_liedyn, m) {
       "linear first, gravity as base acceleration -[g; 0], left-trivialized eta perturbations. See "
       "docs/python.md.";
   m.attr("__version__") = liedyn::version_string;
+  // The pybind11 the module was built with: it spells the signatures the type stubs are
+  // generated from (python/tests/test_stubs.py compares only like with like).
+#define LIEDYN_PY_STR2(x) #x
+#define LIEDYN_PY_STR(x) LIEDYN_PY_STR2(x)  // PATCH may be a token such as 0.dev1
+  m.attr("_pybind11_version") = LIEDYN_PY_STR(PYBIND11_VERSION_MAJOR) "." LIEDYN_PY_STR(
+      PYBIND11_VERSION_MINOR) "." LIEDYN_PY_STR(PYBIND11_VERSION_PATCH);
+#undef LIEDYN_PY_STR
+#undef LIEDYN_PY_STR2
   // ModelError derives from std::invalid_argument, so from ValueError here too.
   pybind11::register_exception<liedyn::ModelError>(m, "ModelError", PyExc_ValueError);
   // Every argument check of the library (sizes, Data/model pairing, indices, names).
@@ -911,5 +1008,7 @@ PYBIND11_MODULE(_liedyn, m) {
   lp::bind_numdiff(m);
   lp::bind_batch(m);
   lp::bind_pickling(m);
+  lp::bind_interop(m);
+  lp::bind_late_members(m);
   lp::bind_testing(m);
 }

@@ -322,6 +322,6 @@ def test_errors(solo):
         liedyn.constrained_forward_dynamics_derivatives(m, d, twice, liedyn.ConstraintData(m, twice), x, tau)
     # Wrong argument types: pybind11's TypeError (no overload matches), not a crash.
     with pytest.raises(TypeError):
-        liedyn.linearize(m, d, cs, x, tau)
+        liedyn.linearize(m, d, cs, x, tau)  # type: ignore[call-overload]
     with pytest.raises(TypeError):
-        liedyn.linearize_reduced(m, d, cs, c, x, tau, None)
+        liedyn.linearize_reduced(m, d, cs, c, x, tau, None)  # type: ignore[arg-type]

@@ -260,8 +260,11 @@ def test_mixed_columns_by_numdiff(solo):
         return c2.J @ ddq + c2.gamma
 
     err_acc = relative_error(acc_dx, liedyn.numdiff.state_jacobian(m, acc, x, opt))
-    err_vel = relative_error(vel_dx, liedyn.numdiff.state_jacobian(
-        m, lambda y: (liedyn.constraint_kinematics(m, d2, cs, c2, y), c2.velocity_error.copy())[1], x, opt))
+    def vel(y):
+        liedyn.constraint_kinematics(m, d2, cs, c2, y)
+        return c2.velocity_error.copy()
+
+    err_vel = relative_error(vel_dx, liedyn.numdiff.state_jacobian(m, vel, x, opt))
     feet = four_feet(m, MIXED)
     cf = liedyn.ConstraintData(m, feet)
     v_dx = liedyn.impulse_dynamics_derivatives(m, d, feet, cf, x, 0.5, representation=MIXED)[0].copy()
@@ -305,6 +308,6 @@ def test_errors(solo):
         liedyn.impulse_dynamics_derivatives(m, d, twice, liedyn.ConstraintData(m, twice), x, 0.0)
     # Wrong argument types: pybind11's TypeError, not a crash.
     with pytest.raises(TypeError):
-        liedyn.constraint_kinematics_derivatives(m, d, cs, x, np.zeros(m.nv))
+        liedyn.constraint_kinematics_derivatives(m, d, cs, x, np.zeros(m.nv))  # type: ignore[call-arg, arg-type]
     with pytest.raises(TypeError):
-        liedyn.impulse_dynamics_derivatives(m, d, cs, c, x, "half")
+        liedyn.impulse_dynamics_derivatives(m, d, cs, c, x, "half")  # type: ignore[arg-type]

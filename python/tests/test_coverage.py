@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def public_names():
     names = set()
-    for mod in (liedyn, liedyn.numdiff):
+    for mod in (liedyn, liedyn.numdiff, liedyn.interop):
         for name, obj in vars(mod).items():
             if name.startswith("_") or inspect.ismodule(obj):
                 continue

@@ -221,8 +221,8 @@ def test_state_views_and_operations(solo12):
     with pytest.raises(ValueError, match="liedyn: integrate: dx has size 3, expected 36"):
         liedyn.integrate(m, x, np.zeros(3))
     # random_state is the C++ generator's: reproducible
-    a, b = liedyn.random_state(m, 11), liedyn.random_state(m, 11)
-    np.testing.assert_array_equal(a.s, b.s)
+    x1, x2 = liedyn.random_state(m, 11), liedyn.random_state(m, 11)
+    np.testing.assert_array_equal(x1.s, x2.s)
     assert liedyn.tangent_size(m) == 36
     z = liedyn.State(liedyn.SE3(), np.zeros(2), np.zeros(6), np.zeros(2))
     assert z.s.shape == (2,)

@@ -85,7 +85,7 @@ def test_out_is_checked(solo12):
     with pytest.raises(TypeError, match="liedyn: linearize: out must be a tuple of 2 arrays"):
         liedyn.linearize(m, d, x, tau, out=np.empty((36, 36)))
     with pytest.raises(TypeError):  # keyword-only: a sixth positional argument is refused
-        liedyn.aba(m, d, x, tau, None, np.empty(18))
+        liedyn.aba(m, d, x, tau, None, np.empty(18))  # type: ignore[call-arg]  # on purpose
 
 
 def peak_bytes(call, n):

@@ -16,11 +16,16 @@ def python_blocks(relative_path):
     return re.findall(r"```python\n(.*?)```", text, re.S)
 
 
-@pytest.mark.parametrize("path", ["README.md", os.path.join("docs", "python.md")])
-def test_python_snippets_run(path):
+@pytest.mark.parametrize("path,count", [("README.md", 1), (os.path.join("docs", "python.md"), 3)])
+def test_python_snippets_run(path, count):
+    """The quick start (each file's first snippet) and, in order in the same namespace (a later
+    snippet uses the quick start's names), the others."""
     blocks = python_blocks(path)
-    assert len(blocks) == 1, f"{path} has one Python snippet"
-    env = {}
-    exec(compile(blocks[0].replace('"robot.urdf"', repr(SOLO12)), path, "exec"), env)
-    assert env["A"].shape == (36, 36) and env["B"].shape == (36, 18)
-    assert env["ddq"].shape == (18,) and np.all(np.isfinite(env["A"]))
+    assert len(blocks) == count, f"{path} has {count} Python snippets"
+    env: dict = {}
+    for i, block in enumerate(blocks):
+        exec(compile(block.replace('"robot.urdf"', repr(SOLO12)), f"{path}, snippet {i + 1}",
+                     "exec"), env)
+        if i == 0:
+            assert env["A"].shape == (36, 36) and env["B"].shape == (36, 18)
+            assert env["ddq"].shape == (18,) and np.all(np.isfinite(env["A"]))
