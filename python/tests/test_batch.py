@@ -2,6 +2,7 @@
 any number of threads; errors name the state; the GIL is released while C++ runs."""
 import os
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -56,7 +57,7 @@ def test_unconstrained_kernels_equal_single_calls(any_model, threads):
     assert ws.threads == threads
     d = liedyn.Data(m)
     opt = liedyn.LinearizationOptions(liedyn.TwistRepresentation.Mixed)
-    single = {
+    single: dict[str, list[Any]] = {
         "rnea": [liedyn.rnea(m, d, x, u[i]) for i, x in enumerate(xs)],
         "eidamb": [liedyn.eidamb(m, d, x, u[i]) for i, x in enumerate(xs)],
         "aba": [liedyn.aba(m, d, x, u[i]) for i, x in enumerate(xs)],
@@ -68,7 +69,7 @@ def test_unconstrained_kernels_equal_single_calls(any_model, threads):
         "lin": [liedyn.linearize(m, d, x, u[i], opt) for i, x in enumerate(xs)],
         "disc": [liedyn.linearize_discrete(m, d, x, u[i], 0.01, opt) for i, x in enumerate(xs)],
     }
-    batch = {
+    batch: dict[str, Any] = {
         "rnea": liedyn.batch_rnea(m, ws, X, u),
         "eidamb": liedyn.batch_eidamb(m, ws, X, u),
         "aba": liedyn.batch_aba(m, ws, X, u),
@@ -215,7 +216,7 @@ def test_the_gil_is_released_while_cpp_runs(solo12):
     tau = np.repeat(u, 3000, axis=0)
     ws = liedyn.BatchWorkspace(m)
     done = threading.Event()
-    seen = []
+    seen: list[str] = []
 
     def long_call():
         try:
