@@ -236,10 +236,12 @@ class Model {
   void require_invertible_mass_matrix(const char* who) const {
     if (singular_joints_.empty()) return;
     std::string names;
-    for (int j : singular_joints_) names += (names.empty() ? "" : ", ") + joints_[j].name;
+    for (int j : singular_joints_)  // index 0: the moving base, whose joint has no name
+      names += (names.empty() ? "" : ", ") +
+               (j == 0 ? std::string("the floating base") : "'" + joints_[j].name + "'");
     throw ModelError(std::string(who) +
                      ": the mass matrix is singular because these joints move no inertia " +
-                     "along their axis: " + names + " (add armature or inertia to them)");
+                     "along their motion: " + names + " (add armature or inertia to them)");
   }
 
   /// The model's identity: fresh for every model built (builder, loader, cast, lock_joints),
