@@ -281,6 +281,29 @@ void bind_types(py::module_& m) {
           },
           py::arg("name"), py::arg("axis"), py::arg("pitch"), py::arg("placement") = SE3(),
           "A helical joint, pitch in m/rad (Gamma = [p e; e]).")
+      .def_static(
+          "spherical",
+          [](const std::string& name, const SE3& X) { return Spec::spherical(name, X); },
+          py::arg("name"), py::arg("placement") = SE3(),
+          "A spherical (ball) joint: SO(3), its configuration a unit quaternion (x, y, z, w), "
+          "its velocity the child's angular velocity in the child frame (nq 4, nv 3).")
+      .def_static(
+          "free", [](const std::string& name, const SE3& X) { return Spec::free(name, X); },
+          py::arg("name"), py::arg("placement") = SE3(),
+          "A free joint anywhere in the tree: SE(3), configuration (position, quaternion x, y, "
+          "z, w), velocity the child's body twist [v; omega] in the child frame (nq 7, nv 6).")
+      .def_static(
+          "planar", [](const std::string& name, const SE3& X) { return Spec::planar(name, X); },
+          py::arg("name"), py::arg("placement") = SE3(),
+          "A planar joint: SE(2) in the joint frame's xy-plane, configuration (x, y, cos, sin), "
+          "velocity (v_x, v_y, omega_z) in the child frame (nq 4, nv 3).")
+      .def_static(
+          "universal",
+          [](const std::string& name, const Eigen::Vector3d& a1, const Eigen::Vector3d& a2,
+             const SE3& X) { return Spec::universal(name, a1, a2, X); },
+          py::arg("name"), py::arg("axis1"), py::arg("axis2"), py::arg("placement") = SE3(),
+          "A universal joint: a rotation about axis1, then about axis2 in the frame it leaves "
+          "(two intersecting axes, not parallel; nq 2, nv 2).")
       .def("with_limits", &Spec::with_limits, py::arg("lower"), py::arg("upper"),
            "Position limits [lower, upper].", py::return_value_policy::reference_internal)
       .def("with_armature", &Spec::with_armature, py::arg("armature"),

@@ -415,9 +415,19 @@ class JointSpec:
     placement: SE3
     type: JointType
     @staticmethod
+    def free(name: str, placement: SE3 = ...) -> JointSpec:
+        """
+        A free joint anywhere in the tree: SE(3), configuration (position, quaternion x, y, z, w), velocity the child's body twist [v; omega] in the child frame (nq 7, nv 6).
+        """
+    @staticmethod
     def helical(name: str, axis: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], pitch: typing.SupportsFloat | typing.SupportsIndex, placement: SE3 = ...) -> JointSpec:
         """
         A helical joint, pitch in m/rad (Gamma = [p e; e]).
+        """
+    @staticmethod
+    def planar(name: str, placement: SE3 = ...) -> JointSpec:
+        """
+        A planar joint: SE(2) in the joint frame's xy-plane, configuration (x, y, cos, sin), velocity (v_x, v_y, omega_z) in the child frame (nq 4, nv 3).
         """
     @staticmethod
     def prismatic(name: str, axis: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], placement: SE3 = ...) -> JointSpec:
@@ -428,6 +438,16 @@ class JointSpec:
     def revolute(name: str, axis: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], placement: SE3 = ...) -> JointSpec:
         """
         A revolute joint about axis (Gamma = [0; e]).
+        """
+    @staticmethod
+    def spherical(name: str, placement: SE3 = ...) -> JointSpec:
+        """
+        A spherical (ball) joint: SO(3), its configuration a unit quaternion (x, y, z, w), its velocity the child's angular velocity in the child frame (nq 4, nv 3).
+        """
+    @staticmethod
+    def universal(name: str, axis1: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], axis2: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], placement: SE3 = ...) -> JointSpec:
+        """
+        A universal joint: a rotation about axis1, then about axis2 in the frame it leaves (two intersecting axes, not parallel; nq 2, nv 2).
         """
     def with_armature(self, armature: typing.SupportsFloat | typing.SupportsIndex) -> JointSpec:
         """
