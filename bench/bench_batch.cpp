@@ -4,11 +4,11 @@
 // soles), for 1 … hardware_concurrency() threads. Parallel efficiency at T threads is
 // items_per_second(T) / (T · items_per_second(1)).
 //
-//   liedyn_bench_batch [benchmark flags]
+//   liedyn_bench_batch [--states=N] [benchmark flags]
 //
-// One batch call evaluates 512 random states (drawn outside the timed loop); the workspace is
-// built before the loop. Time is wall-clock (UseRealTime), since the work runs on several
-// threads; CPU is the whole process's (MeasureProcessCPUTime), every worker's: on a machine
+// One batch call evaluates N random states (default 512, drawn outside the timed loop); the
+// workspace is built before the loop. Time is wall-clock (UseRealTime), since the work runs on
+// several threads; CPU is the whole process's (MeasureProcessCPUTime), every worker's: on a machine
 // whose cores are busy with other work, where wall-clock scaling says little, CPU(1) / CPU(T)
 // is the efficiency the batch layer itself allows (its overhead, its workers' cache misses),
 // since the static partition gives each worker the same number of states.
@@ -30,7 +30,7 @@ namespace {
 using namespace liedyn;
 using M = MatrixX<double>;
 
-constexpr int kStates = 512;
+int kStates = 512;  // --states=N
 
 struct Case {
   std::shared_ptr<const Model<double>> model;
@@ -103,6 +103,14 @@ void register_case(const std::string& robot, const Case& c, int max_threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --states=N is ours; the rest goes to Google Benchmark.
+  int kept = 1;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg.rfind("--states=", 0) == 0) kStates = std::max(1, std::stoi(arg.substr(9)));
+    else argv[kept++] = argv[a];
+  }
+  argc = kept;
   benchmark::Initialize(&argc, argv);
   const int max_threads = std::max(1u, std::thread::hardware_concurrency());
   const std::string data = LIEDYN_TEST_DATA_DIR;

@@ -11,7 +11,7 @@
 #                               Debian's, with python3-venv: scripts/install-deps.sh)
 #   CMAKE_BUILD_PARALLEL_LEVEL  compile jobs of the wheel build (default: the number of cores)
 #   PIP_CACHE_DIR               pip's download and wheel cache (default ~/.cache/pip): numpy,
-#                               scipy, matplotlib and the build requirements come from PyPI
+#                               scipy, matplotlib, ray and the build requirements come from PyPI
 # Needs network access to PyPI unless the cache holds every package. Exit status: 0 when
 # everything passed.
 set -euo pipefail
@@ -36,7 +36,7 @@ echo "-- wheel: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) kB, built in $
 echo "-- wheel: install into a second fresh virtual environment"
 venv="$work/test-venv"
 "$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet "${wheel}[test]"
+"$venv/bin/pip" install --quiet "${wheel}[test,distributed]"
 
 # The tests, the examples and what they read, copied away from the source tree.
 tree="$work/tree"
@@ -48,7 +48,7 @@ cp -R tests/data "$tree/tests/"
 mkdir -p "$tree/python/liedyn/_liedyn" "$tree/scripts"
 cp python/liedyn/_liedyn/*.pyi "$tree/python/liedyn/_liedyn/"
 cp scripts/generate_stubs.py "$tree/scripts/"
-mkdir -p "$tree/docs" && cp README.md "$tree/" && cp docs/python.md "$tree/docs/"
+mkdir -p "$tree/docs" && cp README.md "$tree/" && cp docs/python.md docs/batch.md "$tree/docs/"
 cd "$tree"
 export PATH="$venv/bin:$PATH" PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg
 python - "$venv" <<'EOF'
@@ -63,7 +63,8 @@ tool="$(command -v liedyn)"
 [ "$tool" = "$venv/bin/liedyn" ] || { echo "ERROR: liedyn tool found at '$tool'" >&2; exit 1; }
 liedyn info tests/data/solo12.urdf | head -n 3
 
-LIEDYN_REQUIRE_STUBS=1 python -m pytest -q -p no:cacheprovider python/tests
+# Ray is installed here: its test (a local cluster on loopback) must run, not skip.
+LIEDYN_REQUIRE_RAY=1 LIEDYN_REQUIRE_STUBS=1 python -m pytest -q -p no:cacheprovider python/tests
 for example in python/examples/*.py; do
   echo "-- wheel: $example"
   python "$example"

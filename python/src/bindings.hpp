@@ -204,6 +204,52 @@ inline void check_call(const char* who, const Model& model, const Data& data, co
   check_state(who, model, x);
 }
 
+/// The workspaces (Data, ConstraintData, BatchWorkspace) that a call is using with the GIL
+/// released. Two threads computing in one workspace at once would race on its buffers (a wrong
+/// answer, or a crash), so the second call is refused. Read and written with the GIL held only,
+/// which is what makes it safe without a lock of its own.
+std::vector<const void*>& workspaces_in_use();
+
+/// Holds `workspace` for one call: InvalidArgument when another thread's call holds it.
+/// Construct and destroy with the GIL held.
+class WorkspaceClaim {
+ public:
+  WorkspaceClaim(const char* who, const char* what, const void* workspace) : workspace_(workspace) {
+    auto& busy = workspaces_in_use();
+    if (std::find(busy.begin(), busy.end(), workspace) != busy.end())
+      throw InvalidArgument(std::string("liedyn: ") + who + ": " + what +
+                            " is in use by a call in another thread; give each thread its own");
+    busy.push_back(workspace);  // no allocation once the vector has held as many
+  }
+  ~WorkspaceClaim() {
+    auto& busy = workspaces_in_use();
+    busy.erase(std::find(busy.begin(), busy.end(), workspace_));
+  }
+  WorkspaceClaim(const WorkspaceClaim&) = delete;
+  WorkspaceClaim& operator=(const WorkspaceClaim&) = delete;
+
+ private:
+  const void* workspace_;
+};
+
+/// Runs `compute` with the GIL released, so that other Python threads run meanwhile (every
+/// kernel call goes through here), holding `data` for the call. Returns what `compute` returns,
+/// references included (results() then copies them with the GIL held again).
+template <class Compute>
+decltype(auto) released(const char* who, Data& data, Compute&& compute) {
+  const WorkspaceClaim claim(who, "data", &data);
+  const py::gil_scoped_release release;  // destroyed first: the claim ends with the GIL held
+  return compute();
+}
+
+/// released() for the constrained kernels: holds `cdata` as well.
+template <class Compute>
+decltype(auto) released(const char* who, Data& data, ConstraintData<double>& cdata,
+                        Compute&& compute) {
+  const WorkspaceClaim claim(who, "constraint data", &cdata);
+  return released(who, data, std::forward<Compute>(compute));
+}
+
 /// Size check for inputs the C++ side does not check itself, in its message style.
 template <class V>
 void check_size(const char* who, const char* what, const V& v, Eigen::Index expected) {
@@ -255,6 +301,8 @@ void bind_model(py::module_& m);
 void bind_kernels(py::module_& m);
 void bind_extensions(py::module_& m);  // centroidal, energy, Coriolis, constraints (extensions.cpp)
 void bind_numdiff(py::module_& m);
+void bind_batch(py::module_& m);     // the batch layer and rollouts (batch.cpp)
+void bind_pickling(py::module_& m);  // a Model as plain data and back (pickle.cpp)
 void bind_testing(py::module_& m);
 void bind_interop(py::module_& m);  // liedyn.interop: other libraries' conventions (interop.cpp)
 void bind_late_members(py::module_& m);  // members whose types are bound last (module.cpp)

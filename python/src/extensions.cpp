@@ -28,7 +28,8 @@ void bind_centroidal(py::module_& m) {
       "center_of_mass",
       [](const Model& mo, Data& d, const State& x, ComFrame frame) {
         check_call("center_of_mass", mo, d, x);
-        return Eigen::Vector3d(center_of_mass(mo, d, x, frame));
+        return released("center_of_mass", d,
+                        [&] { return Eigen::Vector3d(center_of_mass(mo, d, x, frame)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame") = ComFrame::Inertial,
       "Centre of mass p_com: in the inertial frame, or relative to the base origin in base axes.");
@@ -36,7 +37,8 @@ void bind_centroidal(py::module_& m) {
       "center_of_mass_velocity",
       [](const Model& mo, Data& d, const State& x, ComFrame frame) {
         check_call("center_of_mass_velocity", mo, d, x);
-        return Eigen::Vector3d(center_of_mass_velocity(mo, d, x, frame));
+        return released("center_of_mass_velocity", d,
+                        [&] { return Eigen::Vector3d(center_of_mass_velocity(mo, d, x, frame)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame") = ComFrame::Inertial,
       "Velocity of the centre of mass relative to the inertial frame, in inertial or base axes.");
@@ -45,7 +47,9 @@ void bind_centroidal(py::module_& m) {
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, ComFrame frame) {
         check_call("center_of_mass_acceleration", mo, d, x);
         check_finite("center_of_mass_acceleration", "ddq", ddq);
-        return Eigen::Vector3d(center_of_mass_acceleration(mo, d, x, ddq, frame));
+        return released("center_of_mass_acceleration", d, [&] {
+          return Eigen::Vector3d(center_of_mass_acceleration(mo, d, x, ddq, frame));
+        });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
       py::arg("frame") = ComFrame::Inertial,
@@ -54,7 +58,8 @@ void bind_centroidal(py::module_& m) {
       "center_of_mass_jacobian",
       [](const Model& mo, Data& d, const State& x, ComFrame frame) {
         check_call("center_of_mass_jacobian", mo, d, x);
-        return Eigen::MatrixXd(center_of_mass_jacobian(mo, d, x, frame));
+        return released("center_of_mass_jacobian", d,
+                        [&] { return Eigen::MatrixXd(center_of_mass_jacobian(mo, d, x, frame)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame") = ComFrame::Inertial,
       "J_com (3 x nv): p_com' = J_com [nu; r] (columns: base body twist, joint velocities).");
@@ -62,7 +67,8 @@ void bind_centroidal(py::module_& m) {
       "centroidal_momentum",
       [](const Model& mo, Data& d, const State& x) {
         check_call("centroidal_momentum", mo, d, x);
-        return Vector6<double>(centroidal_momentum(mo, d, x));
+        return released("centroidal_momentum", d,
+                        [&] { return Vector6<double>(centroidal_momentum(mo, d, x)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "h_G = [m p_com'; k_G] in the centroidal frame (origin at the CoM, inertial axes), linear "
@@ -71,7 +77,8 @@ void bind_centroidal(py::module_& m) {
       "centroidal_momentum_matrix",
       [](const Model& mo, Data& d, const State& x) {
         check_call("centroidal_momentum_matrix", mo, d, x);
-        return Eigen::MatrixXd(centroidal_momentum_matrix(mo, d, x));
+        return released("centroidal_momentum_matrix", d,
+                        [&] { return Eigen::MatrixXd(centroidal_momentum_matrix(mo, d, x)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "A_G (6 x nv) with h_G = A_G [nu; r], centroidal frame.");
@@ -79,7 +86,8 @@ void bind_centroidal(py::module_& m) {
       "centroidal_momentum_drift",
       [](const Model& mo, Data& d, const State& x) {
         check_call("centroidal_momentum_drift", mo, d, x);
-        return Vector6<double>(centroidal_momentum_drift(mo, d, x));
+        return released("centroidal_momentum_drift", d,
+                        [&] { return Vector6<double>(centroidal_momentum_drift(mo, d, x)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "A_G' [nu; r]: h_G' at zero accelerations, centroidal frame.");
@@ -88,7 +96,8 @@ void bind_centroidal(py::module_& m) {
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq) {
         check_call("centroidal_momentum_rate", mo, d, x);
         check_finite("centroidal_momentum_rate", "ddq", ddq);
-        return Vector6<double>(centroidal_momentum_rate(mo, d, x, ddq));
+        return released("centroidal_momentum_rate", d,
+                        [&] { return Vector6<double>(centroidal_momentum_rate(mo, d, x, ddq)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
       "h_G' = A_G ddq + A_G' [nu; r] at ddq = [nu'; r'], centroidal frame.");
@@ -96,7 +105,7 @@ void bind_centroidal(py::module_& m) {
       "kinetic_energy",
       [](const Model& mo, Data& d, const State& x) {
         check_call("kinetic_energy", mo, d, x);
-        return kinetic_energy(mo, d, x);
+        return released("kinetic_energy", d, [&] { return kinetic_energy(mo, d, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "Kinetic energy of the bodies (armature not included).");
@@ -104,7 +113,7 @@ void bind_centroidal(py::module_& m) {
       "potential_energy",
       [](const Model& mo, Data& d, const State& x) {
         check_call("potential_energy", mo, d, x);
-        return potential_energy(mo, d, x);
+        return released("potential_energy", d, [&] { return potential_energy(mo, d, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "Potential energy -m g . p_com (inertial frame).");
@@ -112,7 +121,9 @@ void bind_centroidal(py::module_& m) {
       "coriolis_matrix",
       [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("coriolis_matrix", mo, d, x);
-        return results("coriolis_matrix", out, coriolis_matrix(mo, d, x));
+        return results("coriolis_matrix", out,
+                       released("coriolis_matrix", d,
+                                [&]() -> decltype(auto) { return coriolis_matrix(mo, d, x); }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "C(x) (nv x nv, base first) with C [nu; r] the velocity products and M' - 2C skew-symmetric. "
@@ -143,7 +154,9 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         check(who, mo, d, set, x);
         check_finite(who, "tau", tau);
         check_size(who, "tau", tau, mo.nv());
-        constrained_forward_dynamics_derivatives(mo, d, set, c, x, tau, rep, with_solve(solve));
+        released("constrained_forward_dynamics_derivatives", d, c, [&] {
+          constrained_forward_dynamics_derivatives(mo, d, set, c, x, tau, rep, with_solve(solve));
+        });
         return results("constrained_forward_dynamics_derivatives", out, c.ddq_dx, c.lambda_dx,
                        c.ddq_dtau, c.lambda_dtau);
       },
@@ -174,7 +187,8 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         check(who, mo, d, set, x);
         check_finite(who, "ddq", ddq);
         check_size(who, "ddq", ddq, mo.nv());
-        constraint_kinematics_derivatives(mo, d, set, c, x, ddq, rep);
+        released("constraint_kinematics_derivatives", d, c,
+                 [&] { constraint_kinematics_derivatives(mo, d, set, c, x, ddq, rep); });
         return results("constraint_kinematics_derivatives", out, c.position_error_dx, c.velocity_dx,
                        c.acceleration_dx, c.Jdot);
       },
@@ -211,7 +225,8 @@ void bind_constrained_linearization(py::module_& m, Check check) {
                          ": the ConstraintData was sized for another model or constraint set");
         LIEDYN_CHECK(restitution >= 0.0 && restitution <= 1.0,
                      std::string(who) + ": the restitution must lie in [0, 1]");
-        impulse_dynamics_derivatives(mo, d, set, c, x, restitution, rep);
+        released("impulse_dynamics_derivatives", d, c,
+                 [&] { impulse_dynamics_derivatives(mo, d, set, c, x, restitution, rep); });
         return results("impulse_dynamics_derivatives", out, c.v_after_dx, c.impulse_dx);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
@@ -236,7 +251,8 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         check("linearize", mo, d, set, x);
         check_finite("linearize", "tau", tau);
         check_size("linearize", "tau", tau, mo.nv());
-        linearize(mo, d, set, c, x, tau, opt, with_solve(solve));
+        released("linearize", d, c,
+                 [&] { linearize(mo, d, set, c, x, tau, opt, with_solve(solve)); });
         return results("linearize", out, d.A, d.B);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
@@ -261,7 +277,8 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         check_finite("linearize_actuated", "actuation", S);
         check_finite("linearize_actuated", "u", u);
         MatrixXd Bu;
-        linearize_actuated(mo, d, set, c, x, S, u, Bu, opt, with_solve(solve));
+        released("linearize_actuated", d, c,
+                 [&] { linearize_actuated(mo, d, set, c, x, S, u, Bu, opt, with_solve(solve)); });
         return results("linearize_actuated", out, d.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
@@ -278,7 +295,8 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         check("linearize_discrete", mo, d, set, x);
         check_finite("linearize_discrete", "tau", tau);
         check_size("linearize_discrete", "tau", tau, mo.nv());
-        linearize_discrete(mo, d, set, c, x, tau, dt, opt, with_solve(solve));
+        released("linearize_discrete", d, c,
+                 [&] { linearize_discrete(mo, d, set, c, x, tau, dt, opt, with_solve(solve)); });
         return results("linearize_discrete", out, d.A, d.B);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
@@ -300,7 +318,8 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         Options opt;
         opt.route = route;
         State out = x;
-        semi_implicit_euler_step(mo, d, set, c, x, tau, dt, out, opt);
+        released("semi_implicit_euler_step", d, c,
+                 [&] { semi_implicit_euler_step(mo, d, set, c, x, tau, dt, out, opt); });
         return out;
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
@@ -341,7 +360,8 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         check("linearize_reduced", mo, d, set, x);
         check_finite("linearize_reduced", "tau", tau);
         check_size("linearize_reduced", "tau", tau, mo.nv());
-        linearize_reduced(mo, d, set, c, x, tau, out, opt, with_solve(solve));
+        released("linearize_reduced", d, c,
+                 [&] { linearize_reduced(mo, d, set, c, x, tau, out, opt, with_solve(solve)); });
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("reduced"), py::arg("options") = O(),
@@ -398,6 +418,34 @@ void bind_constraints(py::module_& m) {
       .def_static("coupling", &ConstraintSpec::coupling, py::arg("joint"), py::arg("master"),
                   py::arg("ratio"), py::arg("offset") = 0.0,
                   "The coupling s_joint = ratio * s_master + offset.")
+      .def(py::pickle(
+          [](const ConstraintSpec& c) {
+            return py::make_tuple(c.type, c.name, c.frame, c.frame2, c.sense, c.axis, c.axis_frame,
+                                  c.placement, c.velocity, c.acceleration, c.Kp, c.Kd, c.components,
+                                  c.joint, c.master, c.ratio, c.offset);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 17) throw InvalidArgument("liedyn: ConstraintSpec: not a pickled one");
+            ConstraintSpec c;
+            c.type = t[0].cast<ConstraintType>();
+            c.name = t[1].cast<std::string>();
+            c.frame = t[2].cast<std::string>();
+            c.frame2 = t[3].cast<std::string>();
+            c.sense = t[4].cast<TwistRepresentation>();
+            c.axis = t[5].cast<Eigen::Vector3d>();
+            c.axis_frame = t[6].cast<int>();
+            c.placement = t[7].cast<std::optional<SE3>>();
+            c.velocity = t[8].cast<VectorXd>();
+            c.acceleration = t[9].cast<VectorXd>();
+            c.Kp = t[10].cast<double>();
+            c.Kd = t[11].cast<double>();
+            c.components = t[12].cast<std::vector<int>>();
+            c.joint = t[13].cast<std::string>();
+            c.master = t[14].cast<std::string>();
+            c.ratio = t[15].cast<double>();
+            c.offset = t[16].cast<double>();
+            return c;
+          }))
       .def_readwrite("type", &ConstraintSpec::type)
       .def_readwrite("name", &ConstraintSpec::name)
       .def_readwrite("sense", &ConstraintSpec::sense)
@@ -477,7 +525,7 @@ void bind_constraints(py::module_& m) {
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c,
               const State& x) {
         check("constraint_kinematics", mo, d, set, x);
-        constraint_kinematics(mo, d, set, c, x);
+        released("constraint_kinematics", d, c, [&] { constraint_kinematics(mo, d, set, c, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       "J, drift, gamma and the errors into cdata.");
@@ -490,7 +538,9 @@ void bind_constraints(py::module_& m) {
         Options opt;
         opt.route = route;
         return results("constrained_forward_dynamics", out,
-                       constrained_forward_dynamics(mo, d, set, c, x, tau, opt));
+                       released("constrained_forward_dynamics", d, c, [&]() -> decltype(auto) {
+                         return constrained_forward_dynamics(mo, d, set, c, x, tau, opt);
+                       }));
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("route") = ConstrainedDynamicsRoute::ExactKKT, py::kw_only(),
@@ -505,7 +555,10 @@ void bind_constraints(py::module_& m) {
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, const State& x,
               double restitution, const py::object& out) {
         check("impulse_dynamics", mo, d, set, x);
-        return results("impulse_dynamics", out, impulse_dynamics(mo, d, set, c, x, restitution));
+        return results("impulse_dynamics", out,
+                       released("impulse_dynamics", d, c, [&]() -> decltype(auto) {
+                         return impulse_dynamics(mo, d, set, c, x, restitution);
+                       }));
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("restitution") = 0.0, py::kw_only(), py::arg("out") = py::none(),
@@ -515,7 +568,8 @@ void bind_constraints(py::module_& m) {
       "project_configuration",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, State& x) {
         check("project_configuration", mo, d, set, x);
-        return project_configuration(mo, d, set, c, x);
+        return released("project_configuration", d, c,
+                        [&] { return project_configuration(mo, d, set, c, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       "Moves x's configuration onto the constraint manifold (Newton on the group); returns the "
@@ -524,7 +578,7 @@ void bind_constraints(py::module_& m) {
       "project_velocity",
       [check](const Model& mo, Data& d, const ConstraintSet& set, ConstraintData& c, State& x) {
         check("project_velocity", mo, d, set, x);
-        project_velocity(mo, d, set, c, x);
+        released("project_velocity", d, c, [&] { project_velocity(mo, d, set, c, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       "Projects x's velocity onto the constraints' tangent space (J [nu; r] = v*), in place.");
@@ -576,7 +630,7 @@ void bind_loading_and_more(py::module_& m) {
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, TwistRepresentation rep) {
         check_call("centroidal_derivatives", mo, d, x);
         check_finite("centroidal_derivatives", "ddq", ddq);
-        centroidal_derivatives(mo, d, x, ddq, rep);
+        released("centroidal_derivatives", d, [&] { centroidal_derivatives(mo, d, x, ddq, rep); });
         return py::make_tuple(Eigen::MatrixXd(d.com_dx), Eigen::MatrixXd(d.centroidal_momentum_dx),
                               Eigen::MatrixXd(d.centroidal_rate_dx));
       },
@@ -595,7 +649,8 @@ void bind_loading_and_more(py::module_& m) {
         LinearizationOptions<double> opt;
         opt.representation = rep;
         Eigen::MatrixXd Bu;
-        linearize_discrete_actuated(mo, d, x, actuation, u, dt, Bu, opt);
+        released("linearize_discrete_actuated", d,
+                 [&] { linearize_discrete_actuated(mo, d, x, actuation, u, dt, Bu, opt); });
         return results("linearize_discrete_actuated", out, d.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"),

@@ -9,6 +9,11 @@
 namespace liedyn {
 namespace python {
 
+std::vector<const void*>& workspaces_in_use() {
+  static std::vector<const void*> busy;
+  return busy;
+}
+
 namespace {
 
 constexpr auto kBody = TwistRepresentation::Body;
@@ -21,7 +26,9 @@ void bind_dynamics(py::module_& m) {
         check_call("rnea", mo, d, x);
         check_finite("rnea", "ddq", ddq);
         const auto w = to_wrenches("rnea", fext);
-        return results("rnea", out, rnea(mo, d, x, ddq, ptr(w)));
+        return results("rnea", out, released("rnea", d, [&]() -> decltype(auto) {
+                         return rnea(mo, d, x, ddq, ptr(w));
+                       }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("fext") = py::none(),
       py::kw_only(), py::arg("out") = py::none(),
@@ -38,7 +45,9 @@ void bind_dynamics(py::module_& m) {
         check_call("eidamb", mo, d, x);
         check_finite("eidamb", "ddq", ddq);
         const auto w = to_wrenches("eidamb", fext);
-        return results("eidamb", out, eidamb(mo, d, x, ddq, ptr(w)));
+        return results("eidamb", out, released("eidamb", d, [&]() -> decltype(auto) {
+                         return eidamb(mo, d, x, ddq, ptr(w));
+                       }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"), py::arg("fext") = py::none(),
       py::kw_only(), py::arg("out") = py::none(),
@@ -50,7 +59,9 @@ void bind_dynamics(py::module_& m) {
       [](const Model& mo, Data& d, const State& x, const WrenchArg& fext, const py::object& out) {
         check_call("bias_force", mo, d, x);
         const auto w = to_wrenches("bias_force", fext);
-        return results("bias_force", out, bias_force(mo, d, x, ptr(w)));
+        return results("bias_force", out, released("bias_force", d, [&]() -> decltype(auto) {
+                         return bias_force(mo, d, x, ptr(w));
+                       }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("fext") = py::none(), py::kw_only(),
       py::arg("out") = py::none(),
@@ -60,7 +71,9 @@ void bind_dynamics(py::module_& m) {
       "gravity_force",
       [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("gravity_force", mo, d, x);
-        return results("gravity_force", out, gravity_force(mo, d, x));
+        return results("gravity_force", out, released("gravity_force", d, [&]() -> decltype(auto) {
+                         return gravity_force(mo, d, x);
+                       }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "The gravity term G(H, s) alone (zero velocities and accelerations). Returns a copy of "
@@ -69,7 +82,9 @@ void bind_dynamics(py::module_& m) {
       "coriolis_force",
       [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("coriolis_force", mo, d, x);
-        return results("coriolis_force", out, coriolis_force(mo, d, x));
+        return results("coriolis_force", out,
+                       released("coriolis_force", d,
+                                [&]() -> decltype(auto) { return coriolis_force(mo, d, x); }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "The Coriolis/centrifugal term V(x) = h - G (no gravity, no accelerations). Returns a copy "
@@ -78,7 +93,8 @@ void bind_dynamics(py::module_& m) {
       "crba",
       [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("crba", mo, d, x);
-        return results("crba", out, crba(mo, d, x));
+        return results("crba", out,
+                       released("crba", d, [&]() -> decltype(auto) { return crba(mo, d, x); }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "The mass matrix M(s) (nv x nv, both triangles, base first; the base block in the base "
@@ -89,7 +105,8 @@ void bind_dynamics(py::module_& m) {
       [](const Model& mo, Data& d, const VectorRef& s, const py::object& out) {
         check_data("crba", mo, d);
         check_finite("crba", "s", s);
-        return results("crba", out, crba(mo, d, s));
+        return results("crba", out,
+                       released("crba", d, [&]() -> decltype(auto) { return crba(mo, d, s); }));
       },
       py::arg("model"), py::arg("data"), py::arg("s"), py::kw_only(), py::arg("out") = py::none(),
       "M(s) from the joint positions s alone (a copy of data.M).");
@@ -100,7 +117,9 @@ void bind_dynamics(py::module_& m) {
         check_call("aba", mo, d, x);
         check_finite("aba", "tau", tau);
         const auto w = to_wrenches("aba", fext);
-        return results("aba", out, aba(mo, d, x, tau, ptr(w)));
+        return results("aba", out, released("aba", d, [&]() -> decltype(auto) {
+                         return aba(mo, d, x, tau, ptr(w));
+                       }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("fext") = py::none(),
       py::kw_only(), py::arg("out") = py::none(),
@@ -112,7 +131,8 @@ void bind_dynamics(py::module_& m) {
       "immamb",
       [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("immamb", mo, d, x);
-        return results("immamb", out, immamb(mo, d, x));
+        return results("immamb", out,
+                       released("immamb", d, [&]() -> decltype(auto) { return immamb(mo, d, x); }));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "The inverse mass matrix M(s)^-1 (both triangles) by IMMAmb (Table 9, around the base "
@@ -122,7 +142,8 @@ void bind_dynamics(py::module_& m) {
       [](const Model& mo, Data& d, const VectorRef& s, const py::object& out) {
         check_data("immamb", mo, d);
         check_finite("immamb", "s", s);
-        return results("immamb", out, immamb(mo, d, s));
+        return results("immamb", out,
+                       released("immamb", d, [&]() -> decltype(auto) { return immamb(mo, d, s); }));
       },
       py::arg("model"), py::arg("data"), py::arg("s"), py::kw_only(), py::arg("out") = py::none(),
       "M(s)^-1 from the joint positions s (a copy of data.Minv).");
@@ -133,7 +154,7 @@ void bind_dynamics(py::module_& m) {
         check_call("eidamb_derivatives", mo, d, x);
         check_finite("eidamb_derivatives", "ddq", ddq);
         const auto w = to_wrenches("eidamb_derivatives", fext);
-        eidamb_derivatives(mo, d, x, ddq, rep, ptr(w));
+        released("eidamb_derivatives", d, [&] { eidamb_derivatives(mo, d, x, ddq, rep, ptr(w)); });
         return results("eidamb_derivatives", out, d.D1, d.D2, d.D3, d.D4);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
@@ -149,7 +170,7 @@ void bind_dynamics(py::module_& m) {
       "ltdl_factorize",
       [](const Model& mo, Data& d, const py::object& out) {
         check_data("ltdl_factorize", mo, d);
-        ltdl_factorize(mo, d);
+        released("ltdl_factorize", d, [&] { ltdl_factorize(mo, d); });
         return results("ltdl_factorize", out, d.ltdl);
       },
       py::arg("model"), py::arg("data"), py::kw_only(), py::arg("out") = py::none(),
@@ -162,7 +183,7 @@ void bind_dynamics(py::module_& m) {
         check_finite("ltdl_solve", "y", y);
         check_size("ltdl_solve", "y", y, mo.nv());
         VectorXd x = y;
-        ltdl_solve(mo, d, x);
+        released("ltdl_solve", d, [&] { ltdl_solve(mo, d, x); });
         return x;
       },
       py::arg("model"), py::arg("data"), py::arg("y"),
@@ -171,7 +192,9 @@ void bind_dynamics(py::module_& m) {
       "ltdl_inverse",
       [](const Model& mo, Data& d, const py::object& out) {
         check_data("ltdl_inverse", mo, d);
-        return results("ltdl_inverse", out, ltdl_inverse(mo, d));
+        return results("ltdl_inverse", out, released("ltdl_inverse", d, [&]() -> decltype(auto) {
+                         return ltdl_inverse(mo, d);
+                       }));
       },
       py::arg("model"), py::arg("data"), py::kw_only(), py::arg("out") = py::none(),
       "M^-1 (both triangles) from the factors of ltdl_factorize. A copy of data.Minv.");
@@ -180,7 +203,7 @@ void bind_dynamics(py::module_& m) {
       [](const Model& mo, Data& d, const VectorRef& s) {
         check_data("aza_factorize", mo, d);
         check_finite("aza_factorize", "s", s);
-        aza_factorize(mo, d, s);
+        released("aza_factorize", d, [&] { aza_factorize(mo, d, s); });
       },
       py::arg("model"), py::arg("data"), py::arg("s"),
       "Factors M(s) by articulated-body inertias (around the base frame) for aza_solve. Raises "
@@ -192,7 +215,7 @@ void bind_dynamics(py::module_& m) {
         check_data("aza_solve", mo, d);
         check_finite("aza_solve", "Y", Y);
         MatrixXd X = Y;
-        aza_solve(mo, d, X, X);
+        released("aza_solve", d, [&] { aza_solve(mo, d, X, X); });
         return X;
       },
       py::arg("model"), py::arg("data"), py::arg("Y"),
@@ -203,7 +226,8 @@ void bind_dynamics(py::module_& m) {
         check_call("forward_dynamics_llt", mo, d, x);
         check_finite("forward_dynamics_llt", "tau", tau);
         const auto w = to_wrenches("forward_dynamics_llt", fext);
-        return forward_dynamics_llt(mo, d, x, tau, ptr(w));
+        return released("forward_dynamics_llt", d,
+                        [&] { return forward_dynamics_llt(mo, d, x, tau, ptr(w)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("fext") = py::none(),
       "Reference forward dynamics: M from inverse dynamics, h from bias_force, dense LLT (a new "
@@ -213,7 +237,8 @@ void bind_dynamics(py::module_& m) {
       [](const Model& mo, Data& d, const State& x) {
         check_call("mass_matrix_from_inverse_dynamics", mo, d, x);
         MatrixXd M;
-        mass_matrix_from_inverse_dynamics(mo, d, x, M);
+        released("mass_matrix_from_inverse_dynamics", d,
+                 [&] { mass_matrix_from_inverse_dynamics(mo, d, x, M); });
         return M;
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
@@ -247,7 +272,7 @@ void bind_linearization(py::module_& m) {
         check_call("linearize", mo, d, x);
         check_finite("linearize", "tau", tau);
         const auto w = to_wrenches("linearize", fext);
-        linearize(mo, d, x, tau, opt, ptr(w));
+        released("linearize", d, [&] { linearize(mo, d, x, tau, opt, ptr(w)); });
         return results("linearize", out, d.A, d.B);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("options") = O(),
@@ -266,7 +291,8 @@ void bind_linearization(py::module_& m) {
         check_finite("linearize_actuated", "u", u);
         const auto w = to_wrenches("linearize_actuated", fext);
         MatrixXd Bu;
-        linearize_actuated(mo, d, x, S, u, Bu, opt, ptr(w));
+        released("linearize_actuated", d,
+                 [&] { linearize_actuated(mo, d, x, S, u, Bu, opt, ptr(w)); });
         return results("linearize_actuated", out, d.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"),
@@ -281,7 +307,8 @@ void bind_linearization(py::module_& m) {
         check_call("linearize_discrete", mo, d, x);
         check_finite("linearize_discrete", "tau", tau);
         const auto w = to_wrenches("linearize_discrete", fext);
-        linearize_discrete(mo, d, x, tau, dt, opt, ptr(w));
+        released("linearize_discrete", d,
+                 [&] { linearize_discrete(mo, d, x, tau, dt, opt, ptr(w)); });
         return results("linearize_discrete", out, d.A, d.B);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("dt"),
@@ -297,7 +324,8 @@ void bind_linearization(py::module_& m) {
         check_call("semi_implicit_euler_step", mo, d, x);
         check_finite("semi_implicit_euler_step", "tau", tau);
         const auto w = to_wrenches("semi_implicit_euler_step", fext);
-        return semi_implicit_euler_step(mo, d, x, tau, dt, ptr(w));
+        return released("semi_implicit_euler_step", d,
+                        [&] { return semi_implicit_euler_step(mo, d, x, tau, dt, ptr(w)); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("dt"),
       py::arg("fext") = py::none(),
@@ -314,7 +342,7 @@ void bind_kinematics(py::module_& m) {
       "forward_poses",
       [](const Model& mo, Data& d, const State& x) {
         check_call("forward_poses", mo, d, x);
-        forward_poses(mo, d, x);
+        released("forward_poses", d, [&] { forward_poses(mo, d, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "Poses only: data.H_parent (^{lambda(i)}H_i) and data.H_world (^A H_i).");
@@ -322,7 +350,7 @@ void bind_kinematics(py::module_& m) {
       "forward_velocity",
       [](const Model& mo, Data& d, const State& x) {
         check_call("forward_velocity", mo, d, x);
-        forward_velocity(mo, d, x);
+        released("forward_velocity", d, [&] { forward_velocity(mo, d, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "Body twists data.v[i] = ^i v_{A,i} (body frame), given data.H_parent from forward_poses at "
@@ -331,7 +359,7 @@ void bind_kinematics(py::module_& m) {
       "forward_kinematics",
       [](const Model& mo, Data& d, const State& x) {
         check_call("forward_kinematics", mo, d, x);
-        forward_kinematics(mo, d, x);
+        released("forward_kinematics", d, [&] { forward_kinematics(mo, d, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "forward_poses then forward_velocity: data.H_parent, data.H_world, data.v for every body.");
@@ -363,7 +391,7 @@ void bind_kinematics(py::module_& m) {
       [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
         check_call("frame_jacobian", mo, d, x);
         Matrix6X<double> J(6, mo.nv());
-        frame_jacobian(mo, d, x, frame_id, rep, J);
+        released("frame_jacobian", d, [&] { frame_jacobian(mo, d, x, frame_id, rep, J); });
         return MatrixXd(J);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"),
@@ -374,7 +402,7 @@ void bind_kinematics(py::module_& m) {
          TwistRepresentation rep) {
         check_call("frame_jacobian", mo, d, x);
         Matrix6X<double> J(6, mo.nv());
-        frame_jacobian(mo, d, x, body, placement, rep, J);
+        released("frame_jacobian", d, [&] { frame_jacobian(mo, d, x, body, placement, rep, J); });
         return MatrixXd(J);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
@@ -384,7 +412,7 @@ void bind_kinematics(py::module_& m) {
       [](const Model& mo, Data& d, const State& x, int body, TwistRepresentation rep) {
         check_call("body_jacobian", mo, d, x);
         Matrix6X<double> J(6, mo.nv());
-        body_jacobian(mo, d, x, body, rep, J);
+        released("body_jacobian", d, [&] { body_jacobian(mo, d, x, body, rep, J); });
         return MatrixXd(J);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"),
@@ -394,7 +422,8 @@ void bind_kinematics(py::module_& m) {
       "frame_velocity",
       [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
         check_call("frame_velocity", mo, d, x);
-        return frame_velocity(mo, d, x, frame_id, rep);
+        return released("frame_velocity", d,
+                        [&] { return frame_velocity(mo, d, x, frame_id, rep); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"),
       py::arg("representation") = kBody,
@@ -404,7 +433,8 @@ void bind_kinematics(py::module_& m) {
       [](const Model& mo, Data& d, const State& x, int body, const SE3& placement,
          TwistRepresentation rep) {
         check_call("frame_velocity", mo, d, x);
-        return frame_velocity(mo, d, x, body, placement, rep);
+        return released("frame_velocity", d,
+                        [&] { return frame_velocity(mo, d, x, body, placement, rep); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
       py::arg("representation") = kBody,
@@ -413,7 +443,8 @@ void bind_kinematics(py::module_& m) {
       "frame_acceleration_bias",
       [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
         check_call("frame_acceleration_bias", mo, d, x);
-        return frame_acceleration_bias(mo, d, x, frame_id, rep);
+        return released("frame_acceleration_bias", d,
+                        [&] { return frame_acceleration_bias(mo, d, x, frame_id, rep); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"),
       py::arg("representation") = kBody,
@@ -425,7 +456,8 @@ void bind_kinematics(py::module_& m) {
       [](const Model& mo, Data& d, const State& x, int body, const SE3& placement,
          TwistRepresentation rep) {
         check_call("frame_acceleration_bias", mo, d, x);
-        return frame_acceleration_bias(mo, d, x, body, placement, rep);
+        return released("frame_acceleration_bias", d,
+                        [&] { return frame_acceleration_bias(mo, d, x, body, placement, rep); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("body"), py::arg("placement"),
       py::arg("representation") = kBody,

@@ -1006,6 +1006,8 @@ PYBIND11_MODULE(_liedyn, m) {
   lp::bind_kernels(m);
   lp::bind_extensions(m);
   lp::bind_numdiff(m);
+  lp::bind_batch(m);
+  lp::bind_pickling(m);
   lp::bind_interop(m);
   lp::bind_late_members(m);
   lp::bind_testing(m);

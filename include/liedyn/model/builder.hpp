@@ -540,6 +540,11 @@ class ModelBuilder {
     }
     if (!(norm > S(1e3) * Eigen::NumTraits<S>::epsilon()))
       throw ModelError("liedyn: " + jwho + ": zero " + what);
+    // A unit axis to round-off is kept as given: dividing it by its norm again would move a
+    // third of them by an ulp, and a model rebuilt from its own joints (a pickled one) would
+    // then differ from the original.
+    using std::abs;
+    if (abs(norm - S(1)) <= S(4) * Eigen::NumTraits<S>::epsilon()) return axis;
     return axis / norm;
   }
 
