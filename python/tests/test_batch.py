@@ -68,7 +68,7 @@ def test_unconstrained_kernels_equal_single_calls(any_model, threads):
         "lin": [liedyn.linearize(m, d, x, u[i], opt) for i, x in enumerate(xs)],
         "disc": [liedyn.linearize_discrete(m, d, x, u[i], 0.01, opt) for i, x in enumerate(xs)],
     }
-    batch = {
+    batch: dict = {  # arrays and tuples of arrays
         "rnea": liedyn.batch_rnea(m, ws, X, u),
         "eidamb": liedyn.batch_eidamb(m, ws, X, u),
         "aba": liedyn.batch_aba(m, ws, X, u),
@@ -215,7 +215,7 @@ def test_the_gil_is_released_while_cpp_runs(solo12):
     tau = np.repeat(u, 3000, axis=0)
     ws = liedyn.BatchWorkspace(m)
     done = threading.Event()
-    seen = []
+    seen: list = []
 
     def long_call():
         try:

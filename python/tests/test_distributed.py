@@ -81,7 +81,7 @@ def test_the_docs_snippets_run(cluster, solo12):
     ray.init, which the fixture has done on loopback)."""
     text = open(os.path.join(DOCS, "batch.md"), encoding="utf-8").read()
     local, distributed = re.findall(r"```python\n(.*?)```", text, re.S)
-    env = {}
+    env: dict = {}
     exec(compile(local.replace('"tests/data/solo12.urdf"', repr(SOLO12)), "batch.md", "exec"), env)
     ray_line = 'ray.init(num_cpus=2)'
     assert ray_line in distributed

@@ -9,7 +9,7 @@ import typing
 from . import numdiff
 from . import _interop
 from . import _testing
-__all__: list[str] = ['BaseType', 'ComFrame', 'ConstrainedDynamicsRoute', 'ConstraintData', 'ConstraintError', 'ConstraintSet', 'ConstraintSpec', 'ConstraintType', 'Data', 'Frame', 'InertiaCheck', 'InertiaPolicy', 'InvalidArgument', 'Joint', 'JointSpec', 'JointType', 'KktDerivativeSolve', 'LinearizationOptions', 'MimicRelation', 'MinvMethod', 'MjcfOptions', 'MjcfRobot', 'Model', 'ModelBuilder', 'ModelError', 'RandomModelOptions', 'ReducedLinearization', 'SE3', 'SpatialInertia', 'State', 'TwistRepresentation', 'UnsupportedElements', 'UrdfOptions', 'aba', 'aza_factorize', 'aza_solve', 'base_acceleration_from_body', 'base_acceleration_to_body', 'base_pose', 'base_twist_from_body', 'base_twist_to_body', 'bias_force', 'body_jacobian', 'center_of_mass', 'center_of_mass_acceleration', 'center_of_mass_jacobian', 'center_of_mass_velocity', 'centroidal_derivatives', 'centroidal_momentum', 'centroidal_momentum_drift', 'centroidal_momentum_matrix', 'centroidal_momentum_rate', 'constrained_forward_dynamics', 'constrained_forward_dynamics_derivatives', 'constrained_inverse_dynamics', 'constraint_kinematics', 'constraint_kinematics_derivatives', 'coriolis_force', 'coriolis_matrix', 'crba', 'difference', 'difference_jacobians', 'eidamb', 'eidamb_derivatives', 'figure4_model', 'finite_checks_enabled', 'forward_dynamics_llt', 'forward_kinematics', 'forward_poses', 'forward_velocity', 'frame_acceleration_bias', 'frame_jacobian', 'frame_pose', 'frame_velocity', 'gravity_force', 'immamb', 'impulse_dynamics', 'impulse_dynamics_derivatives', 'integrate', 'integrate_jacobians', 'kinetic_energy', 'linearize', 'linearize_actuated', 'linearize_discrete', 'linearize_discrete_actuated', 'linearize_reduced', 'load_mjcf_file', 'load_mjcf_robot_file', 'load_mjcf_robot_string', 'load_mjcf_string', 'load_urdf_file', 'load_urdf_string', 'lock_joints', 'ltdl_factorize', 'ltdl_inverse', 'ltdl_solve', 'mass_matrix_from_inverse_dynamics', 'mimic_couplings', 'model_diagnostics', 'neutral', 'numdiff', 'potential_energy', 'project_configuration', 'project_velocity', 'random_model', 'random_state', 'rnea', 'semi_implicit_euler_step', 'set_finite_checks', 'tangent_size']
+__all__: list[str] = ['BaseType', 'BatchWorkspace', 'ComFrame', 'ConstrainedDynamicsRoute', 'ConstraintData', 'ConstraintError', 'ConstraintSet', 'ConstraintSpec', 'ConstraintType', 'Data', 'Frame', 'InertiaCheck', 'InertiaPolicy', 'InvalidArgument', 'Joint', 'JointSpec', 'JointType', 'KktDerivativeSolve', 'LinearizationOptions', 'MimicRelation', 'MinvMethod', 'MjcfOptions', 'MjcfRobot', 'Model', 'ModelBuilder', 'ModelError', 'RandomModelOptions', 'ReducedLinearization', 'SE3', 'SpatialInertia', 'State', 'TwistRepresentation', 'UnsupportedElements', 'UrdfOptions', 'aba', 'aza_factorize', 'aza_solve', 'base_acceleration_from_body', 'base_acceleration_to_body', 'base_pose', 'base_twist_from_body', 'base_twist_to_body', 'batch_aba', 'batch_centroidal_momentum', 'batch_constrained_forward_dynamics', 'batch_constrained_forward_dynamics_derivatives', 'batch_crba', 'batch_eidamb', 'batch_eidamb_derivatives', 'batch_frame_placements', 'batch_immamb', 'batch_impulse_dynamics', 'batch_linearize', 'batch_linearize_discrete', 'batch_rnea', 'batch_rollout', 'batch_rollout_with_jacobians', 'batch_state_list', 'batch_state_size', 'batch_states', 'bias_force', 'body_jacobian', 'center_of_mass', 'center_of_mass_acceleration', 'center_of_mass_jacobian', 'center_of_mass_velocity', 'centroidal_derivatives', 'centroidal_momentum', 'centroidal_momentum_drift', 'centroidal_momentum_matrix', 'centroidal_momentum_rate', 'constrained_forward_dynamics', 'constrained_forward_dynamics_derivatives', 'constrained_inverse_dynamics', 'constraint_kinematics', 'constraint_kinematics_derivatives', 'coriolis_force', 'coriolis_matrix', 'crba', 'difference', 'difference_jacobians', 'eidamb', 'eidamb_derivatives', 'figure4_model', 'finite_checks_enabled', 'forward_dynamics_llt', 'forward_kinematics', 'forward_poses', 'forward_velocity', 'frame_acceleration_bias', 'frame_jacobian', 'frame_pose', 'frame_velocity', 'gravity_force', 'immamb', 'impulse_dynamics', 'impulse_dynamics_derivatives', 'integrate', 'integrate_jacobians', 'kinetic_energy', 'linearize', 'linearize_actuated', 'linearize_discrete', 'linearize_discrete_actuated', 'linearize_reduced', 'load_mjcf_file', 'load_mjcf_robot_file', 'load_mjcf_robot_string', 'load_mjcf_string', 'load_urdf_file', 'load_urdf_string', 'lock_joints', 'ltdl_factorize', 'ltdl_inverse', 'ltdl_solve', 'mass_matrix_from_inverse_dynamics', 'mimic_couplings', 'model_diagnostics', 'neutral', 'numdiff', 'potential_energy', 'project_configuration', 'project_velocity', 'random_model', 'random_state', 'rnea', 'semi_implicit_euler_step', 'set_finite_checks', 'tangent_size']
 class ModelError(ValueError):
     pass
 class InvalidArgument(ValueError):
@@ -557,6 +557,10 @@ class Model:
     """
     The kinematic tree of a moving-base (or welded-base) robot: bodies 0..n, body 0 the base, parents lambda(i) < i, base-first generalized order (6 base coordinates, then joint i at offset + i - 1). Immutable; share one Model between any number of Data.
     """
+    def __copy__(self, *memo):
+        ...
+    def __deepcopy__(self, *memo):
+        ...
     def __repr__(self) -> str:
         ...
     def body_id(self, name: str) -> int:
@@ -1374,6 +1378,10 @@ class ConstraintSpec:
         """
         A rigid (6D) contact of the frame.
         """
+    def __getstate__(self) -> tuple[ConstraintType, str, str, str, TwistRepresentation, typing.Annotated[numpy.typing.NDArray[numpy.float64], "[3, 1]"], int, SE3 | None, typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, 1]"], typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, 1]"], float, float, list[int], str, str, float, float]:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
+        ...
     @property
     def Kd(self) -> float:
         """
@@ -1551,6 +1559,34 @@ class ReducedLinearization:
         """
         Rank of C (2m for independent constraints); k = 2nv - rank.
         """
+class BatchWorkspace:
+    """
+    What the batch kernels need besides the model: a pool of `threads` worker threads (the calling thread is one of them) and one Data (and ConstraintData) per worker. Build it once and reuse it; one batch call at a time (two Python threads batching at once each keep their own).
+    """
+    @typing.overload
+    def __init__(self, model: Model, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
+        ...
+    @typing.overload
+    def __init__(self, model: Model, set: ConstraintSet, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
+        """
+        For the unconstrained kernels and those of the constraint set `set`.
+        """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def has_constraints(self) -> bool:
+        ...
+    @property
+    def threads(self) -> int:
+        ...
+def _model_from_state(state: tuple) -> Model:
+    """
+    The model _model_state gave, rebuilt by ModelBuilder.
+    """
+def _model_state(model: Model) -> tuple:
+    """
+    The model as plain data (what ModelBuilder takes), for pickle.
+    """
 def aba(model: Model, data: Data, x: State, tau: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[m, 1]"], fext: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[m, n]"] | None = None, *, out: typing.Any = None) -> typing.Any:
     """
     Forward dynamics ddq = M(s)^-1 (tau + sum J_i^T f_ext,i - h(x)) by the articulated-body algorithm; ddq = [nu' (body acceleration, base frame); r']. Raises ModelError for a singular model. Returns a copy of data.ddq.
@@ -1582,6 +1618,90 @@ def base_twist_from_body(H: SE3, nu: typing.Annotated[numpy.typing.ArrayLike, nu
 def base_twist_to_body(H: SE3, twist: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[6, 1]"], representation: TwistRepresentation) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
     """
     The body twist nu from a twist in `representation`.
+    """
+def batch_aba(model: Model, workspace: BatchWorkspace, states: typing.Any, tau: typing.Any, *, out: typing.Any = None) -> numpy.ndarray:
+    """
+    aba at every state: row i of the result (N, nv) is ddq(states[i], tau[i]).
+    """
+def batch_centroidal_momentum(model: Model, workspace: BatchWorkspace, states: typing.Any, *, out: typing.Any = None) -> numpy.ndarray:
+    """
+    centroidal_momentum at every state: row i of the result (N, 6) is h_G at states[i] (linear first, centroidal frame).
+    """
+def batch_constrained_forward_dynamics(model: Model, set: ConstraintSet, workspace: BatchWorkspace, states: typing.Any, tau: typing.Any, route: ConstrainedDynamicsRoute = ConstrainedDynamicsRoute.ExactKKT) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """
+    constrained_forward_dynamics under `set` (the workspace's) at every state: (ddq (N, nv), lambda (N, m)).
+    """
+def batch_constrained_forward_dynamics_derivatives(model: Model, set: ConstraintSet, workspace: BatchWorkspace, states: typing.Any, tau: typing.Any, representation: TwistRepresentation = TwistRepresentation.Body) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """
+    constrained_forward_dynamics_derivatives at every state: (ddq_dx (N, nv, 2nv), lambda_dx (N, m, 2nv), ddq_dtau (N, nv, nv), lambda_dtau (N, m, nv)), x columns (eta, ds, base twist in `representation`, dr).
+    """
+def batch_crba(model: Model, workspace: BatchWorkspace, states: typing.Any, *, out: typing.Any = None) -> numpy.ndarray:
+    """
+    crba at every state: result[i] (N, nv, nv) is M at states[i].
+    """
+def batch_eidamb(model: Model, workspace: BatchWorkspace, states: typing.Any, ddq: typing.Any, *, out: typing.Any = None) -> numpy.ndarray:
+    """
+    eidamb at every state: row i of the result (N, nv) is tau(states[i], ddq[i]).
+    """
+def batch_eidamb_derivatives(model: Model, workspace: BatchWorkspace, states: typing.Any, ddq: typing.Any, representation: TwistRepresentation = TwistRepresentation.Body) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """
+    eidamb_derivatives at every state: (D1, D2, D3, D4), each (N, nv, ·), item i the single call's at (states[i], ddq[i]) (D1, D3 have 0 columns for a welded base).
+    """
+def batch_frame_placements(model: Model, workspace: BatchWorkspace, states: typing.Any, frame_ids: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """
+    The placements ^A H_F of the model frames `frame_ids` at every state: (R (N, F, 3, 3), p (N, F, 3)), R[i, f] and p[i, f] the rotation and position of frame frame_ids[f] at states[i], in the inertial frame.
+    """
+def batch_immamb(model: Model, workspace: BatchWorkspace, states: typing.Any, *, out: typing.Any = None) -> numpy.ndarray:
+    """
+    immamb at every state: result[i] (N, nv, nv) is M^-1 at states[i].
+    """
+def batch_impulse_dynamics(model: Model, set: ConstraintSet, workspace: BatchWorkspace, states: typing.Any, restitution: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """
+    impulse_dynamics under `set` at every state: (v_after (N, nv), impulse (N, m)).
+    """
+def batch_linearize(model: Model, workspace: BatchWorkspace, states: typing.Any, tau: typing.Any, options: LinearizationOptions = ...) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """
+    linearize at every state: (A (N, 2nv, 2nv), B (N, 2nv, nv)), item i at (states[i], tau[i]).
+    """
+def batch_linearize_discrete(model: Model, workspace: BatchWorkspace, states: typing.Any, tau: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex, options: LinearizationOptions = ...) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """
+    linearize_discrete (step dt) at every state: (A (N, 2nv, 2nv), B (N, 2nv, nv)).
+    """
+def batch_rnea(model: Model, workspace: BatchWorkspace, states: typing.Any, ddq: typing.Any, *, out: typing.Any = None) -> numpy.ndarray:
+    """
+    rnea at every state: row i of the result (N, nv) is tau(states[i], ddq[i]).
+    """
+@typing.overload
+def batch_rollout(model: Model, workspace: BatchWorkspace, initial: typing.Any, controls: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex) -> numpy.ndarray:
+    """
+    N rollouts of semi_implicit_euler_step (step dt): trajectory i starts at initial[i] (N, batch_state_size) and takes K steps under controls[i, k] (N, K, nv); returns its states x_0 .. x_K as result[i] (N, K + 1, batch_state_size). With a constraint set (the workspace's), each step is the constrained one (no projection onto the manifold).
+    """
+@typing.overload
+def batch_rollout(model: Model, set: ConstraintSet, workspace: BatchWorkspace, initial: typing.Any, controls: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex) -> numpy.ndarray:
+    """
+    N rollouts of semi_implicit_euler_step (step dt): trajectory i starts at initial[i] (N, batch_state_size) and takes K steps under controls[i, k] (N, K, nv); returns its states x_0 .. x_K as result[i] (N, K + 1, batch_state_size). With a constraint set (the workspace's), each step is the constrained one (no projection onto the manifold).
+    """
+@typing.overload
+def batch_rollout_with_jacobians(model: Model, workspace: BatchWorkspace, initial: typing.Any, controls: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex, options: LinearizationOptions = ...) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """
+    batch_rollout that also returns every step's Jacobians (linearize_discrete at x_k, u_k, delta x in options.representation): (states (N, K + 1, batch_state_size), A (N, K, 2nv, 2nv), B (N, K, 2nv, nv)), what a DDP/iLQR backward pass needs.
+    """
+@typing.overload
+def batch_rollout_with_jacobians(model: Model, set: ConstraintSet, workspace: BatchWorkspace, initial: typing.Any, controls: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex, options: LinearizationOptions = ...) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """
+    batch_rollout that also returns every step's Jacobians (linearize_discrete at x_k, u_k, delta x in options.representation): (states (N, K + 1, batch_state_size), A (N, K, 2nv, 2nv), B (N, K, 2nv, nv)), what a DDP/iLQR backward pass needs.
+    """
+def batch_state_list(model: Model, states: typing.Any) -> list[State]:
+    """
+    The rows of a batch array (N, batch_state_size(model)) as a list of States.
+    """
+def batch_state_size(model: Model) -> int:
+    """
+    Entries of one state in a batch: 18 + nq + nv for a moving base ([R (column-major, 9); p (3); s; nu; r] with (R, p) = ^A H_0, nu the body twist), nq + nv for a welded one ([s; r]); nq, nv the joints' sizes.
+    """
+def batch_states(model: Model, states: collections.abc.Sequence[State]) -> numpy.typing.NDArray[numpy.float64]:
+    """
+    The states as a batch array (N, batch_state_size(model)), row i = states[i]; the rotation is stored whole, so a state goes in and out exactly.
     """
 def bias_force(model: Model, data: Data, x: State, fext: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[m, n]"] | None = None, *, out: typing.Any = None) -> typing.Any:
     """
