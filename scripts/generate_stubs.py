@@ -56,12 +56,23 @@ KEYWORD_PROPERTY = re.compile(
     r')\(self\)[^\n]*:\n\1    """.*?"""\n', re.M | re.S)
 
 
-def drop_keyword_properties(path):
+# The pickling and copying hooks liedyn/__init__.py sets on the classes (Python functions, e.g.
+# Model.__reduce__): the generator sees plain functions in the class and writes them as static
+# methods, which they are not (and which contradicts object.__reduce__); they are dropped,
+# object's declarations type them.
+PATCHED_HOOK = re.compile(
+    r'^( *)@staticmethod\n\1def (__reduce__|__reduce_ex__|__copy__|__deepcopy__)\([^\n]*\)'
+    r'[^\n]*:\n(?:\1    """.*?"""\n|\1    \.\.\.\n)', re.M | re.S)
+
+
+def clean(path):
+    """The generator's output made valid: keyword properties and patched hooks dropped."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     text = KEYWORD_PROPERTY.sub(
         lambda m: f"{m.group(1)}# property {m.group(2)!r}: a Python keyword, read it with "
                   f"getattr(obj, {m.group(2)!r})\n", text)
+    text = PATCHED_HOOK.sub("", text)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
 
@@ -71,7 +82,7 @@ def generate(output_dir):
     subprocess.run(command(output_dir), check=True)
     stubs = os.path.join(output_dir, "liedyn", "_liedyn")
     for name in os.listdir(stubs):
-        drop_keyword_properties(os.path.join(stubs, name))
+        clean(os.path.join(stubs, name))
     return stubs
 
 

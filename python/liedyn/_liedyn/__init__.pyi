@@ -275,9 +275,6 @@ class SE3:
     A rigid transform ^A H_B = (R, p), R = ^A R_B, p = ^A o_B: x_A = R x_B + p. Acts on motions by ^A X_B = [R, p^ R; 0, R], on forces by [R, 0; p^ R, R]; tangent vectors [rho; phi], linear first. Values are copied in and out (never views).
     """
     @staticmethod
-    def __reduce__(H):
-        ...
-    @staticmethod
     def exp(xi: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[6, 1]"]) -> SE3:
         """
         exp(xi^) with xi = [rho; phi]: R = exp(phi^), p = Jl(phi) rho.
@@ -371,9 +368,6 @@ class SpatialInertia:
     """
     A rigid body's spatial inertia about a frame's origin, (m, h = m c, I_o); 6x6 form [m 1, -h^; h^, I_o], linear first.
     """
-    @staticmethod
-    def __reduce__(I):
-        ...
     @staticmethod
     def from_mass_com_inertia(mass: typing.SupportsFloat | typing.SupportsIndex, com: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], inertia_about_com: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 3]"]) -> SpatialInertia:
         """
@@ -583,9 +577,6 @@ class Model:
     """
     The kinematic tree of a moving-base (or welded-base) robot: bodies 0..n, body 0 the base, parents lambda(i) < i, base-first generalized order (6 base coordinates, then joint i at offset + i - 1). Immutable; share one Model between any number of Data.
     """
-    @staticmethod
-    def __reduce__(model):
-        ...
     def __copy__(self, *memo):
         ...
     def __deepcopy__(self, *memo):
@@ -821,9 +812,6 @@ class UrdfOptions:
     """
     Options of the URDF loader.
     """
-    @staticmethod
-    def __reduce__(obj):
-        ...
     def __init__(self, weld_base: bool = False, welded_base_pose: SE3 = ..., gravity: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"] = ...) -> None:
         ...
     @property
@@ -909,9 +897,6 @@ class MjcfOptions:
     """
     Options of the MJCF loader (docs/loading.md).
     """
-    @staticmethod
-    def __reduce__(obj):
-        ...
     def __init__(self) -> None:
         ...
     @property
@@ -970,9 +955,6 @@ class RandomModelOptions:
     gravity_off: bool
     moving_base: bool
     revolute_only: bool
-    @staticmethod
-    def __reduce__(obj):
-        ...
     def __init__(self) -> None:
         ...
     @property
@@ -993,9 +975,6 @@ class State:
     """
     The state x = (H, s, nu, r): H = ^A H_0 the base pose, s joint positions (joint i at s[i-1]), nu the body twist ^0 v_{A,0} (native), r = s'. s, r and nu are writable numpy views of the State (write entries, or assign an array of the same size); their sizes are fixed at construction.
     """
-    @staticmethod
-    def __reduce__(x):
-        ...
     def __copy__(self) -> State:
         ...
     def __deepcopy__(self, memo: dict) -> State:
@@ -1060,9 +1039,6 @@ class Data:
     """
     Per-thread workspace of the kernels for one Model (all allocation happens here). Its output buffers are exposed as READ-ONLY numpy views that keep this Data alive; every kernel overwrites them (copy() what you keep). Per-body arrays are copies.
     """
-    @staticmethod
-    def __reduce__(data):
-        ...
     def __init__(self, model: Model) -> None:
         ...
     def __repr__(self) -> str:
@@ -1171,9 +1147,6 @@ class LinearizationOptions:
     """
     minv: MinvMethod
     representation: TwistRepresentation
-    @staticmethod
-    def __reduce__(obj):
-        ...
     def __init__(self, representation: TwistRepresentation = TwistRepresentation.Body, minv: MinvMethod = MinvMethod.Automatic, dense_up_to_nv: typing.SupportsInt | typing.SupportsIndex = 256) -> None:
         ...
     @property
@@ -1610,9 +1583,6 @@ class BatchWorkspace:
     """
     What the batch kernels need besides the model: a pool of `threads` worker threads (the calling thread is one of them) and one Data (and ConstraintData) per worker. Build it once and reuse it; one batch call at a time (two Python threads batching at once each keep their own).
     """
-    @staticmethod
-    def __reduce__(data):
-        ...
     @typing.overload
     def __init__(self, model: Model, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
         ...

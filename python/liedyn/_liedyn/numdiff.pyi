@@ -111,9 +111,6 @@ class NumDiffOptions:
     relative_step: bool
     scheme: DifferenceScheme
     twist_representation: liedyn._liedyn.TwistRepresentation
-    @staticmethod
-    def __reduce__(obj):
-        ...
     def __init__(self, scheme: DifferenceScheme = DifferenceScheme.Central, step: typing.SupportsFloat | typing.SupportsIndex = 0.0, relative_step: bool = True, twist_representation: liedyn._liedyn.TwistRepresentation = liedyn._liedyn.TwistRepresentation.Body) -> None:
         ...
     @property
