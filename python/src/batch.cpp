@@ -455,6 +455,20 @@ struct Rollout {
   BatchOutput states;
 };
 
+/// The rollouts with step Jacobians, with or without a constraint set: (states, A (N, K, 2nv,
+/// 2nv), B (N, K, 2nv, nv)), `call(rollout, A, B)` running the C++ entry point.
+template <class Call>
+auto rollout_with_jacobians(const Model& mo, Workspace& ws, const py::handle& initial,
+                            const py::handle& controls, Call&& call) {
+  const char* who = "batch_rollout_with_jacobians";
+  Rollout r(who, mo, initial, controls);
+  const py::ssize_t nv = mo.nv();
+  BatchOutput A(who, {r.N, r.K, 2 * nv, 2 * nv}, 2, py::none());
+  BatchOutput B(who, {r.N, r.K, 2 * nv, nv}, 2, py::none());
+  run_released(who, ws, [&] { call(r, A.block(), B.block()); });
+  return py::make_tuple(r.states.array(), A.array(), B.array());
+}
+
 void bind_rollouts(py::module_& m) {
   const char* doc =
       "N rollouts of semi_implicit_euler_step (step dt): trajectory i starts at initial[i] "
@@ -494,16 +508,10 @@ void bind_rollouts(py::module_& m) {
       "batch_rollout_with_jacobians",
       [](const Model& mo, Workspace& ws, const py::handle& initial, const py::handle& controls,
          double dt, const LinearizationOptions& opt) {
-        const char* who = "batch_rollout_with_jacobians";
-        Rollout r(who, mo, initial, controls);
-        const py::ssize_t nv = mo.nv();
-        BatchOutput A(who, {r.N, r.K, 2 * nv, 2 * nv}, 2, py::none());
-        BatchOutput B(who, {r.N, r.K, 2 * nv, nv}, 2, py::none());
-        run_released(who, ws, [&] {
-          batch_rollout_with_jacobians(mo, ws, r.x0.block(), r.u.block(), dt, r.states.block(),
-                                       A.block(), B.block(), opt);
+        return rollout_with_jacobians(mo, ws, initial, controls, [&](Rollout& r, Out A, Out B) {
+          batch_rollout_with_jacobians(mo, ws, r.x0.block(), r.u.block(), dt, r.states.block(), A,
+                                       B, opt);
         });
-        return py::make_tuple(r.states.array(), A.array(), B.array());
       },
       py::arg("model"), py::arg("workspace"), py::arg("initial"), py::arg("controls"),
       py::arg("dt"), py::arg("options") = LinearizationOptions(), jdoc);
@@ -511,17 +519,11 @@ void bind_rollouts(py::module_& m) {
       "batch_rollout_with_jacobians",
       [](const Model& mo, const ConstraintSet& set, Workspace& ws, const py::handle& initial,
          const py::handle& controls, double dt, const LinearizationOptions& opt) {
-        const char* who = "batch_rollout_with_jacobians";
-        check_set(who, mo, set);
-        Rollout r(who, mo, initial, controls);
-        const py::ssize_t nv = mo.nv();
-        BatchOutput A(who, {r.N, r.K, 2 * nv, 2 * nv}, 2, py::none());
-        BatchOutput B(who, {r.N, r.K, 2 * nv, nv}, 2, py::none());
-        run_released(who, ws, [&] {
+        check_set("batch_rollout_with_jacobians", mo, set);
+        return rollout_with_jacobians(mo, ws, initial, controls, [&](Rollout& r, Out A, Out B) {
           batch_rollout_with_jacobians(mo, set, ws, r.x0.block(), r.u.block(), dt, r.states.block(),
-                                       A.block(), B.block(), opt);
+                                       A, B, opt);
         });
-        return py::make_tuple(r.states.array(), A.array(), B.array());
       },
       py::arg("model"), py::arg("set"), py::arg("workspace"), py::arg("initial"),
       py::arg("controls"), py::arg("dt"), py::arg("options") = LinearizationOptions(), jdoc);
