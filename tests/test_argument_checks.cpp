@@ -137,6 +137,11 @@ TEST_CASE("argument checks: mass matrix and its inverse (crba, immamb, aza, ltdl
                         "X has size " + f.nv + " x 2, expected " + f.nv + " x " + f.nv);
   LIEDYN_EXPECT_INVALID(aza_solve(f.model, f.data, f.v_short, f.v_short), "aza_solve",
                         "Y has size " + f.nv_short);
+  // A fresh Data's M is zero: the factorization refuses it rather than return infinities.
+  Data<double> fresh(f.model);
+  LIEDYN_EXPECT_INVALID(ltdl_factorize(f.model, fresh), "ltdl_factorize",
+                        "data.M is not positive definite (pivot " + f.nv_short +
+                            "): compute it first (crba)");
   crba(f.model, f.data, f.x);
   LIEDYN_EXPECT_INVALID(ltdl_factorize(f.model, f.foreign), "ltdl_factorize", "another model");
   ltdl_factorize(f.model, f.data);

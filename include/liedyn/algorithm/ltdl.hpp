@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cassert>
+#include <string>
 
 #include "liedyn/algorithm/common.hpp"
 #include "liedyn/arithmetic/gather_product.hpp"
@@ -28,7 +29,9 @@
 
 namespace liedyn {
 
-/// M = Lᵀ D L from data.M (crba, eidamb_derivatives) into data.ltdl.
+/// M = Lᵀ D L from data.M (crba, eidamb_derivatives) into data.ltdl. Throws InvalidArgument
+/// when a pivot is not positive: data.M is not a mass matrix (a fresh Data's is zero) or the
+/// model's is singular.
 ///
 /// A coordinate's column of L is contiguous over its subtree, so the elimination is ordered to
 /// work on those columns (leaves first; for each j, its pivot, then its row of L from
@@ -50,6 +53,10 @@ void ltdl_factorize(const Model<S>& model, Data<S>& data) {
     auto weighted = data.ltdl_scratch.head(len);  // D_c L(c, j) over j's subtree
     weighted = column.cwiseProduct(F.diagonal().segment(first, len));
     const S pivot = data.M(j, j) - column.dot(weighted);
+    LIEDYN_CHECK(pivot > S(0), "ltdl_factorize: data.M is not positive definite (pivot " +
+                                   std::to_string(j) +
+                                   "): compute it first (crba), or the model's mass matrix is "
+                                   "singular (Model::require_invertible_mass_matrix)");
     F(j, j) = pivot;
     const S inverse_pivot = S(1) / pivot;
     const bool base_as_vector = off == 6 && j >= 6;  // a joint below a moving base
