@@ -235,7 +235,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       forward_poses(model, data, x);
       for (ConstraintSpec<double>& c : specs) {
         if (c.type == ConstraintType::Coupling) {
-          c.offset = x.s[model.joint_id(c.joint) - 1] - c.ratio * x.s[model.joint_id(c.master) - 1];
+          c.offset = x.s[model.q_index(model.joint_id(c.joint))] -
+                     c.ratio * x.s[model.q_index(model.joint_id(c.master))];
           continue;
         }
         const SE3<double> H2 =
@@ -315,7 +316,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     << (moving ? ", base attitude uniform" : "") << ";\n"
     << "input tau = inverse dynamics at other random accelerations; discrete step dt = "
     << fmt("%g", opt.dt) << ".\n";
-  o << "Finite differences: central, geometric (H exp(+-d e_k)), long double, d = "
+  o << "Finite differences: central, geometric (H exp(+-d e_k), each joint on its group), long "
+       "double, d = "
     << fmt("%.2g", double(fd_step())) << ".\n";
   if (invertible) o << "Condition number of M: up to " << fmt("%.2g", kappa) << ".\n";
   o << "error = max|analytic - reference| / max|reference|, worst over the states.\n";

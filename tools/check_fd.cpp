@@ -21,7 +21,7 @@ FdDerivatives fd_derivatives(const Model<LD>& model, const State<double>& x,
   numdiff::NumDiffOptions<LD> opt;
   opt.twist_representation = rep;
   const MatrixX<double> J = numdiff::state_jacobian(model, f, xl, opt).cast<double>();
-  const int n = model.num_joints(), b = model.offset();
+  const int n = model.nv_joints(), b = model.offset();
   FdDerivatives d;
   d.D1 = J.leftCols(b);
   d.D2 = J.middleCols(b, n);
@@ -32,23 +32,42 @@ FdDerivatives fd_derivatives(const Model<LD>& model, const State<double>& x,
 
 namespace {
 
-// The state x0 ⊕ δx with δx = (η, δs, δt, δr), t the base twist in `rep`:
-// H = H0 exp(η^), t = t0 + δt (then ν = the body twist of t at the new H), s, r shifted.
-State<LD> perturbed(const Model<LD>& model, const State<LD>& x0, const VectorX<LD>& dx,
-                    TwistRepresentation rep) {
-  const int n = model.num_joints();
-  State<LD> y = x0;
-  if (!model.has_moving_base()) {
-    y.s += dx.head(n);
-    y.r += dx.tail(n);
-    return y;
+// The vector field of the state in the coordinates of `rep` (the rows of A): [ν; r; ṫ; ṙ], ṫ the
+// time derivative of the base twist in `rep` (base_acceleration_from_body); [r; ṙ] for a welded
+// base.
+VectorX<LD> state_field(const Model<LD>& model, Data<LD>& data, const State<LD>& y,
+                        const VectorX<LD>& tau, TwistRepresentation rep) {
+  const VectorX<LD> acc = aba(model, data, y, tau);
+  const int n = model.nv_joints();
+  VectorX<LD> f(2 * model.nv());
+  if (model.has_moving_base())
+    f << y.nu, y.r, base_acceleration_from_body(y.H, y.nu, Vector6<LD>(acc.head<6>()), rep),
+        acc.tail(n);
+  else f << y.r, acc;
+  return f;
+}
+
+// A deviation η on a group (the base pose, a spherical, free or planar joint), q = q̄ ⊕ η, obeys
+// η̇ = δv − ad(v̄) η: the field's differences along η give δv's part only, so the −ad blocks are
+// added here (zero for the vector-space joints).
+void add_deviation_blocks(const Model<LD>& model, const State<LD>& x, MatrixX<LD>& A) {
+  const int off = model.offset();
+  if (model.has_moving_base()) A.topLeftCorner<6, 6>() -= Motion<LD>(x.nu).cross_matrix();
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int r = model.r_index(i), k = model.joint_nv(i);
+    JointTangentMap<LD> ad(k, k);
+    model.joint(i).ad(x.r.segment(r, k), ad);
+    A.block(off + r, off + r, k, k) -= ad;
   }
-  y.H = x0.H * SE3<LD>::exp(Vector6<LD>(dx.head<6>()));
-  y.s += dx.segment(6, n);
-  const Vector6<LD> t = base_twist_from_body(x0.H, x0.nu, rep) + dx.segment<6>(6 + n);
-  y.nu = base_twist_to_body(y.H, t, rep);
-  y.r += dx.segment(12 + n, n);
-  return y;
+}
+
+// y ⊖ x with the base-twist rows in `rep`: δt = t(y) − t(x).
+VectorX<LD> local_difference(const Model<LD>& model, const State<LD>& x, const State<LD>& y,
+                             TwistRepresentation rep) {
+  VectorX<LD> d = difference(model, x, y);
+  if (model.has_moving_base())
+    d.segment<6>(6 + model.nv_joints()) = y.base_twist(rep) - x.base_twist(rep);
+  return d;
 }
 
 }  // namespace
@@ -57,65 +76,32 @@ void fd_linearization(const Model<LD>& model, const State<double>& x, const Vect
                       TwistRepresentation rep, double dt, MatrixX<double>& A, MatrixX<double>& B) {
   const State<LD> x0 = x.cast<LD>();
   const VectorX<LD> tau0 = tau.cast<LD>();
-  const int n = model.num_joints(), nv = model.nv(), N = 2 * nv;
-  const bool moving = model.has_moving_base();
-  const LD h = LD(dt);
   Data<LD> data(model);
-
-  // Continuous time: d/dt δx along the perturbed motion, with H = H̄(t) exp(η^):
-  //   η̇ = Jr(η)⁻¹ (ν − Ad(exp(η))⁻¹ ν̄),  δṡ = r − r̄,  δṫ = ṫ − ṫ̄,  δṙ = ṙ − ṙ̄,
-  // ṫ the time derivative of the twist in `rep` (base_acceleration_from_body). Constant terms
-  // (the nominal's) cancel in a central difference and are left out, except inside η̇.
-  auto field = [&](const VectorX<LD>& dx, const VectorX<LD>& u) {
-    const State<LD> y = perturbed(model, x0, dx, rep);
-    const VectorX<LD> acc = aba(model, data, y, u);
-    VectorX<LD> out(N);
-    if (moving) {
-      const Vector6<LD> eta = dx.head<6>();
-      out.head<6>() = SE3<LD>::right_jacobian_inverse(eta) *
-                      (y.nu - SE3<LD>::exp(eta).inverse().velocity_transform() * x0.nu);
-      out.segment(6, n) = y.r;
-      out.segment<6>(6 + n) =
-          base_acceleration_from_body(y.H, y.nu, Vector6<LD>(acc.head<6>()), rep);
-      out.tail(n) = acc.tail(n);
-    } else {
-      out.head(n) = y.r;
-      out.tail(n) = acc;
-    }
-    return out;
-  };
-  // Discrete time: x⁺ = step(x0 ⊕ δx) ⊖ step(x0) in the same coordinates:
-  //   η⁺ = log(H̄⁺⁻¹ H⁺), δs⁺, δt⁺ = t(H⁺, ν⁺) − t̄⁺, δr⁺.
-  const State<LD> xp0 = semi_implicit_euler_step(model, data, x0, tau0, h);
-  auto step = [&](const VectorX<LD>& dx, const VectorX<LD>& u) {
-    const State<LD> y = semi_implicit_euler_step(model, data, perturbed(model, x0, dx, rep), u, h);
-    VectorX<LD> out(N);
-    if (moving) {
-      out.head<6>() = xp0.H.inverse_times(y.H).log();
-      out.segment(6, n) = y.s - xp0.s;
-      out.segment<6>(6 + n) =
-          base_twist_from_body(y.H, y.nu, rep) - base_twist_from_body(xp0.H, xp0.nu, rep);
-      out.tail(n) = y.r - xp0.r;
-    } else {
-      out.head(n) = y.s - xp0.s;
-      out.tail(n) = y.r - xp0.r;
-    }
-    return out;
-  };
-
-  const VectorX<LD> zero = VectorX<LD>::Zero(N);
+  // numdiff moves the base as H exp(η^) with the twist of `rep` held, each joint on its group
+  // (x ⊕ δx), the twist and velocities additively: the columns δx = (η, δs, δt, δr) of A.
   numdiff::NumDiffOptions<LD> opt;
+  opt.twist_representation = rep;
   if (dt > 0.0) {
-    A = numdiff::vector_jacobian([&](const VectorX<LD>& dx) { return step(dx, tau0); }, zero, opt)
+    // One semi-implicit Euler step: δx⁺ = step(x0 ⊕ δx) ⊖ step(x0).
+    const LD h = LD(dt);
+    const State<LD> x_next = semi_implicit_euler_step(model, data, x0, tau0, h);
+    auto step_from = [&](const State<LD>& y, const VectorX<LD>& u) {
+      return local_difference(model, x_next, semi_implicit_euler_step(model, data, y, u, h), rep);
+    };
+    A = numdiff::state_jacobian(
+            model, [&](const State<LD>& y) { return step_from(y, tau0); }, x0, opt)
             .cast<double>();
-    B = numdiff::vector_jacobian([&](const VectorX<LD>& u) { return step(zero, u); }, tau0, opt)
+    B = numdiff::vector_jacobian([&](const VectorX<LD>& u) { return step_from(x0, u); }, tau0)
             .cast<double>();
-  } else {
-    A = numdiff::vector_jacobian([&](const VectorX<LD>& dx) { return field(dx, tau0); }, zero, opt)
-            .cast<double>();
-    B = numdiff::vector_jacobian([&](const VectorX<LD>& u) { return field(zero, u); }, tau0, opt)
-            .cast<double>();
+    return;
   }
+  MatrixX<LD> A_ld = numdiff::state_jacobian(
+      model, [&](const State<LD>& y) { return state_field(model, data, y, tau0, rep); }, x0, opt);
+  add_deviation_blocks(model, x0, A_ld);
+  A = A_ld.cast<double>();
+  B = numdiff::vector_jacobian(
+          [&](const VectorX<LD>& u) { return state_field(model, data, x0, u, rep); }, tau0)
+          .cast<double>();
 }
 
 }  // namespace liedyn_cli

@@ -1,8 +1,9 @@
 // liedyn check: the finite-difference references, in long double (check_fd.cpp).
 //
 // Everything here is a central geometric finite difference (docs/conventions.md §5): the base pose
-// moves as H exp(±δ e_k^), every other coordinate as c ± δ e_k, with liedyn::numdiff's default
-// step for long double (ε^(1/3) ≈ 5e-7). The results are rounded to double for the comparison.
+// moves as H exp(±δ e_k^), each joint on its own group (s ⊕ ±δ e_k, Joint::integrate), the
+// velocities and the base twist as c ± δ e_k, with liedyn::numdiff's default step for long
+// double (ε^(1/3) ≈ 5e-7). The results are rounded to double for the comparison.
 #pragma once
 
 #include "liedyn/model/state.hpp"

@@ -1,13 +1,14 @@
 // liedyn eval: the dynamics and the linearization at the state of a STATE.json, as JSON.
 //
 // Quantities (README.md, "Command-line tool"): every one in liedyn's native coordinates (base
-// first; body twist ν; base wrench in the base frame) except D1, D3, A, B, constrained_A,
+// first; body twist ν; base wrench in the base frame; joint i's velocity coordinates from
+// v_index(i), listed as joint_velocity_ranges) except D1, D3, A, B, constrained_A,
 // constrained_B and dlambda_dx, whose base-twist variable is --representation.
-//   tau               ĪD(x, ddq) (EIDAmb) at the file's accelerations          [needs
-//   accelerations] M, h              crba, bias_force (RNEA with zero accelerations) Minv immamb [M
-//   invertible] ddq               aba(x, τ̄) at the file's input                            [needs
-//   input; M invertible] derivatives_ddq   the accelerations D1..D4 are evaluated at: the file's
-//   accelerations if
+//   tau               ĪD(x, ddq) (EIDAmb) at the file's accelerations [needs accelerations]
+//   M, h              crba, bias_force (RNEA with zero accelerations)
+//   Minv              immamb                                           [M invertible]
+//   ddq               aba(x, τ̄) at the file's input                [needs input; M invertible]
+//   derivatives_ddq   the accelerations D1..D4 are evaluated at: the file's accelerations if
 //                     given, else FD(x, τ̄) of the input if given, else zero
 //   D1..D4            eidamb_derivatives at (x, derivatives_ddq)              [D1, D3: moving base]
 //   linearization_tau the τ̄ of A and B: the input if given, else ĪD(x, accelerations) if given,
@@ -24,9 +25,9 @@
 // couplings, after the file's rows) (rows stacked contacts, loops, couplings, in file order;
 // each in its "sense"; λ acts on the robot: M q̈ + h − τ̄ = Jᵀ λ, docs/constraints.md):
 //   constraint_jacobian, constraint_drift   J and γ (J q̈ + γ = 0), constraint_kinematics
-//   constrained_ddq, lambda   constrained_forward_dynamics at the input  [needs input; M
-//   invertible] constrained_A, constrained_B   the constrained linearize / linearize_discrete at
-//   the input, in
+//   constrained_ddq, lambda   constrained_forward_dynamics at the input
+//                     [needs input; M invertible]
+//   constrained_A, constrained_B   the constrained linearize / linearize_discrete at the input, in
 //                     A and B's layout (δx = (η, δs, δt, δr), t in --representation): the same
 //                     kinematic rows, the acceleration rows those of the constrained dynamics
 //                     [needs input; M invertible]
@@ -67,6 +68,7 @@ using json = nlohmann::ordered_json;
 
 const std::vector<std::string>& eval_keys() {
   static const std::vector<std::string> keys = {"joint_names",
+                                                "joint_velocity_ranges",
                                                 "nv",
                                                 "base_type",
                                                 "representation",
@@ -175,6 +177,12 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
   json names = json::array();
   for (int i = 1; i <= model.num_joints(); ++i) names.push_back(model.joint_name(i));
   value["joint_names"] = std::move(names);
+  // Where each joint's coordinates lie in velocity-sized vectors (τ̄, rows and columns of M, ...):
+  // [first, end), one entry for a 1-DoF joint, three for a spherical joint, ...
+  json ranges = json::array();
+  for (int i = 1; i <= model.num_joints(); ++i)
+    ranges.push_back({model.v_index(i), model.v_index(i) + model.joint_nv(i)});
+  value["joint_velocity_ranges"] = std::move(ranges);
   value["nv"] = model.nv();
   value["base_type"] = moving ? "moving" : "welded";
   value["representation"] = to_string(rep);
@@ -284,7 +292,10 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
     constraint_kinematics(model, data, set, cd, x);
     put("constraint_jacobian", cd.J);
     put("constraint_drift", cd.gamma);
-    // A rank-deficient set is a property of the state: report it as the keys' reason.
+    // A rank-deficient set is a property of the state: report it as the keys' reason. So is a
+    // kernel not yet converted to multi-DoF joints refusing the model (InvalidArgument naming the
+    // kernel, docs/design/joint-types.md §5); on a model of 1-DoF joints only that exception
+    // would be a real error, and it propagates.
     auto solve = [&](std::initializer_list<const char*> keys, auto&& compute) {
       if (!invertible) {
         for (const char* k : keys) missing[k] = singular_reason(model);
@@ -293,6 +304,9 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
       try {
         compute();
       } catch (const ConstraintError& e) {
+        for (const char* k : keys) missing[k] = strip_liedyn_prefix(e.what());
+      } catch (const InvalidArgument& e) {
+        if (model.one_dof_joints_only()) throw;
         for (const char* k : keys) missing[k] = strip_liedyn_prefix(e.what());
       }
     };

@@ -9,6 +9,7 @@
 
 #include "cli.hpp"
 #include "liedyn/algorithm/crba.hpp"
+#include "liedyn/model/state.hpp"
 #include "model_io.hpp"
 
 namespace liedyn_cli {
@@ -45,6 +46,13 @@ std::string axis_text(const liedyn::Vector3<double>& e) {
   return vec3(e, "%.3g");
 }
 
+/// The joint's axes: a screw's axis, a universal joint's two; none for the other types.
+std::string axes_text(const liedyn::Joint<double>& j) {
+  if (j.one_dof()) return axis_text(j.axis);
+  if (j.type == liedyn::JointType::Universal) return axis_text(j.axis) + ", " + axis_text(j.axis2);
+  return "";
+}
+
 bool is_continuous(const liedyn::Joint<double>& j) {
   return j.type == liedyn::JointType::Revolute && std::isinf(j.lower) && std::isinf(j.upper);
 }
@@ -52,16 +60,54 @@ bool is_continuous(const liedyn::Joint<double>& j) {
 std::string type_text(const liedyn::Joint<double>& j) {
   if (is_continuous(j)) return "continuous";
   if (j.type == liedyn::JointType::Helical) return "helical (" + fmt("%.4g", j.pitch) + " m/rad)";
+  if (!j.one_dof())
+    return std::string(liedyn::to_string(j.type)) + " (nq " + std::to_string(j.nq()) + ", nv " +
+           std::to_string(j.nv()) + ")";
   return liedyn::to_string(j.type);
 }
 
+/// The limits on the joint's coordinates: angles (revolute, helical, universal) or lengths
+/// (prismatic; a free or planar joint's position). A rotation (spherical, free, planar) has none.
 std::string limits_text(const liedyn::Joint<double>& j) {
-  if (is_continuous(j)) return "unlimited";
-  const char* unit = j.type == liedyn::JointType::Prismatic ? " m" : " rad";
+  const bool unlimited = std::isinf(j.lower) && std::isinf(j.upper);
+  if (is_continuous(j) || j.type == liedyn::JointType::Spherical) return "unlimited";
+  const bool positions = j.type == liedyn::JointType::Free || j.type == liedyn::JointType::Planar;
+  if (positions && unlimited) return "unlimited";
+  const char* unit = j.type == liedyn::JointType::Prismatic || positions ? " m" : " rad";
   auto one = [](double v) {
     return std::isinf(v) ? std::string(v < 0 ? "-inf" : "inf") : fmt("%.3g", v);
   };
-  return "[" + one(j.lower) + ", " + one(j.upper) + "]" + unit;
+  return "[" + one(j.lower) + ", " + one(j.upper) + "]" + unit + (positions ? " (position)" : "");
+}
+
+/// "7" for one index, "7-9" for a joint's several (velocity-sized vectors, like the base's 0-5).
+std::string index_range(int first, int count) {
+  if (count == 1) return std::to_string(first);
+  return std::to_string(first) + "-" + std::to_string(first + count - 1);
+}
+
+/// "12 revolute, 2 spherical": the number of joints of each type, in JointType order (a
+/// revolute joint without limits counted as continuous).
+std::string joint_kinds(const liedyn::Model<double>& model) {
+  using liedyn::JointType;
+  const JointType order[] = {JointType::Revolute,  JointType::Prismatic, JointType::Helical,
+                             JointType::Spherical, JointType::Free,      JointType::Planar,
+                             JointType::Universal};
+  std::string kinds;
+  auto add = [&](int count, const std::string& name) {
+    if (count > 0) kinds += (kinds.empty() ? "" : ", ") + std::to_string(count) + " " + name;
+  };
+  for (JointType t : order) {
+    int count = 0, continuous = 0;
+    for (int i = 1; i < model.num_bodies(); ++i) {
+      const liedyn::Joint<double>& j = model.joint(i);
+      if (j.type == t && is_continuous(j)) ++continuous;
+      else if (j.type == t) ++count;
+    }
+    add(count, liedyn::to_string(t));
+    add(continuous, "continuous");
+  }
+  return kinds;
 }
 
 }  // namespace
@@ -74,27 +120,12 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
   const bool moving = model.has_moving_base();
   std::ostringstream o;
 
-  // Composite inertia of the whole tree at s = 0, in the base frame (crba leaves it in Ic[0]).
+  // Composite inertia of the whole tree at the neutral configuration, in the base frame (crba
+  // leaves it in Ic[0]).
   Data<double> data(model);
-  crba(model, data, VectorX<double>::Zero(n));
+  crba(model, data, neutral(model).s);
   const SpatialInertia<double>& total = data.Ic[0];
-
-  int n_rev = 0, n_cont = 0, n_pri = 0, n_hel = 0;
-  for (int i = 1; i < nb; ++i) {
-    const Joint<double>& j = model.joint(i);
-    if (is_continuous(j)) ++n_cont;
-    else if (j.type == JointType::Revolute) ++n_rev;
-    else if (j.type == JointType::Prismatic) ++n_pri;
-    else ++n_hel;
-  }
-  std::string kinds;
-  auto kind = [&](int c, const char* name) {
-    if (c > 0) kinds += (kinds.empty() ? "" : ", ") + std::to_string(c) + " " + name;
-  };
-  kind(n_rev, "revolute");
-  kind(n_cont, "continuous");
-  kind(n_pri, "prismatic");
-  kind(n_hel, "helical");
+  const std::string kinds = joint_kinds(model);
 
   o << "robot    " << opt.urdf << "\n";
   o << "base     " << model.body_name(0)
@@ -105,10 +136,10 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
     << (kinds.empty() ? "" : " (" + kinds + ")") << ", " << nb << " bodies, nv = " << model.nv()
     << ", tree depth " << model.max_depth() << "\n";
   o << "mass     " << fmt("%.6g", total.mass()) << " kg; centre of mass " << vec3(total.com())
-    << " m in the base frame, at zero joint positions\n";
+    << " m in the base frame, at zero joint positions and rotations\n";
   o << "gravity  " << vec3(model.gravity()) << " m/s^2\n\n";
 
-  // The tree, in liedyn's order: the column "v" is the joint's index in velocity-sized vectors
+  // The tree, in liedyn's order: the column "v" is the joint's indices in velocity-sized vectors
   // (the base twist takes 0..5 when the base moves).
   struct Row {
     std::string v, tree, type, axis, body, mass, limits;
@@ -131,8 +162,8 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
       prefix += last_child(*it) ? "   " : "│  ";
     prefix += last_child(i) ? "└─ " : "├─ ";
     const Joint<double>& j = model.joint(i);
-    rows.push_back({std::to_string(model.v_index(i)), prefix + j.name, type_text(j),
-                    axis_text(j.axis), model.body_name(i), fmt("%.4g", model.inertia(i).mass()),
+    rows.push_back({index_range(model.v_index(i), model.joint_nv(i)), prefix + j.name, type_text(j),
+                    axes_text(j), model.body_name(i), fmt("%.4g", model.inertia(i).mass()),
                     limits_text(j)});
   }
   std::size_t w[6] = {0, 0, 0, 0, 0, 0};

@@ -47,13 +47,6 @@ liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
   else if (load.inertia == "balance") inertia = liedyn::InertiaPolicy::balance;
   else throw Error("--inertia: '" + load.inertia + "' is not one of strict, lenient, balance");
   liedyn::Model<double> model = load_file(urdf, fixed_base, welded_pose, inertia);
-  // STATE.json, the tables and the checks give one coordinate per joint: a URDF planar or
-  // floating joint, an MJCF ball joint, is refused until they take a joint's group coordinates.
-  for (int i = 1; i <= model.num_joints(); ++i)
-    if (!model.joint(i).one_dof())
-      throw Error(urdf + ": joint '" + model.joint_name(i) + "' is " +
-                  liedyn::to_string(model.joint(i).type) +
-                  ": the command-line tool takes 1-DoF joints only so far");
   if (load.lock.empty()) return model;
   std::vector<std::string> names;
   std::vector<double> positions;

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <initializer_list>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -58,7 +57,7 @@ void require_object(const Ctx& c, const json& v, const std::string& where) {
 
 /// Rejects keys outside `allowed` (catches typos such as "quaternon").
 void check_keys(const Ctx& c, const json& obj, const std::string& where,
-                std::initializer_list<const char*> allowed) {
+                const std::vector<const char*>& allowed) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool ok = false;
     for (const char* a : allowed) ok = ok || it.key() == a;
@@ -88,16 +87,20 @@ double number(const Ctx& c, const json& v, const std::string& where) {
   return d;
 }
 
-template <int N>
-Eigen::Matrix<double, N, 1> numbers(const Ctx& c, const json& v, const std::string& where) {
-  if (!v.is_array())
-    c.fail(where, "expected an array of " + std::to_string(N) + " numbers, got " + describe(v));
-  if (v.size() != static_cast<std::size_t>(N))
-    c.fail(where, "expected " + std::to_string(N) + " numbers, got " + std::to_string(v.size()));
-  Eigen::Matrix<double, N, 1> out;
-  for (int k = 0; k < N; ++k)
+liedyn::VectorX<double> numbers(const Ctx& c, const json& v, int count, const std::string& where) {
+  const std::string expected = std::to_string(count) + " numbers";
+  if (!v.is_array()) c.fail(where, "expected an array of " + expected + ", got " + describe(v));
+  if (v.size() != static_cast<std::size_t>(count))
+    c.fail(where, "expected " + expected + ", got " + std::to_string(v.size()));
+  liedyn::VectorX<double> out(count);
+  for (int k = 0; k < count; ++k)
     out(k) = number(c, v[static_cast<std::size_t>(k)], where + "[" + std::to_string(k) + "]");
   return out;
+}
+
+template <int N>
+Eigen::Matrix<double, N, 1> numbers(const Ctx& c, const json& v, const std::string& where) {
+  return numbers(c, v, N, where);
 }
 
 TwistRepresentation representation(const Ctx& c, const json& v, const std::string& where) {
@@ -110,28 +113,94 @@ TwistRepresentation representation(const Ctx& c, const json& v, const std::strin
   c.fail(where, "'" + s + "' is not one of body, inertial, mixed");
 }
 
-/// The base pose: position and unit quaternion [x, y, z, w] (identity for absent fields when
-/// `optional`).
-liedyn::SE3<double> base_pose(const Ctx& c, const json& base, bool optional) {
+/// A unit quaternion [x, y, z, w]: the base's orientation, a spherical or free joint's.
+liedyn::Vector4<double> unit_quaternion(const Ctx& c, const json& v, const std::string& where) {
+  const liedyn::Vector4<double> q = numbers<4>(c, v, where);
+  const double norm = q.norm();
+  if (!(std::abs(norm - 1.0) <= 1e-6)) {
+    std::ostringstream msg;
+    msg.precision(17);
+    msg << "not a unit quaternion: its norm is " << norm
+        << " (it must be 1 within 1e-6; liedyn does not normalize it silently). Order: [x, y, z, "
+           "w]";
+    c.fail(where, msg.str());
+  }
+  return q;
+}
+
+/// Whether the base's pose fields may be left out (a welded base: the identity then).
+enum class PoseFields { required, optional };
+
+/// The base pose: "position" [x, y, z] and "quaternion" [x, y, z, w].
+liedyn::SE3<double> base_pose(const Ctx& c, const json& base, PoseFields fields) {
   liedyn::Vector3<double> p = liedyn::Vector3<double>::Zero();
   liedyn::Vector4<double> q(0, 0, 0, 1);
   if (const json* v = find(base, "position")) p = numbers<3>(c, *v, "base.position");
-  else if (!optional) c.fail("base.position", "missing");
-  if (const json* v = find(base, "quaternion")) {
-    q = numbers<4>(c, *v, "base.quaternion");
-    const double norm = q.norm();
-    if (!(std::abs(norm - 1.0) <= 1e-6)) {
-      std::ostringstream msg;
-      msg.precision(17);
-      msg << "not a unit quaternion: its norm is " << norm
-          << " (it must be 1 within 1e-6; liedyn does not normalize it silently). Order: [x, y, z, "
-             "w]";
-      c.fail("base.quaternion", msg.str());
-    }
-  } else if (!optional) {
-    c.fail("base.quaternion", "missing");
-  }
+  else if (fields == PoseFields::required) c.fail("base.position", "missing");
+  if (const json* v = find(base, "quaternion")) q = unit_quaternion(c, *v, "base.quaternion");
+  else if (fields == PoseFields::required) c.fail("base.quaternion", "missing");
   return liedyn::SE3<double>(liedyn::SO3<double>::from_quaternion(q), p);
+}
+
+/// The fields of a joint's entry: its configuration's, which depend on its type, then velocity
+/// and acceleration.
+std::vector<const char*> joint_fields(liedyn::JointType type) {
+  switch (type) {
+    case liedyn::JointType::Spherical: return {"quaternion", "velocity", "acceleration"};
+    case liedyn::JointType::Free: return {"position", "quaternion", "velocity", "acceleration"};
+    case liedyn::JointType::Planar: return {"position", "angle", "velocity", "acceleration"};
+    default: return {"position", "velocity", "acceleration"};
+  }
+}
+
+/// A joint's configuration from its entry `e`, in the library's coordinates (joints/*.hpp): a
+/// 1-DoF joint's number, a universal joint's two angles, a spherical joint's quaternion, a free
+/// joint's position and quaternion, a planar joint's (x, y, cos θ, sin θ) from "position" [x, y]
+/// and "angle" θ.
+liedyn::VectorX<double> joint_configuration(const Ctx& c, const json& e,
+                                            const liedyn::Joint<double>& joint,
+                                            const std::string& where) {
+  const std::string position = where + ".position", quaternion = where + ".quaternion";
+  liedyn::VectorX<double> q(joint.nq());
+  switch (joint.type) {
+    case liedyn::JointType::Spherical:
+      q = unit_quaternion(c, need(c, e, "quaternion", where), quaternion);
+      break;
+    case liedyn::JointType::Free:
+      q << numbers<3>(c, need(c, e, "position", where), position),
+          unit_quaternion(c, need(c, e, "quaternion", where), quaternion);
+      break;
+    case liedyn::JointType::Planar: {
+      const double angle = number(c, need(c, e, "angle", where), where + ".angle");
+      q << numbers<2>(c, need(c, e, "position", where), position), std::cos(angle), std::sin(angle);
+      break;
+    }
+    case liedyn::JointType::Universal:
+      q = numbers<2>(c, need(c, e, "position", where), position);
+      break;
+    default: q(0) = number(c, need(c, e, "position", where), position); break;
+  }
+  return q;
+}
+
+/// A joint's velocity, acceleration or generalized force: a number for a 1-DoF joint, an array
+/// of its nv numbers otherwise (joints/*.hpp: e.g. a spherical joint's angular velocity in the
+/// child frame).
+liedyn::VectorX<double> joint_tangent(const Ctx& c, const json& v,
+                                      const liedyn::Joint<double>& joint,
+                                      const std::string& where) {
+  if (joint.one_dof()) return liedyn::VectorX<double>::Constant(1, number(c, v, where));
+  return numbers(c, v, joint.nv(), where);
+}
+
+/// A spherical joint has no "position": point at its "quaternion" rather than at the list of
+/// allowed fields, since a number there is the likeliest mistake.
+void reject_spherical_position(const Ctx& c, const json& e, const liedyn::Joint<double>& joint,
+                               const std::string& where) {
+  if (joint.type == liedyn::JointType::Spherical && find(e, "position"))
+    c.fail(where + ".position",
+           "a spherical joint has no position: give its orientation as \"quaternion\": "
+           "[x, y, z, w]");
 }
 
 /// Joint names of the model, for messages.
@@ -220,14 +289,14 @@ liedyn::SE3<double> state_base_pose(const json& doc, const std::string& path) {
   const json* base = find(doc, "base");
   if (!base) return liedyn::SE3<double>();
   require_object(c, *base, "base");
-  return base_pose(c, *base, /*optional=*/true);
+  return base_pose(c, *base, PoseFields::optional);
 }
 
 StateInput parse_state(const json& doc, const liedyn::Model<double>& model,
                        const std::string& path) {
   const Ctx c{path};
   const bool moving = model.has_moving_base();
-  const int n = model.num_joints(), nv = model.nv(), off = model.offset();
+  const int n = model.num_joints(), nv = model.nv();
   require_object(c, doc, "");
   check_keys(c, doc, "", {"base", "joints", "input"});
 
@@ -247,7 +316,8 @@ StateInput parse_state(const json& doc, const liedyn::Model<double>& model,
     require_object(c, *base, "base");
     check_keys(c, *base, "base",
                {"position", "quaternion", "twist", "twist_representation", "acceleration"});
-    const liedyn::SE3<double> H = base_pose(c, *base, /*optional=*/!moving);
+    const liedyn::SE3<double> H =
+        base_pose(c, *base, moving ? PoseFields::required : PoseFields::optional);
     if (moving) {
       in.x.H = H;
       in.twist_representation = representation(c, need(c, *base, "twist_representation", "base"),
@@ -284,14 +354,18 @@ StateInput parse_state(const json& doc, const liedyn::Model<double>& model,
   int with_acc = 0;
   std::string first_without_acc;
   for (int i = 1; i <= n; ++i) {
+    const liedyn::Joint<double>& joint = model.joint(i);
     const json& e = *joints[static_cast<std::size_t>(i)];
     const std::string where = "joints." + model.joint_name(i);
     require_object(c, e, where);
-    check_keys(c, e, where, {"position", "velocity", "acceleration"});
-    in.x.s(i - 1) = number(c, need(c, e, "position", where), where + ".position");
-    in.x.r(i - 1) = number(c, need(c, e, "velocity", where), where + ".velocity");
+    reject_spherical_position(c, e, joint, where);
+    check_keys(c, e, where, joint_fields(joint.type));
+    in.x.s.segment(model.q_index(i), model.joint_nq(i)) = joint_configuration(c, e, joint, where);
+    in.x.r.segment(model.r_index(i), model.joint_nv(i)) =
+        joint_tangent(c, need(c, e, "velocity", where), joint, where + ".velocity");
     if (const json* a = find(e, "acceleration")) {
-      in.ddq(off + i - 1) = number(c, *a, where + ".acceleration");
+      in.ddq.segment(model.v_index(i), model.joint_nv(i)) =
+          joint_tangent(c, *a, joint, where + ".acceleration");
       ++with_acc;
     } else if (first_without_acc.empty()) {
       first_without_acc = where + ".acceleration";
@@ -324,8 +398,9 @@ StateInput parse_state(const json& doc, const liedyn::Model<double>& model,
     const std::vector<const json*> torques =
         joint_entries(c, need(c, *input, "joint_torques", "input"), "input.joint_torques", model);
     for (int i = 1; i <= n; ++i)
-      in.tau(off + i - 1) = number(c, *torques[static_cast<std::size_t>(i)],
-                                   "input.joint_torques." + model.joint_name(i));
+      in.tau.segment(model.v_index(i), model.joint_nv(i)) =
+          joint_tangent(c, *torques[static_cast<std::size_t>(i)], model.joint(i),
+                        "input.joint_torques." + model.joint_name(i));
     in.has_input = true;
   }
   return in;

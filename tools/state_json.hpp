@@ -1,9 +1,10 @@
 // liedyn command-line tool: reading STATE.json (format: README.md, "STATE.json").
 //
 // Every problem — unreadable file, invalid JSON, duplicate keys, unknown or missing fields,
-// unknown or missing joints, wrong types or sizes, non-finite numbers, a quaternion whose norm
-// is not 1 within 1e-6, partial accelerations — throws liedyn_cli::Error with a message of the
-// form "<file>: <where>: <what>", e.g. "state.json: base.twist: expected 6 numbers, got 5".
+// unknown or missing joints, wrong types or sizes, non-finite numbers, a quaternion (the base's,
+// a spherical or free joint's) whose norm is not 1 within 1e-6, partial accelerations — throws
+// liedyn_cli::Error with a message of the form "<file>: <where>: <what>", e.g.
+// "state.json: base.twist: expected 6 numbers, got 5".
 #pragma once
 
 #include <string>
@@ -16,7 +17,8 @@ namespace liedyn_cli {
 
 /// The state and the optional accelerations and input of a STATE.json, in liedyn's native
 /// coordinates: body twist ν, accelerations [ν̇; ṙ] (ν̇ the body acceleration), τ̄ = [τ̄_b; τ]
-/// with τ̄_b in the base frame; joint i (body index) at velocity index model.v_index(i).
+/// with τ̄_b in the base frame; joint i (body index) owns x.s from model.q_index(i) and
+/// the velocity-sized entries from model.v_index(i), joint_nq(i) resp. joint_nv(i) of them.
 struct StateInput {
   liedyn::State<double> x;
   liedyn::TwistRepresentation twist_representation =

@@ -1,7 +1,7 @@
 // Test of the command-line tool: runs `liedyn eval` on a URDF and a STATE.json and compares its
 // JSON output with the library called directly on the same state.
 //
-//   liedyn_cli_compare <liedyn executable> <ROBOT.urdf> <STATE.json> [eval options...]
+//   liedyn_cli_compare <liedyn executable> <ROBOT.urdf|ROBOT.xml> <STATE.json> [eval options...]
 //
 // The eval options (--fixed-base, --representation R, --discrete DT, --only K,...) are passed
 // through to the tool and interpreted here too. The state file is read here with plain
@@ -46,6 +46,7 @@
 #include "liedyn/algorithm/impulse_dynamics.hpp"
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/rnea.hpp"
+#include "liedyn/model/mjcf.hpp"
 #include "liedyn/model/urdf.hpp"
 #include "liedyn/numdiff/finite_differences.hpp"
 
@@ -65,6 +66,43 @@ std::string quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+// A number (1-DoF joint) or an array of numbers, as a vector.
+VectorX<double> numbers(const json& v) {
+  if (v.is_number()) return VectorX<double>::Constant(1, v.get<double>());
+  const std::vector<double> values = v.get<std::vector<double>>();
+  return Eigen::Map<const VectorX<double>>(values.data(), static_cast<Eigen::Index>(values.size()));
+}
+
+// A joint's coordinates as the library stores them (README.md, STATE.json): a planar joint's
+// "angle" θ becomes (cos θ, sin θ) after its position.
+VectorX<double> configuration(const Joint<double>& joint, const json& e) {
+  VectorX<double> q(joint.nq());
+  switch (joint.type) {
+    case JointType::Spherical: q = numbers(e["quaternion"]); break;
+    case JointType::Free: q << numbers(e["position"]), numbers(e["quaternion"]); break;
+    case JointType::Planar: {
+      const double angle = e["angle"].get<double>();
+      q << numbers(e["position"]), std::cos(angle), std::sin(angle);
+      break;
+    }
+    default: q = numbers(e["position"]); break;
+  }
+  return q;
+}
+
+// The robot as the tool loads it: MJCF for a name ending in .xml (its own base), else URDF.
+Model<double> load_robot(const std::string& path, bool fixed, const SE3<double>& pose) {
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".xml") == 0) {
+    MjcfOptions opt;
+    opt.unsupported = UnsupportedElements::skip;
+    return load_mjcf_file(path, opt);
+  }
+  UrdfOptions opt;
+  opt.weld_base = fixed;
+  opt.welded_base_pose = pose;
+  return load_urdf_file(path, opt);
 }
 
 TwistRepresentation rep_of(const std::string& s) {
@@ -205,10 +243,7 @@ int main(int argc, char** argv) {
     pose.translation() = vec<3>(doc["base"]["position"]);
   if (has_base && doc["base"].contains("quaternion"))
     pose.rotation() = SO3<double>::from_quaternion(vec<4>(doc["base"]["quaternion"])).matrix();
-  UrdfOptions uopt;
-  uopt.weld_base = fixed;
-  uopt.welded_base_pose = pose;
-  const Model<double> model = load_urdf_file(urdf, uopt);
+  const Model<double> model = load_robot(urdf, fixed, pose);
   const int n = model.num_joints(), nv = model.nv(), off = model.offset();
   const bool moving = model.has_moving_base();
 
@@ -229,17 +264,19 @@ int main(int argc, char** argv) {
   }
   for (int i = 1; i <= n; ++i) {
     const json& e = doc["joints"][model.joint_name(i)];
-    x.s(i - 1) = e["position"].get<double>();
-    x.r(i - 1) = e["velocity"].get<double>();
-    if (has_acc) acc(off + i - 1) = e["acceleration"].get<double>();
+    const int v = model.v_index(i), k = model.joint_nv(i);
+    x.s.segment(model.q_index(i), model.joint_nq(i)) = configuration(model.joint(i), e);
+    x.r.segment(model.r_index(i), k) = numbers(e["velocity"]);
+    if (has_acc) acc.segment(v, k) = numbers(e["acceleration"]);
     if (has_input)
-      tau_in(off + i - 1) = doc["input"]["joint_torques"][model.joint_name(i)].get<double>();
+      tau_in.segment(v, k) = numbers(doc["input"]["joint_torques"][model.joint_name(i)]);
   }
 
   // --- expected keys and values ------------------------------------------------------------------
   const bool invertible = model.singular_joints().empty();
   Data<double> data(model);
   std::set<std::string> expected_keys = {"joint_names",
+                                         "joint_velocity_ranges",
                                          "nv",
                                          "base_type",
                                          "representation",
@@ -283,6 +320,13 @@ int main(int argc, char** argv) {
     std::vector<std::string> names;
     for (int i = 1; i <= n; ++i) names.push_back(model.joint_name(i));
     if (out["joint_names"].get<std::vector<std::string>>() != names) fail("joint_names differ");
+  }
+  if (has("joint_velocity_ranges")) {
+    std::vector<std::vector<int>> ranges;
+    for (int i = 1; i <= n; ++i)
+      ranges.push_back({model.v_index(i), model.v_index(i) + model.joint_nv(i)});
+    if (out["joint_velocity_ranges"].get<std::vector<std::vector<int>>>() != ranges)
+      fail("joint_velocity_ranges differ");
   }
   if (has("nv") && out["nv"].get<int>() != nv) fail("nv differs");
   if (has("base_type") && out["base_type"].get<std::string>() != (moving ? "moving" : "welded"))
@@ -450,7 +494,7 @@ int main(int argc, char** argv) {
         } else if (to_matrix(out["dlambda_dx"], false, mine) &&
                    to_matrix(body_out["dlambda_dx"], false, body) && mine.rows() == body.rows() &&
                    mine.cols() == 2 * nv && body.cols() == 2 * nv) {
-          const int n = model.num_joints();
+          const int n = model.nv_joints();
           auto joint_cols = [&](const MatrixX<double>& D) {
             MatrixX<double> J(D.rows(), 2 * n);
             J << D.middleCols(6, n), D.rightCols(n);
