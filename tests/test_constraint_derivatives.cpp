@@ -8,11 +8,12 @@
 //   * ∂q̈/∂x, ∂λ/∂x, ∂q̈/∂τ̄, ∂λ/∂τ̄ against central geometric differences of
 //     constrained_forward_dynamics in long double, for every constraint type, sense and
 //     base-twist representation, with Baumgarte gains and position errors, on a moving and on a
-//     welded base;
+//     welded base, and on chains of every joint type (spherical, free, planar, universal);
 //   * against Pinocchio 3.7's computeConstraintDynamicsDerivatives for solo12 (4 point feet) and
 //     talos (2 rigid soles), LOCAL and LOCAL_WORLD_ALIGNED;
 //   * the constrained linearization (continuous and discrete) against long double differences of
-//     the constrained vector field and of the constrained semi-implicit Euler step;
+//     the constrained vector field and of the constrained semi-implicit Euler step, on chains of
+//     1-DoF joints and of every joint type;
 //   * the reduced linearization on the constraint manifold at an equilibrium: orthonormal tangent
 //     basis, invariance A P = P A_r, and the spectra (the forbidden motions' eigenvalues are the
 //     Baumgarte roots, absent from A_r);
@@ -151,7 +152,8 @@ std::vector<ConstraintSpec<double>> every_type_with_gains(TwistRepresentation se
   return specs;
 }
 
-/// A tree of chains, a random state, every constraint type in mixed sense with gains
+/// A tree of chains (of 1-DoF joints, or of every joint type), a random state, every
+/// constraint type in mixed sense with gains
 /// (every_type_with_gains) and a random τ̄ in [−5, 5]^nv, drawn in that order from `seed`.
 struct EveryTypeProblem {
   Model<double> model;
@@ -160,8 +162,10 @@ struct EveryTypeProblem {
   VectorX<double> tau;
 };
 
-EveryTypeProblem every_type_problem(int joints, std::uint32_t seed) {
-  Model<double> model = liedyn::test::chains_model<double>(joints);
+EveryTypeProblem every_type_problem(
+    int joints, std::uint32_t seed,
+    liedyn::test::ChainJoints chain_joints = liedyn::test::ChainJoints::one_dof) {
+  Model<double> model = liedyn::test::chains_model<double>(joints, chain_joints);
   auto rng = liedyn::test::make_rng(seed);
   State<double> x = liedyn::random_state(model, rng);
   ConstraintSet<double> set(model,
@@ -247,80 +251,91 @@ TEST_CASE("constraint derivatives: a welded-base tree with a contact and a loop"
   check_against_differences(model, set, x, tau, TwistRepresentation::Body, 1e-9);
 }
 
-// ∂e/∂q, ∂(J ν̄)/∂x, ∂(J q̈ + γ)/∂x at a fixed q̈ and J̇, each constraint's rows against its
-// own reference (central differences in long double of constraint_kinematics; J̇ along the flow
-// x ⊕ h ν̄ with the velocity held). Truncation and rounding as above, no KKT solve in between:
-// measured ≤ 1.2e-12; the bound is the issue's 1e-9.
+namespace {
+
+/// ∂e/∂q, ∂(J ν̄)/∂x, ∂(J q̈ + γ)/∂x at a fixed q̈ and J̇ of cd (double, at x, ddq, in each
+/// representation), each constraint's rows against its own reference: central differences in
+/// long double of constraint_kinematics, J̇ along the flow x ⊕ h ν̄ with the velocity held.
+void check_kinematics_against_differences(const Model<double>& model,
+                                          const ConstraintSet<double>& set, const State<double>& x,
+                                          const VectorX<double>& ddq, double bound) {
+  const Model<L> model_l = model.cast<L>();
+  const ConstraintSet<L> set_l = set.cast<L>();
+  const int nv = model.nv(), m = set.dimension();
+  const VectorX<L> ddq_l = ddq.cast<L>();
+  const State<L> x_l = x.cast<L>();
+  Data<double> data(model);
+  ConstraintData<double> cd(model, set);
+  Data<L> data_l(model_l);
+  ConstraintData<L> cd_l(model_l, set_l);
+
+  // J̇ along the flow: q ⊕ ±h ν̄ with the velocity held (representation-free).
+  MatrixX<L> Jdot_fd;
+  {
+    VectorX<L> dx = VectorX<L>::Zero(2 * nv);
+    const L h = 1e-6L;
+    dx.head(nv) = h * x_l.velocity(model_l);
+    liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l, liedyn::integrate(model_l, x_l, dx));
+    const MatrixX<L> J_plus = cd_l.J;
+    liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l,
+                                liedyn::integrate(model_l, x_l, VectorX<L>(-dx)));
+    Jdot_fd = (J_plus - cd_l.J) / (2 * h);
+  }
+  for (TwistRepresentation rep : liedyn::test::kSenses) {
+    INFO("representation " << liedyn::to_string(rep));
+    liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, ddq, rep);
+    liedyn::numdiff::NumDiffOptions<L> nd;
+    nd.twist_representation = rep;
+    const MatrixX<L> F = liedyn::numdiff::state_jacobian(
+        model_l,
+        [&](const State<L>& y) {
+          liedyn::constraint_kinematics(model_l, data_l, set_l, cd_l, y);
+          VectorX<L> out(3 * m);
+          out << cd_l.position_error, cd_l.velocity_error, cd_l.J * ddq_l + cd_l.gamma;
+          return out;
+        },
+        x_l, nd);
+    CHECK(F.block(0, nv, m, nv).norm() == 0);  // e does not depend on the velocities
+    for (const auto& c : set.constraints()) {
+      const double e_e = relative_error(cd.position_error_dx.middleRows(c.row, c.dim),
+                                        MatrixX<L>(F.block(c.row, 0, c.dim, nv)));
+      const double e_v = relative_error(cd.velocity_dx.middleRows(c.row, c.dim),
+                                        MatrixX<L>(F.middleRows(m + c.row, c.dim)));
+      const double e_a = relative_error(cd.acceleration_dx.middleRows(c.row, c.dim),
+                                        MatrixX<L>(F.middleRows(2 * m + c.row, c.dim)));
+      const double e_j = relative_error(cd.Jdot.middleRows(c.row, c.dim),
+                                        MatrixX<L>(Jdot_fd.middleRows(c.row, c.dim)));
+      INFO(c.name << " (" << liedyn::to_string(c.type) << "): e " << e_e << ", velocity " << e_v
+                  << ", acceleration " << e_a << ", Jdot " << e_j);
+      LIEDYN_CHECK_BELOW(e_e, bound);
+      LIEDYN_CHECK_BELOW(e_v, bound);
+      LIEDYN_CHECK_BELOW(e_a, bound);
+      LIEDYN_CHECK_BELOW(e_j, bound);
+    }
+  }
+}
+
+}  // namespace
+
+// ∂e/∂q, ∂(J ν̄)/∂x, ∂(J q̈ + γ)/∂x at a fixed q̈ and J̇ (check_kinematics_against_differences).
+// Truncation and rounding as above, no KKT solve in between: measured ≤ 1.2e-12; the bound is the
+// issue's 1e-9.
 TEST_CASE(
     "constraint kinematics derivatives: every type, sense and representation against long double "
     "differences",
     "[constraints][derivatives][kinematics]") {
   const Model<double> model = liedyn::test::chains_model<double>(21);
   auto rng = liedyn::test::make_rng(4);
-  const Model<L> model_l = model.cast<L>();
   const int nv = model.nv();
   for (TwistRepresentation sense : liedyn::test::kSenses) {
     INFO("sense " << liedyn::to_string(sense));
     const State<double> x = liedyn::random_state(model, rng);
     const ConstraintSet<double> set(model, every_type_with_gains(sense, model, x, rng));
-    const int m = set.dimension();
-    const ConstraintSet<L> set_l = set.cast<L>();
     VectorX<double> ddq(nv);
     for (int k = 0; k < nv; ++k) ddq(k) = liedyn::test::uniform(rng, -5, 5);
-    const VectorX<L> ddq_l = ddq.cast<L>();
-    const State<L> x_l = x.cast<L>();
+    check_kinematics_against_differences(model, set, x, ddq, 1e-9);
     Data<double> data(model);
     ConstraintData<double> cd(model, set);
-    Data<L> data_l(model_l);
-    ConstraintData<L> cd_l(model_l, set_l);
-
-    // J̇ along the flow: q ⊕ ±h ν̄ with the velocity held (representation-free).
-    MatrixX<L> Jdot_fd;
-    {
-      VectorX<L> dx = VectorX<L>::Zero(2 * nv);
-      dx.head(6) = x_l.nu;
-      dx.segment(6, nv - 6) = x_l.r;
-      const L h = 1e-6L;
-      dx *= h;
-      liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l,
-                                  liedyn::integrate(model_l, x_l, dx));
-      const MatrixX<L> J_plus = cd_l.J;
-      liedyn::constraint_jacobian(model_l, data_l, set_l, cd_l,
-                                  liedyn::integrate(model_l, x_l, VectorX<L>(-dx)));
-      Jdot_fd = (J_plus - cd_l.J) / (2 * h);
-    }
-    for (TwistRepresentation rep : liedyn::test::kSenses) {
-      INFO("representation " << liedyn::to_string(rep));
-      liedyn::constraint_kinematics_derivatives(model, data, set, cd, x, ddq, rep);
-      liedyn::numdiff::NumDiffOptions<L> nd;
-      nd.twist_representation = rep;
-      const MatrixX<L> F = liedyn::numdiff::state_jacobian(
-          model_l,
-          [&](const State<L>& y) {
-            liedyn::constraint_kinematics(model_l, data_l, set_l, cd_l, y);
-            VectorX<L> out(3 * m);
-            out << cd_l.position_error, cd_l.velocity_error, cd_l.J * ddq_l + cd_l.gamma;
-            return out;
-          },
-          x_l, nd);
-      CHECK(F.block(0, nv, m, nv).norm() == 0);  // e does not depend on the velocities
-      for (const auto& c : set.constraints()) {
-        const double e_e = relative_error(cd.position_error_dx.middleRows(c.row, c.dim),
-                                          MatrixX<L>(F.block(c.row, 0, c.dim, nv)));
-        const double e_v = relative_error(cd.velocity_dx.middleRows(c.row, c.dim),
-                                          MatrixX<L>(F.middleRows(m + c.row, c.dim)));
-        const double e_a = relative_error(cd.acceleration_dx.middleRows(c.row, c.dim),
-                                          MatrixX<L>(F.middleRows(2 * m + c.row, c.dim)));
-        const double e_j = relative_error(cd.Jdot.middleRows(c.row, c.dim),
-                                          MatrixX<L>(Jdot_fd.middleRows(c.row, c.dim)));
-        INFO(c.name << " (" << liedyn::to_string(c.type) << "): e " << e_e << ", velocity " << e_v
-                    << ", acceleration " << e_a << ", Jdot " << e_j);
-        LIEDYN_CHECK_BELOW(e_e, 1e-9);
-        LIEDYN_CHECK_BELOW(e_v, 1e-9);
-        LIEDYN_CHECK_BELOW(e_a, 1e-9);
-        LIEDYN_CHECK_BELOW(e_j, 1e-9);
-      }
-    }
     // The dynamics derivatives leave the same velocity and acceleration rows (at their q̈).
     VectorX<double> tau(nv);
     for (int k = 0; k < nv; ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
@@ -409,6 +424,36 @@ TEST_CASE(
        ConstraintSpec<double>::loop(ConstraintType::BallLoop, welded.body_name(last - 4),
                                     welded.body_name(last - 8), TwistRepresentation::Body)});
   check_impulse_against_differences(welded, set, xw, 0.5, TwistRepresentation::Body, 1e-9);
+}
+
+// The same checks on chains of every joint type (spherical, free, planar and universal joints
+// beside the 1-DoF ones, each moved on its own group by numdiff): the constrained forward and
+// impulse dynamics derivatives and the kinematic ones, every constraint type and sense, the three
+// representations. Bounds and their reasons as above.
+TEST_CASE(
+    "constraint derivatives: chains with every joint type, every constraint type, sense and "
+    "representation against long double differences",
+    "[constraints][derivatives][joint_types]") {
+  const Model<double> model =
+      liedyn::test::chains_model<double>(31, liedyn::test::ChainJoints::every_type);
+  int multi_dof = 0;
+  for (int i = 1; i <= model.num_joints(); ++i) multi_dof += model.joint(i).one_dof() ? 0 : 1;
+  REQUIRE(multi_dof >= 20);  // not a vacuous mix
+  auto rng = liedyn::test::make_rng(12);
+  const int nv = model.nv();
+  for (TwistRepresentation sense : liedyn::test::kSenses) {
+    INFO("sense " << liedyn::to_string(sense));
+    const State<double> x = liedyn::random_state(model, rng);
+    const ConstraintSet<double> set(model, every_type_with_gains(sense, model, x, rng));
+    VectorX<double> tau(nv), ddq(nv);
+    for (int k = 0; k < nv; ++k) tau(k) = liedyn::test::uniform(rng, -5, 5);
+    for (int k = 0; k < nv; ++k) ddq(k) = liedyn::test::uniform(rng, -5, 5);
+    for (TwistRepresentation rep : liedyn::test::kSenses) {
+      check_against_differences(model, set, x, tau, rep, 1e-9);
+      check_impulse_against_differences(model, set, x, 0.4, rep, 1e-9);
+    }
+    check_kinematics_against_differences(model, set, x, ddq, 1e-9);
+  }
 }
 
 // Data holds results, not promises: every public member of Data and ConstraintData scribbled with
@@ -503,12 +548,14 @@ using liedyn::test::local;
 // representation's twist rows, which are exact maps. Measured ≤ 1.5e-11; bound 1e-9.
 TEST_CASE("constrained linearization: continuous and discrete A, B against long double differences",
           "[constraints][derivatives][linearization]") {
-  const EveryTypeProblem problem = every_type_problem(23, 6);
+  const liedyn::test::ChainJoints chain_joints =
+      GENERATE(liedyn::test::ChainJoints::one_dof, liedyn::test::ChainJoints::every_type);
+  const EveryTypeProblem problem = every_type_problem(23, 6, chain_joints);
   const Model<double>& model = problem.model;
   const State<double>& x = problem.x;
   const ConstraintSet<double>& set = problem.set;
   const VectorX<double>& tau = problem.tau;
-  const int nv = model.nv(), n = model.num_joints();
+  const int nv = model.nv(), n = model.nv_joints();
   const double dt = 0.01;
 
   const Model<L> model_l = model.cast<L>();
@@ -527,7 +574,7 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
     nd.twist_representation = rep;
 
     // Continuous: the vector field [ν; r; d/dt t; ṙ] in rep's coordinates. Its first rows give
-    // ∂ν/∂δx; a curve H̄(t) exp(η(t)^) has η̇ = δν − ad_ν̄ η (linearization.hpp).
+    // δν̄; a deviation on a group has η̇ = δv − ad(v̄) η (subtract_group_drift).
     auto field = [&](const State<L>& y, const VectorX<L>& t) {
       liedyn::constrained_forward_dynamics(model_l, data_l, set_l, cd_l, y, t);
       VectorX<L> f(2 * nv);
@@ -539,7 +586,7 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
     };
     MatrixX<L> A_fd = liedyn::numdiff::state_jacobian(
         model_l, [&](const State<L>& y) { return field(y, tau_l); }, x_l, nd);
-    A_fd.topLeftCorner(6, 6) -= liedyn::Motion<L>(x_l.nu).cross_matrix();
+    liedyn::test::subtract_group_drift(model_l, x_l, A_fd);
     const MatrixX<L> B_fd =
         liedyn::numdiff::vector_jacobian([&](const VectorX<L>& t) { return field(x_l, t); }, tau_l);
     liedyn::linearize(model, data, set, cd, x, tau, opt);

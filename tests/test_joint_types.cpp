@@ -15,6 +15,9 @@
 
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "liedyn/algorithm/reference_dynamics.hpp"
 #include "liedyn/interop/derivatives.hpp"
@@ -331,6 +334,37 @@ LongDoubleTree long_double_tree(const std::string& path) {
   t.model = t.model_double.cast<LD>();
   t.x = test::state_from_dump(t.model_double, t.dump).cast<LD>();
   return t;
+}
+
+// The trees the finite-difference tests run on: the dumps' trees at their state of `seed`, and
+// two random trees of every joint type (random_model's every_joint_type: a branching tree on a
+// moving base, a chain on a welded one) at random states.
+struct FdTree {
+  std::string name;
+  Model<LD> model;
+  State<LD> x;
+};
+std::vector<FdTree> fd_trees(int seed) {
+  std::vector<FdTree> trees;
+  for (const char* stem : kDumps) {
+    LongDoubleTree t = long_double_tree(dump_path(stem, seed));
+    trees.push_back({stem, std::move(t.model), std::move(t.x)});
+  }
+  std::mt19937 rng(static_cast<std::uint32_t>(40 + seed));
+  RandomModelOptions branching;
+  branching.every_joint_type = true;
+  branching.branching = 3;
+  RandomModelOptions welded_chain;
+  welded_chain.every_joint_type = true;
+  welded_chain.moving_base = false;
+  for (const auto& [name, opt, joints] :
+       {std::make_tuple("random every-type tree", branching, 12),
+        std::make_tuple("random every-type welded chain", welded_chain, 8)}) {
+    const Model<LD> model = random_model<double>(joints, rng, opt).cast<LD>();
+    State<LD> x = random_state(model, rng);
+    trees.push_back({name, model, std::move(x)});
+  }
+  return trees;
 }
 
 // Pinocchio's generalized vector (v, a; its joint order) in liedyn's order (base first, then
@@ -695,10 +729,9 @@ TEST_CASE(
   // error δ²|f'''|/6 + ε_ld|f|/δ is ≲ 1e-12 relative here; the analytic side is long double too.
   // Tolerance 1e-9 relative to max(1, max |FD|) (the issue's bound); a wrong term is O(1).
   // A wrench on every body exercises F^c's external part, as the constrained kernels use it.
-  for (const char* stem : kDumps) {
-    const std::string path = dump_path(stem, 2);
-    INFO(path);
-    const LongDoubleTree tree = long_double_tree(path);
+  for (const FdTree& tree : fd_trees(2)) {
+    const std::string& stem = tree.name;
+    INFO(stem);
     const Model<LD>& model = tree.model;
     const State<LD>& x = tree.x;
     Data<LD> data(model), data_fd(model);
@@ -814,10 +847,9 @@ TEST_CASE(
   // joints alike), so the differences of the field's ν and r rows get −ad on those blocks. The
   // analytic side in long double too; tolerance 1e-9 relative to max(1, max |FD|) (the issue's
   // bound); a missing −ad block, Jacobian or column is O(1).
-  for (const char* stem : kDumps) {
-    const std::string path = dump_path(stem, 2);
-    INFO(path);
-    const LongDoubleTree tree = long_double_tree(path);
+  for (const FdTree& tree : fd_trees(2)) {
+    const std::string& stem = tree.name;
+    INFO(stem);
     const Model<LD>& model = tree.model;
     const State<LD>& x = tree.x;
     const int nv = model.nv(), off = model.offset();
@@ -836,13 +868,7 @@ TEST_CASE(
       MatrixX<LD> fd_A = numdiff::state_jacobian(
           model, [&](const State<LD>& y) { return state_field(model, data_fd, y, tau, rep); }, x,
           opt);
-      if (off) fd_A.topLeftCorner<6, 6>() -= Motion<LD>(x.nu).cross_matrix();
-      for (int i = 1; i < model.num_bodies(); ++i) {
-        const int r = model.r_index(i), k = model.joint_nv(i);
-        JointTangentMap<LD> ad(k, k);
-        model.joint(i).ad(x.r.segment(r, k), ad);
-        fd_A.block(off + r, off + r, k, k) -= ad;
-      }
+      test::subtract_group_drift(model, x, fd_A);
       const MatrixX<LD> fd_B = numdiff::vector_jacobian(
           [&](const VectorX<LD>& t) { return state_field(model, data_fd, x, t, rep); }, tau);
       linearize(model, data, x, tau, lin);
@@ -879,10 +905,9 @@ TEST_CASE(
   // Pinocchio above through the kernels they share), differentiated by numdiff on the product
   // group (δ = ε_ld^(1/3), error ≲ 1e-12 relative); the analytic side in long double. Tolerance
   // 1e-9 relative to max(1, max |FD|), as for D1..D4.
-  for (const char* stem : kDumps) {
-    const std::string path = dump_path(stem, 1);
-    INFO(path);
-    const LongDoubleTree tree = long_double_tree(path);
+  for (const FdTree& tree : fd_trees(1)) {
+    const std::string& stem = tree.name;
+    INFO(stem);
     const Model<LD>& model = tree.model;
     const State<LD>& x = tree.x;
     Data<LD> data(model), data_fd(model);
@@ -913,10 +938,9 @@ TEST_CASE(
 TEST_CASE(
     "joint types: coriolis_matrix of trees with every joint type gives the velocity products "
     "and Ṁ − 2C skew-symmetric") {
-  for (const char* stem : kDumps) {
-    const std::string path = dump_path(stem, 1);
-    INFO(path);
-    const LongDoubleTree tree = long_double_tree(path);
+  for (const FdTree& tree : fd_trees(1)) {
+    const std::string& stem = tree.name;
+    INFO(stem);
     const Model<LD>& model = tree.model;
     const State<LD>& x = tree.x;
     Data<LD> data(model);
@@ -1434,6 +1458,16 @@ TEST_CASE("joint types: the converted kernels do not allocate on trees with ever
       constraint_kinematics(model, data, set, cd, x);
       constrained_forward_dynamics(model, data, set, cd, x, a);
       impulse_dynamics(model, data, set, cd, x, 0.5);
+      constraint_kinematics_derivatives(model, data, set, cd, x, a, TwistRepresentation::Mixed);
+      for (const KktDerivativeSolve solve :
+           {KktDerivativeSolve::SparseFactors, KktDerivativeSolve::DenseInverse}) {
+        ConstrainedDynamicsOptions<double> copt;
+        copt.derivative_solve = solve;
+        constrained_forward_dynamics_derivatives(model, data, set, cd, x, a,
+                                                 TwistRepresentation::Mixed, copt);
+        linearize(model, data, set, cd, x, a, LinearizationOptions<double>(), copt);
+      }
+      impulse_dynamics_derivatives(model, data, set, cd, x, 0.5, TwistRepresentation::Inertial);
       news = guard.allocations();
     }
     CHECK(news == 0);
@@ -1547,22 +1581,13 @@ TEST_CASE("joint types: a URDF with planar and floating joints loads as Pinocchi
 #endif
 
 TEST_CASE(
-    "joint types: kernels not yet converted refuse a multi-DoF joint by name; the builder "
+    "joint types: couplings and locking refuse a multi-DoF joint by name; the builder "
     "checks the new types") {
   const std::string path = dump_path("solo12_spherical", 1);
   const test::PinocchioDump d = test::read_pinocchio_dump(path);
   const Model<double> model = test::model_from_dump(path, d);
   Data<double> data(model);
   const State<double> x = test::state_from_dump(model, d);
-  // The first multi-DoF joint in body order is named, with its type.
-  const ConstraintSet<double> set(
-      model, {ConstraintSpec<double>::point_contact(model.frames().back().name)});
-  ConstraintData<double> cd(model, set);
-  CHECK_THROWS_WITH(
-      constrained_forward_dynamics_derivatives(model, data, set, cd, x,
-                                               VectorX<double>::Zero(model.nv())),
-      Catch::Contains("constrained_forward_dynamics_derivatives: joint 'FL_HIP' is spherical") &&
-          Catch::Contains("1-DoF joints only"));
   // A coupling relates two 1-DoF joints.
   CHECK_THROWS_WITH(ConstraintSet<double>(
                         model, {ConstraintSpec<double>::coupling(

@@ -18,11 +18,15 @@ namespace test {
 constexpr TwistRepresentation kSenses[] = {TwistRepresentation::Body, TwistRepresentation::Mixed,
                                            TwistRepresentation::Inertial};
 
+/// The joints of chains_model's chains: 1-DoF (revolute, prismatic, helical) everywhere, or
+/// every joint type on chains 0..9 (the coupling's chain 10 stays 1-DoF).
+enum class ChainJoints { one_dof, every_type };
+
 /// Eleven random chains of four bodies each on a moving base (bodies "cK_I", joints "jK_I",
-/// K = 0..10, I = 1..4; revolute, prismatic and helical joints about random axes): every
-/// constraint of every_type() gets chains of its own, so the stacked J has full rank.
+/// K = 0..10, I = 1..4; random axes): every constraint of every_type() gets chains of its own,
+/// so the stacked J has full rank.
 template <class S>
-Model<S> chains_model(std::uint32_t seed) {
+Model<S> chains_model(std::uint32_t seed, ChainJoints joints = ChainJoints::one_dof) {
   auto rng = make_rng(seed);
   using liedyn::JointSpec;
   liedyn::ModelBuilder<double> b(liedyn::BaseType::Moving, "base", random_inertia<double>(rng));
@@ -34,10 +38,21 @@ Model<S> chains_model(std::uint32_t seed) {
           SE3<double>::exp(Eigen::Matrix<double, 6, 1>(0.4 * random_twist<double>(rng)));
       const Eigen::Vector3d axis = random_unit_vector<double>(rng);
       const double pick = uniform(rng, 0, 1);
-      const JointSpec<double> j = pick < 0.6 ? JointSpec<double>::revolute("j" + id, axis, X)
-                                  : pick < 0.8
-                                      ? JointSpec<double>::prismatic("j" + id, axis, X)
-                                      : JointSpec<double>::helical("j" + id, axis, 0.05, X);
+      const std::string name = "j" + id;
+      JointSpec<double> j = pick < 0.6   ? JointSpec<double>::revolute(name, axis, X)
+                            : pick < 0.8 ? JointSpec<double>::prismatic(name, axis, X)
+                                         : JointSpec<double>::helical(name, axis, 0.05, X);
+      if (joints == ChainJoints::every_type && k < 10) {
+        // A second draw, so that the 1-DoF chains' draws stay those of the one_dof model.
+        const Eigen::Vector3d second = axis.cross(random_unit_vector<double>(rng)).normalized();
+        switch (static_cast<int>(uniform(rng, 0, 5)) % 5) {  // equal shares
+          case 0: break;                                     // the 1-DoF joint drawn above
+          case 1: j = JointSpec<double>::spherical(name, X); break;
+          case 2: j = JointSpec<double>::free(name, X); break;
+          case 3: j = JointSpec<double>::planar(name, X); break;
+          default: j = JointSpec<double>::universal(name, axis, second, X);
+        }
+      }
       b.add_body(parent, "c" + id, j, random_inertia<double>(rng));
       parent = "c" + id;
     }
@@ -72,7 +87,8 @@ std::vector<liedyn::ConstraintSpec<S>> every_type(TwistRepresentation sense, boo
     liedyn::forward_poses(model, data, x);
     for (CS& c : specs) {
       if (c.type == ConstraintType::Coupling) {
-        c.offset = x.s[model.joint_id(c.joint) - 1] - c.ratio * x.s[model.joint_id(c.master) - 1];
+        c.offset = x.s[model.q_index(model.joint_id(c.joint))] -
+                   c.ratio * x.s[model.q_index(model.joint_id(c.master))];
         continue;
       }
       const SE3<S> H2 = liedyn::frame_pose(

@@ -34,14 +34,6 @@ void check_data_pairing(const char* who, const Model<S>& model, const Data<S>& d
                    "data.resize(model))");
 }
 
-/// check_data_pairing, and the model's joints are 1-DoF (require_one_dof_joints): the entry
-/// check of every kernel not yet converted to multi-DoF joints.
-template <class S>
-void check_data(const char* who, const Model<S>& model, const Data<S>& data) {
-  check_data_pairing(who, model, data);
-  require_one_dof_joints(who, model);
-}
-
 /// An external-wrench vector, when given, has one entry per body.
 template <class S>
 void check_wrenches(const char* who, const Model<S>& model, const ExternalWrenches<S>* fext) {

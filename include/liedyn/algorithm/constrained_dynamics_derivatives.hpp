@@ -360,7 +360,6 @@ void constrained_forward_dynamics_derivatives(
   LIEDYN_CHECK(opt.route == ConstrainedDynamicsRoute::ExactKKT,
                std::string(who) + ": only the ExactKKT route is differentiated");
   detail::check_constraint_call(who, model, data, set, cd, x);
-  detail::require_one_dof_joints(who, model);  // docs/design/joint-types.md §5
   LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
   model.require_invertible_mass_matrix(who);
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;

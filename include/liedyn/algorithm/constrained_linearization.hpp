@@ -59,7 +59,7 @@ void linearize_actuated(
     const State<S>& x, const Eigen::MatrixBase<DS>& actuation, const Eigen::MatrixBase<Du>& u,
     MatrixX<S>& Bu, const LinearizationOptions<S>& opt = {},
     const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
-  detail::check_data("linearize_actuated", model, data);
+  detail::check_data_pairing("linearize_actuated", model, data);
   LIEDYN_CHECK_DIMS("linearize_actuated", "actuation", actuation, model.nv(), u.size());
   data.tmp_nv2.noalias() = actuation * u;
   linearize(model, data, set, cd, x, data.tmp_nv2, opt, copt);

@@ -4,13 +4,15 @@
 // The constrained forward and impulse dynamics derivatives are built on these.
 //
 // Motion derivatives of the bodies. With everything in the base frame frozen at this instant
-// (eidamb_derivatives' ground frame: S_k, V_k, A_k without gravity, u_k = S_k × V_λ(k)), a body
-// b moved by δq_k (k ≼ b) has
-//     δθ_b = S_k,   δV_b = −u_k,   δA_b = A_k × S_k + (V_b − V_k) × u_k,
-// and by δν̄_k: δV_b = S_k, δA_b = S_k × V_b − 2 u_k (the base: δA_b = e_m × (V_b − ν), and
-// nothing from η while ν is held). These are the changes of b's body twist and acceleration, in
-// ground coordinates (^bX_0 maps them to b's own), the turning of ^bX_0 itself included
-// (docs/constraints.md, "Derivatives").
+// (eidamb_derivatives' ground frame: a joint column d with axis S_d hangs from the motion
+// (Vpar_d, Apar_d), Vpost_d after it, u_d = S_d × Vpar_d; accelerations without gravity), a body
+// b moved by δq_d (column d on b's path) has
+//     δθ_b = S_d,   δV_b = −u_d,   δA_b = Apar_d × S_d + (V_b − Vpar_d) × u_d,
+// and by δν̄_d: δV_b = S_d, δA_b = S_d × V_b − u_d − S_d × Vpost_d (the base: δA_b =
+// e_m × (V_b − ν), and nothing from η while ν is held). For a 1-DoF joint Vpar, Apar may be read
+// as the child's V_k, A_k and the last term is −u_d. These are the changes of b's body twist
+// and acceleration, in ground coordinates (^bX_0 maps them to b's own), the turning of ^bX_0
+// itself included (docs/constraints.md, "Derivatives").
 // The relative twist u = ^2X_0 (V_2 − V_1) and its derivative u̇ = ^2X_0 (A_2 − A_1 + V_2 × V_1)
 // then vary, with δ₁₂ = δθ_2 − δθ_1 (the relative Jacobian), as
 //     δu = δV_2 − δV_1 − V_1 × δ₁₂,
@@ -20,7 +22,7 @@
 // Kd ∂(J ν̄)/∂x and Kp ∂e/∂x (position_error_derivative).
 //
 // J̇. J = P ^2X_0 G with G = δ₁₂ the relative columns in the ground frame. Along the motion the
-// joint axes turn with their bodies (Ṡ_k = −u_k, the δV columns above) and the base's columns
+// joint axes turn with the motion after them (Ṡ_d = Vpost_d × S_d) and the base's columns
 // with the base (ad ν, when frame 1 is the environment), ^2X_0 turns by −V_2 ×, and P by frame
 // 2's own twist: J̇ = d/dt (P ^2X_0 G), column by column through the same P derivative.
 // J̇ is the exact time derivative of J (J̇ ν̄ equals the drift only where the rows are plain time
@@ -41,19 +43,22 @@ namespace detail {
 
 /// The ground-frame motion derivatives of `body` (see the header) on the columns of `support`
 /// (a support block holding body's chain): theta (δθ by δq, also δV by δν̄), dv (δV by δq), daq
-/// (δA by δq), dav (δA by δν̄); all zero for the environment (body −1). Needs the ground
-/// quantities of eidamb_derivatives.
+/// (δA by δq), dav (δA by δν̄) and axis_rate (Ṡ_d, the columns' time derivative along the
+/// motion); all zero for the environment (body −1). Needs the ground quantities of
+/// eidamb_derivatives, φ_d included (ground_motion_pass or ground_acceleration_pass).
 template <class S>
 void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int body,
                              const std::vector<int>& support, const Motion<S>& a_g0,
                              SupportColumns<S> theta, SupportColumns<S> dv, SupportColumns<S> daq,
-                             SupportColumns<S> dav) {
+                             SupportColumns<S> dav, SupportColumns<S> axis_rate) {
   theta.setZero();
   dv.setZero();
   daq.setZero();
   dav.setZero();
+  axis_rate.setZero();
   if (body < 0) return;
   const Motion<S>& Vb = data.ground_v[body];
+  const int off = model.offset();
   for_each_support_body(model, body, [&](int k) {
     if (k == 0) {
       if (!model.has_moving_base()) return;
@@ -61,14 +66,21 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
       dav.template leftCols<6>() = -(Vb - data.ground_v[0]).cross_matrix();
       return;
     }
-    const int col = support_column(support, model.v_index(k));
-    const Motion<S>& Sk = data.ground_axis[model.r_index(k)];  // 1-DoF joints: one column each
-    const Motion<S>& uk = data.ground_u[model.r_index(k)];
-    const Motion<S> Ak = data.ground_a[k] - a_g0;
-    theta.col(col) = Sk.vector();
-    dv.col(col) = -uk.vector();
-    daq.col(col) = (Ak.cross(Sk) + (Vb - data.ground_v[k]).cross(uk)).vector();
-    dav.col(col) = (Sk.cross(Vb) - uk * S(2)).vector();
+    // Column d hangs from (Vpar_d, Apar_d) (eidamb_derivatives.hpp): moved by δq_d, b turns
+    // about S_d with everything after d, δA_b = (Apar_d − a_g0) × S_d + (V_b − Vpar_d) × u_d
+    // = S_d × a_g0 − φ_d + V_b × u_d; by δṙ_d, δA_b = S_d × V_b − u_d − S_d × Vpost_d
+    // = S_d × V_b + W_d. The axis itself turns with Vpost_d: Ṡ_d = Vpost_d × S_d = W_d + u_d.
+    for (int d = model.r_index(k); d < model.r_index(k + 1); ++d) {
+      const int col = support_column(support, off + d);
+      const Motion<S>& Sd = data.ground_axis[d];
+      const Motion<S>& ud = data.ground_u[d];
+      const Motion<S>& Wd = data.ground_w[d];
+      theta.col(col) = Sd.vector();
+      dv.col(col) = -ud.vector();
+      daq.col(col) = (Sd.cross(a_g0) - data.ground_phi[d] + Vb.cross(ud)).vector();
+      dav.col(col) = (Sd.cross(Vb) + Wd).vector();
+      axis_rate.col(col) = (Wd + ud).vector();
+    }
   });
 }
 
@@ -196,9 +208,11 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
        av2 = ws.dav2.leftCols(ns);
   // Frame 1 the environment (a contact): θ₁, V_1, A_1 and their derivatives vanish, and so do
   // the terms below that they multiply; δ₁₂ = θ₂ and δV_2 = δu, so neither is formed twice.
+  auto gdot = ws.gdot.leftCols(ns), rate1 = ws.axis_rate1.leftCols(ns);
   const bool moving1 = c.body1 >= 0;
-  if (moving1) body_motion_derivatives<S>(model, data, c.body1, c.support, a_g0, t1, v1, aq1, av1);
-  body_motion_derivatives<S>(model, data, c.body2, c.support, a_g0, t2, v2, aq2, av2);
+  if (moving1)
+    body_motion_derivatives<S>(model, data, c.body1, c.support, a_g0, t1, v1, aq1, av1, rate1);
+  body_motion_derivatives<S>(model, data, c.body2, c.support, a_g0, t2, v2, aq2, av2, gdot);
   const Motion<S> V1 = moving1 ? data.ground_v[c.body1] : Motion<S>::Zero();
   const Motion<S> A1 = moving1 ? Motion<S>(data.ground_a[c.body1] - a_g0) : Motion<S>::Zero();
   const Motion<S>& V2 = data.ground_v[c.body2];
@@ -206,7 +220,6 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
   auto dU = ws.du.leftCols(2 * ns);
   auto dUd = ws.dud.leftCols(2 * ns);
   auto dV2 = ws.dv2_full.leftCols(2 * ns);
-  auto gdot = ws.gdot.leftCols(ns);
   if (with_acceleration) {
     dUd.rightCols(ns) = av2;
     if (moving1) {
@@ -227,10 +240,10 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
   }
   const auto rel = moving1 ? t1 : t2;  // δ₁₂ by δq, ground frame
   if (with_time_variation) {
-    // d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G): the joint columns turn as Ṡ_k = −u_k (dv's columns),
-    // the base's with the base when frame 1 is the environment (both chains carry them otherwise).
-    gdot = v2;
-    if (moving1) gdot -= v1;
+    // d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G): the joint columns turn as Ṡ_d (axis_rate, already
+    // chain 2's in gdot), the base's with the base when frame 1 is the environment (both chains
+    // carry them otherwise).
+    if (moving1) gdot -= rate1;
     add_cross_motion_columns(-V2, rel, gdot);
     if (!moving1 && model.has_moving_base())
       gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
@@ -398,7 +411,6 @@ void constraint_kinematics_derivatives(const Model<S>& model, Data<S>& data,
                                        TwistRepresentation rep = TwistRepresentation::Body) {
   const char* who = "constraint_kinematics_derivatives";
   detail::check_constraint_call(who, model, data, set, cd, x);
-  detail::require_one_dof_joints(who, model);  // docs/design/joint-types.md §5
   LIEDYN_CHECK_SIZE(who, "ddq", ddq, model.nv());
   constraint_kinematics(model, data, set, cd, x);
   detail::update_base_poses(model, data);

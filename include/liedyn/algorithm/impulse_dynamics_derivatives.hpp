@@ -41,7 +41,6 @@ void impulse_dynamics_derivatives(
   const char* who = "impulse_dynamics_derivatives";
   LIEDYN_CHECK(opt.route == ConstrainedDynamicsRoute::ExactKKT,
                std::string(who) + ": only the ExactKKT route is differentiated");
-  detail::require_one_dof_joints(who, model);                   // docs/design/joint-types.md §5
   impulse_dynamics(model, data, set, cd, x, restitution, opt);  // checks every argument
   const int nv = model.nv(), n = model.nv_joints(), off = model.offset(), N = 2 * nv;
   const bool moving = model.has_moving_base();

@@ -549,6 +549,7 @@ struct ConstrainedDerivativesWorkspace {
         star(6, nv),
         de(6, nv),
         gdot(6, nv),
+        axis_rate1(6, nv),
         du(6, 2 * nv),
         dud(6, 2 * nv),
         dv2_full(6, 2 * nv),
@@ -567,7 +568,7 @@ struct ConstrainedDerivativesWorkspace {
         ddq_t(3 * nv, nv),
         velocity(nv),
         wrenches(num_bodies, Force<S>()) {}
-  Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de, gdot;
+  Matrix6X<S> theta1, dv1, daq1, dav1, theta2, dv2, daq2, dav2, dw, star, de, gdot, axis_rate1;
   Matrix6X<S> du, dud, dv2_full, dy, rows;
   Matrix6X<S> column_dy, column_theta, column_rows;  ///< one column of J̇ at a time
   MatrixX<S> support_block;  ///< one constraint's block of K on its support (ns × ns)

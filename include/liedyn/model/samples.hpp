@@ -169,6 +169,9 @@ struct RandomModelOptions {
   /// axis_aligned this gives the joints' fast cases real robots take.
   bool unrotated_placements = false;
   bool revolute_only = false;  ///< else a mix of revolute, prismatic and helical joints
+  /// Every joint type in equal shares: revolute, prismatic, helical, spherical, free, planar and
+  /// universal (overrides revolute_only).
+  bool every_joint_type = false;
   double armature = 0.0;
   bool gravity_off = false;  ///< g = 0 (e.g. for momentum-conservation tests)
 };
@@ -203,6 +206,29 @@ Model<S> random_model(int num_joints, Rng& rng, const RandomModelOptions& opt = 
     }
     return Vector3<double>(rand3().normalized());
   };
+  auto random_one_dof_joint = [&](const std::string& name, const SE3<double>& X) {
+    const double pick = opt.revolute_only ? 0.0 : u01(rng);
+    const double pitch = pick >= 0.8 ? 0.1 * u(rng) : 0.0;
+    const Vector3<double> axis = rand_axis();
+    return pick < 0.6   ? JointSpec<double>::revolute(name, axis, X)
+           : pick < 0.8 ? JointSpec<double>::prismatic(name, axis, X)
+                        : JointSpec<double>::helical(name, axis, pitch, X);
+  };
+  auto random_joint_of_every_type = [&](const std::string& name, const SE3<double>& X) {
+    const double pitch = 0.1 * u(rng);
+    const Vector3<double> axis = rand_axis(), cross = axis.cross(rand_axis());
+    // The second axis well away from the first (axis-aligned draws repeat often).
+    const Vector3<double> second = cross.norm() > 0.1 ? cross.normalized() : axis.unitOrthogonal();
+    switch (static_cast<int>(u01(rng) * 7) % 7) {
+      case 0: return JointSpec<double>::revolute(name, axis, X);
+      case 1: return JointSpec<double>::prismatic(name, axis, X);
+      case 2: return JointSpec<double>::helical(name, axis, pitch, X);
+      case 3: return JointSpec<double>::spherical(name, X);
+      case 4: return JointSpec<double>::free(name, X);
+      case 5: return JointSpec<double>::planar(name, X);
+      default: return JointSpec<double>::universal(name, axis, second, X);
+    }
+  };
   ModelBuilder<double> b(opt.moving_base ? BaseType::Moving : BaseType::Welded, "base",
                          rand_inertia());
   if (opt.gravity_off) b.set_gravity(Vector3<double>::Zero());
@@ -218,15 +244,11 @@ Model<S> random_model(int num_joints, Rng& rng, const RandomModelOptions& opt = 
     const Vector3<double> p(rand3() * 0.3);
     const Matrix3<double> R = SO3<double>::exp(Vector3<double>(rand3() * 0.8)).matrix();
     const SE3<double> X(opt.unrotated_placements ? Matrix3<double>::Identity() : R, p);
-    const double pick = opt.revolute_only ? 0.0 : u01(rng);
-    const double pitch = pick >= 0.8 ? 0.1 * u(rng) : 0.0;
-    const Vector3<double> axis = rand_axis();
-    const std::string name = std::to_string(i);
-    JointSpec<double> j = pick < 0.6   ? JointSpec<double>::revolute("joint" + name, axis, X)
-                          : pick < 0.8 ? JointSpec<double>::prismatic("joint" + name, axis, X)
-                                       : JointSpec<double>::helical("joint" + name, axis, pitch, X);
+    const std::string id = std::to_string(i);
+    JointSpec<double> j = opt.every_joint_type ? random_joint_of_every_type("joint" + id, X)
+                                               : random_one_dof_joint("joint" + id, X);
     j.with_limits(-M_PI, M_PI).with_armature(opt.armature);
-    b.add_body(parent, "body" + name, j, rand_inertia());
+    b.add_body(parent, "body" + id, j, rand_inertia());
   }
   return b.build().template cast<S>();
 }
