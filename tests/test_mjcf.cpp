@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,7 +16,9 @@
 #include <Eigen/Geometry>
 
 #include <liedyn/algorithm/aba.hpp>
+#include <liedyn/algorithm/constrained_dynamics.hpp>
 #include <liedyn/algorithm/constraint_kinematics.hpp>
+#include <liedyn/algorithm/constraint_projection.hpp>
 #include <liedyn/algorithm/crba.hpp>
 #include <liedyn/algorithm/kinematics.hpp>
 #include <liedyn/algorithm/rnea.hpp>
@@ -349,6 +352,76 @@ TEST_CASE("MJCF: ball joints load as spherical joints; the cube's mesh inertias 
                         Contains("its inertia would come from a mesh geom"));
 }
 
+TEST_CASE("MJCF: cassie's loops close: assembly, and the constrained accelerations keep them shut",
+          "[mjcf][constraints]") {
+  const liedyn::MjcfRobot cassie = liedyn::load_mjcf_robot_file(kMjcf + "/cassie.xml");
+  const Model<double>& model = cassie.model;
+  const liedyn::ConstraintSet<double>& set = cassie.constraints;
+  // The plantar rods close planar four-bars (two rows each), the achilles rods, on ball joints,
+  // spatial loops (three).
+  REQUIRE(set.size() == 4);
+  CHECK(set.constraint(0).dim == 2);
+  CHECK(set.constraint(1).dim == 3);
+  CHECK(set.constraint(2).dim == 2);
+  CHECK(set.constraint(3).dim == 3);
+  using LD = long double;
+  const Model<LD> model_l = model.cast<LD>();
+  const liedyn::ConstraintSet<LD> set_l = set.cast<LD>();
+  liedyn::Data<double> data(model);
+  liedyn::ConstraintData<double> cd(model, set);
+  liedyn::Data<LD> data_l(model_l);
+  liedyn::Matrix6X<LD> J1(6, model.nv()), J2(6, model.nv());
+  std::mt19937 rng(7);
+  std::normal_distribution<double> noise(0.0, 0.1);
+  for (int trial = 0; trial < 3; ++trial) {
+    INFO("state " << trial);
+    // A state near the model's pose, assembled: loops closed to 1e-12 in position (the default
+    // tolerance) and exactly in velocity.
+    VectorX<double> dx(liedyn::tangent_size(model));
+    for (int k = 0; k < dx.size(); ++k) dx(k) = noise(rng);
+    State<double> x = liedyn::integrate(model, liedyn::neutral(model), dx);
+    liedyn::project_configuration(model, data, set, cd, x);
+    liedyn::project_velocity(model, data, set, cd, x);
+    VectorX<double> tau(model.nv());
+    for (int k = 0; k < model.nv(); ++k) tau(k) = 10.0 * noise(rng);
+    const VectorX<double> ddq = liedyn::constrained_forward_dynamics(model, data, set, cd, x, tau);
+    // The rows: J q̈ + γ = 0 to the KKT solve's rounding.
+    const double scale = std::max(1.0, cd.gamma.cwiseAbs().maxCoeff());
+    CHECK((cd.J * ddq + cd.gamma).cwiseAbs().maxCoeff() <= 1e-12 * scale);
+    // Independently of J and γ: the anchors' world accelerations are equal. Their relative
+    // velocity in the world's axes (mixed frame Jacobians) differentiated along x ⊕ t (ν̄, q̈) by
+    // central differences in long double (h = 1e-6: error ~1e-12 relative); 1e-10 relative to
+    // the anchors' own accelerations, which are O(1) to O(10) m/s² here.
+    VectorX<LD> direction(liedyn::tangent_size(model));
+    direction << x.velocity(model).cast<LD>(), ddq.cast<LD>();
+    const State<LD> x_l = x.cast<LD>();
+    auto anchor_velocities = [&](LD t) {
+      const State<LD> y = liedyn::integrate(model_l, x_l, VectorX<LD>(t * direction));
+      const VectorX<LD> v = y.velocity(model_l);
+      Eigen::Matrix<LD, 3, Eigen::Dynamic> out(3, 2 * set.size());
+      for (int k = 0; k < set.size(); ++k) {
+        const liedyn::Constraint<LD>& c = set_l.constraint(k);
+        liedyn::frame_jacobian(model_l, data_l, y, c.body1, c.placement1,
+                               liedyn::TwistRepresentation::Mixed, J1);
+        liedyn::frame_jacobian(model_l, data_l, y, c.body2, c.placement2,
+                               liedyn::TwistRepresentation::Mixed, J2);
+        out.col(2 * k) = J1.topRows<3>() * v;
+        out.col(2 * k + 1) = J2.topRows<3>() * v;
+      }
+      return out;
+    };
+    const LD h = 1e-6L;
+    const Eigen::Matrix<LD, 3, Eigen::Dynamic> a =
+        (anchor_velocities(h) - anchor_velocities(-h)) / (2 * h);
+    for (int k = 0; k < set.size(); ++k) {
+      INFO("loop " << set.describe(k));
+      const double size = double(std::max(a.col(2 * k).norm(), a.col(2 * k + 1).norm()));
+      CHECK(size > 0.1);  // not a vacuous comparison
+      CHECK(double((a.col(2 * k + 1) - a.col(2 * k)).norm()) <= 1e-10 * size);
+    }
+  }
+}
+
 TEST_CASE("MJCF: tendons and equality constraints are errors, or skipped with a diagnostic",
           "[mjcf]") {
   const std::string path = kMjcf + "/panda.xml";
@@ -558,7 +631,9 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
   // quaternion's w); on the manifold its rows are σ J (translation) and σ torquescale/2 R_2ᵀ J
   // (rotation). Off it, a loop's translation rows differentiate each body's own anchor in
   // MuJoCo: −J − [d]× J_ω1, d its residual and J_ω1 body1's angular velocity Jacobian in world
-  // axes. A joint equality is the coupling's row and residual as they are.
+  // axes. A joint equality is the coupling's row and residual as they are. The planar four-bar's
+  // connect keeps the two rows across its hinges, in frame 2's axes: R_2 [J; 0] and R_2 [e; 0]
+  // stand for its J and e (MuJoCo's third row and residual vanish along the hinges).
   const liedyn::MjcfRobot robot = liedyn::load_mjcf_robot_file(kMjcf + "/equality.xml");
   const Model<double>& model = robot.model;
   const liedyn::ConstraintSet<double>& set = robot.constraints;
@@ -570,6 +645,16 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
   const std::vector<double> sigma{-1, -1, -1, -1, 0, 1, -1};     // 'pin': body2 is the world
   for (int k = 0; k < 7; ++k) CHECK(set.constraint(k).type == types[k]);
   CHECK(set.constraint(0).name == "four_bar");
+  CHECK(set.constraint(0).dim == 2);
+  CHECK(set.constraint(0).sense == liedyn::TwistRepresentation::Body);
+  CHECK(set.constraint(1).dim == 3);  // site-based: MuJoCo's rows as they are
+  // MuJoCo's rows of each equality: 3 for a connect, 6 for a weld, 1 for a joint.
+  std::vector<int> efc_row(set.size() + 1, 0);
+  for (int k = 0; k < set.size(); ++k) {
+    const liedyn::Constraint<double>& c = set.constraint(k);
+    efc_row[k + 1] = efc_row[k] + (c.type == T::Coupling ? 1 : liedyn::is_rigid(c.type) ? 6 : 3);
+  }
+  const int efc_rows = efc_row.back();
   CHECK(set.constraint(3).name == "equality3");
   CHECK(set.constraint(4).ratio == -0.3);
   CHECK(set.constraint(4).offset == 0.02);
@@ -595,25 +680,32 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
     liedyn::constraint_jacobian(model, data, set, cd, x);
     // MuJoCo's columns in liedyn's order, and liedyn's rows in MuJoCo's velocity coordinates.
     const MatrixX<double> efc_J_flat =
-        Eigen::Map<const MatrixX<double>>(v.at("efc_J").data(), r.nv, set.dimension());
-    MatrixX<double> efc_J(set.dimension(), model.nv());
+        Eigen::Map<const MatrixX<double>>(v.at("efc_J").data(), r.nv, efc_rows);
+    MatrixX<double> efc_J(efc_rows, model.nv());
     for (int c = 0; c < model.nv(); ++c) efc_J.col(c) = efc_J_flat.row(L.v[c]).transpose();
     const MatrixX<double> T = liedyn::interop::velocity_matrix(mujoco, model, x.H);
     const MatrixX<double> J = cd.J * T.transpose();
     const VectorX<double>& efc_pos = v.at("efc_pos");
-    REQUIRE(efc_pos.size() == set.dimension());
+    REQUIRE(efc_pos.size() == efc_rows);
     for (int k = 0; k < set.size(); ++k) {
       const liedyn::Constraint<double>& c = set.constraint(k);
       INFO("constraint " << set.describe(k));
-      const int row = c.row;
+      const int row = efc_row[k];
       const double sign = v.at("weld_w")(k) < 0.0 ? -1.0 : 1.0;
       if (c.type == T::Coupling) {
-        CHECK(std::abs(efc_pos(row) - cd.position_error(row)) <= tol);
-        CHECK(relative_error(efc_J.row(row), J.row(row)) <= tol);
+        CHECK(std::abs(efc_pos(row) - cd.position_error(c.row)) <= tol);
+        CHECK(relative_error(efc_J.row(row), J.row(c.row)) <= tol);
         continue;
       }
-      CHECK(relative_error(efc_pos.segment<3>(row), sigma[k] * cd.position_error.segment<3>(row)) <=
-            tol);
+      // liedyn's translation rows in MuJoCo's form (the world's axes, three rows).
+      const auto translation_rows = [&](const MatrixX<double>& rows) -> MatrixX<double> {
+        if (c.dim == 3 || c.dim == 6) return rows.middleRows(c.row, 3);
+        MatrixX<double> full = MatrixX<double>::Zero(3, rows.cols());
+        full.topRows(2) = rows.middleRows(c.row, 2);
+        return liedyn::frame_pose(model, data, c.body2, c.placement2).rotation() * full;
+      };
+      const VectorX<double> e = translation_rows(cd.position_error);
+      CHECK(relative_error(efc_pos.segment<3>(row), sigma[k] * e) <= tol);
       MatrixX<double> correction = MatrixX<double>::Zero(3, model.nv());  // none for a contact
       if (!liedyn::is_contact(c.type)) {
         liedyn::frame_jacobian(model, data, x, c.body1, c.placement1,
@@ -621,11 +713,11 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
         correction = -liedyn::hat(Vector3<double>(efc_pos.segment<3>(row))) *
                      frame_J.bottomRows<3>() * T.transpose();
       }
-      CHECK(relative_error(efc_J.middleRows(row, 3),
-                           sigma[k] * J.middleRows(row, 3) + correction) <= tol);
+      CHECK(relative_error(efc_J.middleRows(row, 3), sigma[k] * translation_rows(J) + correction) <=
+            tol);
       if (!liedyn::is_rigid(c.type)) continue;
       const Matrix3<double> R2 = liedyn::frame_pose(model, data, c.body2, c.placement2).rotation();
-      const Vector3<double> phi = R2.transpose() * cd.position_error.segment<3>(row + 3);
+      const Vector3<double> phi = R2.transpose() * cd.position_error.segment<3>(c.row + 3);
       const double angle = phi.norm();
       const Vector3<double> expected =
           sigma[k] * sign * torquescale[k] * (angle > 0 ? std::sin(angle / 2) / angle : 0.5) * phi;
@@ -633,7 +725,7 @@ TEST_CASE("MJCF: equality constraints are MuJoCo's efc rows after the documented
       if (on_manifold)
         CHECK(relative_error(efc_J.middleRows(row + 3, 3), sigma[k] * sign * torquescale[k] / 2 *
                                                                R2.transpose() *
-                                                               J.middleRows(row + 3, 3)) <= tol);
+                                                               J.middleRows(c.row + 3, 3)) <= tol);
     }
   }
 }

@@ -40,28 +40,29 @@ def test_robot_with_equality_constraints():
     robot = liedyn.load_mjcf_robot_file(path)
     assert isinstance(robot, liedyn.MjcfRobot)
     with open(path) as f:
-        assert liedyn.load_mjcf_robot_string(f.read()).constraints.dimension() == 28
+        assert liedyn.load_mjcf_robot_string(f.read()).constraints.dimension() == 27
     assert robot.constraints.size() == 7
-    assert robot.constraints.dimension() == 3 + 3 + 6 + 6 + 1 + 3 + 6
+    # The planar four-bar's connect keeps its two rows across the hinges (docs/loading.md).
+    assert robot.constraints.dimension() == 2 + 3 + 6 + 6 + 1 + 3 + 6
     assert [c.name for c in robot.equality] == ["four_bar", "spatial", "loop", "equality3",
                                                 "gear", "pin", "hold"]
     assert robot.equality[5].type == liedyn.ConstraintType.PointContact  # body2: the world
     assert robot.model.frame_id("four_bar/1") >= 0
     assert robot.qpos0.shape == (robot.model.num_joints,)
     assert robot.qpos0[robot.model.joint_id("crank") - 1] == 0.3
-    # At qpos0 (s = 0, the torso where the file puts it) MuJoCo's compiler puts both sides of a body-based connect, and of a weld
-    # without relpose, together (rows 0-2 and 6-11); the site connect and the weld with an
-    # explicit relpose are not closed there.
+    # At qpos0 (s = 0, the torso where the file puts it) MuJoCo's compiler puts both sides of a
+    # body-based connect, and of a weld without relpose, together (rows 0-1 and 5-10); the site
+    # connect and the weld with an explicit relpose are not closed there.
     x = liedyn.neutral(robot.model)
     x.H = liedyn.SE3(np.eye(3), np.array([0.1, -0.2, 1.0]))  # the torso at its qpos0 pose
     data = liedyn.Data(robot.model)
     cd = liedyn.ConstraintData(robot.model, robot.constraints)
     liedyn.constraint_kinematics(robot.model, data, robot.constraints, cd, x)
     e = cd.position_error
-    assert np.abs(e[0:3]).max() < 1e-15 and np.abs(e[6:12]).max() < 1e-15
-    assert np.abs(e[3:6]).max() > 0.01
-    assert cd.position_error[18] == pytest.approx(-0.02)  # the coupling's offset a0
-    assert np.abs(cd.position_error[19:]).max() < 1e-15  # the world's side placed at qpos0
+    assert np.abs(e[0:2]).max() < 1e-15 and np.abs(e[5:11]).max() < 1e-15
+    assert np.abs(e[2:5]).max() > 0.01
+    assert cd.position_error[17] == pytest.approx(-0.02)  # the coupling's offset a0
+    assert np.abs(cd.position_error[18:]).max() < 1e-15  # the world's side placed at qpos0
 
 
 def test_errors_name_the_line():

@@ -1127,6 +1127,7 @@ class Reader {
       if (torquescale == 0.0) type = ConstraintType::BallLoop;
     }
     SE3<double> F1, F2;  // in body1's and body2's frames; they coincide at qpos0
+    std::optional<Vector3<double>> planar_axis;  // a body-based connect closing a planar loop
     if (by_site) {
       for (const char* attr : {"body1", "body2", "anchor", "relpose"})
         if (el->Attribute(attr))
@@ -1156,6 +1157,15 @@ class Reader {
         F1 = SE3<double>(Matrix3<double>::Identity(),
                          read3(el, "", "", "anchor", Vector3<double>::Zero(), who));
         F2 = SE3<double>(Matrix3<double>::Identity(), (H2.inverse() * H1 * F1).translation());
+        planar_axis = planar_loop_axis(body1, body2);
+        if (planar_axis) {
+          // Frame 2's z along the hinges (both frames coincide at qpos0): its rows across them.
+          const Vector3<double> n = H2.rotation().transpose() * *planar_axis;
+          F2 = SE3<double>(
+              Eigen::Quaterniond::FromTwoVectors(Vector3<double>::UnitZ(), n).toRotationMatrix(),
+              F2.translation());
+          F1 = H1.inverse() * H2 * F2;
+        }
       }
       frame1 = name + "/1";
       frame2 = name + "/2";
@@ -1181,11 +1191,61 @@ class Reader {
       spec = rigid ? ConstraintSpec<double>::rigid_contact(frame, TwistRepresentation::Mixed)
                    : ConstraintSpec<double>::point_contact(frame, TwistRepresentation::Mixed);
       spec.placement = fixed1 ? world_pose(body1) * F1 : world_pose(body2) * F2;
+    } else if (planar_axis && !fixed1 && !fixed2) {
+      // MuJoCo's three rows have rank 2 at every configuration: the loop moves in the plane
+      // across the hinges, so the relative velocity along them vanishes. Its two independent rows
+      // are the ones across the axis, in frame 2's axes (which turn about it).
+      spec = ConstraintSpec<double>::loop(type, frame1, frame2, TwistRepresentation::Body);
+      spec.components = {0, 1};
+      b.add_diagnostic(ModelDiagnostic{
+          name, DiagnosticKind::ignored_element,
+          where(el) + who +
+              " closes a planar loop (hinges about one axis): its row along the axis is zero at "
+              "every configuration and is left out (rows across the axis, in frame 2's axes)",
+          0.0});
     } else {
       spec = ConstraintSpec<double>::loop(type, frame1, frame2, TwistRepresentation::Mixed);
     }
     spec.name = name;
     equality_out_->push_back(spec);
+  }
+
+  /// The hinges' common axis (world coordinates at qpos0) when the loop through bodies a and b
+  /// — every joint on their paths up to the lowest common ancestor — is planar: hinges about
+  /// one axis, and slides across it. The relative motion of a and b then stays in the plane
+  /// across the axis at every configuration.
+  std::optional<Vector3<double>> planar_loop_axis(int a, int b) const {
+    auto depth = [&](int i) {
+      int d = 0;
+      for (; i > 0; i = bodies_[i].parent) ++d;
+      return d;
+    };
+    std::vector<int> path;
+    int da = depth(a), db = depth(b);
+    for (; da > db; --da, a = bodies_[a].parent) path.push_back(a);
+    for (; db > da; --db, b = bodies_[b].parent) path.push_back(b);
+    for (; a != b; a = bodies_[a].parent, b = bodies_[b].parent) {
+      path.push_back(a);
+      path.push_back(b);
+    }
+    const double tol = 1e-12;
+    std::optional<Vector3<double>> axis;
+    std::vector<Vector3<double>> slides;
+    for (int i : path) {
+      if (bodies_[i].free_joint) return std::nullopt;
+      const Matrix3<double> R = world_pose(i).rotation();
+      for (const JointInfo& j : bodies_[i].joints) {
+        const Vector3<double> w = (R * j.axis).normalized();
+        if (j.kind == JointInfo::Kind::Ball) return std::nullopt;
+        if (j.kind == JointInfo::Kind::Slide) slides.push_back(w);
+        else if (!axis) axis = w;
+        else if (axis->cross(w).norm() > tol) return std::nullopt;
+      }
+    }
+    if (!axis) return std::nullopt;
+    for (const Vector3<double>& w : slides)
+      if (std::abs(axis->dot(w)) > tol) return std::nullopt;
+    return axis;
   }
 
   SE3<double> world_pose(int i) const {
