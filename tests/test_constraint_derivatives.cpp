@@ -625,12 +625,14 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
 
 // The kernel in each floating-point type agrees with its long double result to the scalar's
 // tolerance times the KKT conditioning (as in test_constraints), and allocates nothing once the
-// workspaces exist. (AutoDiffScalar is left out here: its instantiation of this kernel doubled
+// workspaces exist; on chains of 1-DoF joints and of every joint type. (AutoDiffScalar is left out here: its instantiation of this kernel doubled
 // the file's compile time; the operations it uses are the ones test_constraints runs in AD6.)
 TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocation",
                    "[constraints][derivatives][scalar]", float, double, long double) {
   using S = TestType;
-  const Model<L> model_l = liedyn::test::chains_model<L>(15);
+  const liedyn::test::ChainJoints chain_joints =
+      GENERATE(liedyn::test::ChainJoints::one_dof, liedyn::test::ChainJoints::every_type);
+  const Model<L> model_l = liedyn::test::chains_model<L>(15, chain_joints);
   auto rng = liedyn::test::make_rng(9);
   const State<L> x_l = liedyn::random_state(model_l, rng);
   auto specs_l = liedyn::test::every_type<L>(TwistRepresentation::Mixed, true, model_l, x_l, rng);
