@@ -110,8 +110,9 @@ double condition_number(const MatrixX<double>& M) {
 
 int run_check(const CheckOptions& opt, std::ostream& out) {
   const auto t_start = std::chrono::steady_clock::now();
-  const Model<double> model =
-      load_model(opt.urdf, opt.fixed_base, SE3<double>(), LoadOptions{opt.inertia, opt.lock});
+  const LoadedRobot robot = load_robot(opt.urdf, opt.fixed_base, SE3<double>(),
+                                       LoadOptions{opt.inertia, opt.lock}, opt.equality);
+  const Model<double>& model = robot.model;
   const Model<long double> model_ld = model.cast<long double>();
   const int n = model.num_joints(), nv = model.nv();
   const bool moving = model.has_moving_base();
@@ -145,10 +146,11 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   const TwistRepresentation reps[3] = {TwistRepresentation::Body, TwistRepresentation::Inertial,
                                        TwistRepresentation::Mixed};
   Report report;
-  const bool constrained = !opt.constraints.empty();
   ConstraintsInput cons;
-  if (constrained)
+  if (!opt.constraints.empty())
     cons = parse_constraints(read_json_file(opt.constraints), model, opt.constraints);
+  cons.specs.insert(cons.specs.end(), robot.equality.begin(), robot.equality.end());
+  const bool constrained = !cons.specs.empty();
   std::string constraint_note;
   for (const Sample& s : samples) {
     const State<double>& x = s.x;
@@ -352,7 +354,10 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       << names << ").\nThe result below covers only the checks that ran.\n";
   }
   if (!constraint_note.empty()) o << "\nNOTE: " << constraint_note << ".\n";
-  if (constrained) o << "\nConstraints: " << opt.constraints << " (" << cons.specs.size() << ").\n";
+  if (constrained)
+    o << "\nConstraints: " << (opt.constraints.empty() ? "" : opt.constraints + " ")
+      << (robot.equality.empty() ? "" : "and the file's <equality> elements ") << "("
+      << cons.specs.size() << ").\n";
   const int total = static_cast<int>(report.checks().size());
   o << "\n";
   if (failed == 0) o << "all " << total << " checks passed";

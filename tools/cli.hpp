@@ -44,6 +44,7 @@ struct EvalOptions {
   std::vector<std::string> lock;        ///< --lock NAME=POS,...
   std::string constraints;              ///< CONSTRAINTS.json (empty: none)
   std::string mimic = "ignore";         ///< ignore | enforce: the URDF's <mimic> tags as couplings
+  std::string equality = "ignore";      ///< ignore | enforce: an MJCF file's <equality> elements
 };
 
 struct CheckOptions {
@@ -55,6 +56,7 @@ struct CheckOptions {
   std::string inertia = "lenient";  ///< --inertia (model_io.hpp, LoadOptions)
   std::vector<std::string> lock;    ///< --lock NAME=POS,...
   std::string constraints;  ///< CONSTRAINTS.json: also check the constraint kernels (empty: none)
+  std::string equality = "ignore";  ///< ignore | enforce: an MJCF file's <equality> elements
 };
 
 /// The keys `liedyn eval` can print, in output order.

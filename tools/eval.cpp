@@ -149,8 +149,9 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
   const nlohmann::json doc = read_json_file(opt.state);
   // With --fixed-base the file's base pose (if any) is where the base is welded.
   const SE3<double> pose = opt.fixed_base ? state_base_pose(doc, opt.state) : SE3<double>();
-  const Model<double> model =
-      load_model(opt.urdf, opt.fixed_base, pose, LoadOptions{opt.inertia, opt.lock});
+  const LoadedRobot robot =
+      load_robot(opt.urdf, opt.fixed_base, pose, LoadOptions{opt.inertia, opt.lock}, opt.equality);
+  const Model<double>& model = robot.model;
   // stdout is the JSON document: the load diagnostics go to stderr, one note each.
   for (const ModelDiagnostic& d : model.diagnostics())
     err << "liedyn: note: " << to_string(d.kind) << ": " << d.message << "\n";
@@ -283,9 +284,11 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
     if (couplings.empty()) throw Error("--mimic enforce: " + opt.urdf + " has no <mimic> joints");
     cons.specs.insert(cons.specs.end(), couplings.begin(), couplings.end());
   }
+  cons.specs.insert(cons.specs.end(), robot.equality.begin(), robot.equality.end());
   const bool constrained = !cons.specs.empty();
   if (!constrained) {
-    for (const std::string& k : constraint_keys) missing[k] = "no --constraints file";
+    for (const std::string& k : constraint_keys)
+      missing[k] = "no --constraints file (nor --mimic or --equality enforce)";
   } else {
     const ConstraintSet<double> set(model, cons.specs);
     ConstraintData<double> cd(model, set);

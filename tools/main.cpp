@@ -1,10 +1,11 @@
 // liedyn — the command-line tool: argument parsing (CLI11) and error reporting.
 //
 //   liedyn info  ROBOT.urdf [--fixed-base]
-//   liedyn eval  ROBOT.urdf --state STATE.json [--fixed-base] [--representation
-//   body|inertial|mixed]
-//                [--discrete DT] [--constraints FILE] [--mimic ignore|enforce] [--only KEY,...]
+//   liedyn eval  ROBOT.urdf --state STATE.json [--fixed-base]
+//                [--representation body|inertial|mixed] [--discrete DT] [--constraints FILE]
+//                [--mimic ignore|enforce] [--equality ignore|enforce] [--only KEY,...]
 //   liedyn check ROBOT.urdf [--states N] [--seed S] [--dt DT] [--fixed-base]
+//                [--constraints FILE] [--equality ignore|enforce]
 // each with [--inertia strict|lenient|balance] [--lock NAME=POS,...] (docs/loading.md).
 //
 // Exit codes: 0 success; 1 `check` found a comparison above its tolerance; 2 an error (bad
@@ -48,6 +49,14 @@ void add_load_options(CLI::App* app, std::string& inertia, std::vector<std::stri
   app->add_option("--lock", lock, "Weld these joints at these positions (rad or m)")
       ->delimiter(',')
       ->type_name("NAME=POS,...");
+}
+
+// --equality, shared by eval and check (docs/loading.md, "Equality constraints").
+void add_equality_option(CLI::App* app, std::string& equality) {
+  app->add_option("--equality", equality,
+                  "ignore (default: the tree alone) or enforce (an MJCF file's <equality> "
+                  "constraints — connect, weld, joint — appended after --constraints' rows)")
+      ->check(CLI::IsMember({"ignore", "enforce"}));
 }
 
 int report(const std::string& message) {
@@ -107,6 +116,7 @@ int main(int argc, char** argv) {
                    "tags become "
                    "couplings, appended after --constraints' rows)")
       ->check(CLI::IsMember({"ignore", "enforce"}));
+  add_equality_option(eval, eval_opt.equality);
   eval->add_option("--only", eval_opt.only, "Print only these keys (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember(eval_keys()))
@@ -133,6 +143,7 @@ int main(int argc, char** argv) {
           "--constraints", check_opt.constraints,
           "CONSTRAINTS.json: also check J, constrained and impulse dynamics for these constraints")
       ->type_name("FILE");
+  add_equality_option(check, check_opt.equality);
 
   try {
     app.parse(argc, argv);

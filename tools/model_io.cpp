@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <ostream>
+#include <utility>
 
 #include "cli.hpp"
 #include "liedyn/model/lock_joints.hpp"
@@ -13,6 +14,20 @@ namespace liedyn_cli {
 
 namespace {
 
+/// The loader's options for the tool: the inertia policy, and what it cannot represent (tendons,
+/// some equalities) skipped with a diagnostic each.
+liedyn::MjcfOptions mjcf_options(liedyn::InertiaPolicy inertia) {
+  liedyn::MjcfOptions opt;
+  opt.inertia = inertia;
+  opt.unsupported = liedyn::UnsupportedElements::skip;
+  return opt;
+}
+
+void require_own_base(bool fixed_base) {
+  if (fixed_base)
+    throw Error("--fixed-base: an MJCF model (.xml) has its own base (a free joint or none)");
+}
+
 bool is_mjcf(const std::string& path) {
   const std::string ext = ".xml";
   return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
@@ -22,13 +37,9 @@ liedyn::Model<double> load_file(const std::string& path, bool fixed_base,
                                 const liedyn::SE3<double>& welded_pose,
                                 liedyn::InertiaPolicy inertia) {
   if (is_mjcf(path)) {
-    if (fixed_base)
-      throw Error("--fixed-base: an MJCF model (.xml) has its own base (a free joint or none)");
-    liedyn::MjcfOptions opt;
-    opt.inertia = inertia;
+    require_own_base(fixed_base);
     // Tendons and equality constraints do not change the tree: load it, listing each one.
-    opt.unsupported = liedyn::UnsupportedElements::skip;
-    return liedyn::load_mjcf_file(path, opt);
+    return liedyn::load_mjcf_file(path, mjcf_options(inertia));
   }
   liedyn::UrdfOptions opt;
   opt.weld_base = fixed_base;
@@ -37,16 +48,15 @@ liedyn::Model<double> load_file(const std::string& path, bool fixed_base,
   return liedyn::load_urdf_file(path, opt);
 }
 
-}  // namespace
+liedyn::InertiaPolicy inertia_policy(const std::string& name) {
+  if (name == "strict") return liedyn::InertiaPolicy::strict;
+  if (name == "lenient") return liedyn::InertiaPolicy::lenient;
+  if (name == "balance") return liedyn::InertiaPolicy::balance;
+  throw Error("--inertia: '" + name + "' is not one of strict, lenient, balance");
+}
 
-liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
-                                 const liedyn::SE3<double>& welded_pose, const LoadOptions& load) {
-  liedyn::InertiaPolicy inertia = liedyn::InertiaPolicy::lenient;
-  if (load.inertia == "strict") inertia = liedyn::InertiaPolicy::strict;
-  else if (load.inertia == "lenient") inertia = liedyn::InertiaPolicy::lenient;
-  else if (load.inertia == "balance") inertia = liedyn::InertiaPolicy::balance;
-  else throw Error("--inertia: '" + load.inertia + "' is not one of strict, lenient, balance");
-  liedyn::Model<double> model = load_file(urdf, fixed_base, welded_pose, inertia);
+/// The joints of --lock welded at their positions.
+liedyn::Model<double> with_locks(liedyn::Model<double> model, const LoadOptions& load) {
   if (load.lock.empty()) return model;
   std::vector<std::string> names;
   std::vector<double> positions;
@@ -63,6 +73,29 @@ liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
     positions.push_back(v);
   }
   return liedyn::lock_joints(model, names, positions);
+}
+
+}  // namespace
+
+liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
+                                 const liedyn::SE3<double>& welded_pose, const LoadOptions& load) {
+  return with_locks(load_file(urdf, fixed_base, welded_pose, inertia_policy(load.inertia)), load);
+}
+
+LoadedRobot load_robot(const std::string& path, bool fixed_base,
+                       const liedyn::SE3<double>& welded_pose, const LoadOptions& load,
+                       const std::string& equality) {
+  if (equality != "enforce") return {load_model(path, fixed_base, welded_pose, load), {}};
+  if (!is_mjcf(path))
+    throw Error("--equality enforce: " + path +
+                " is not an MJCF file (.xml); a URDF's <mimic> "
+                "relations are enforced by --mimic enforce");
+  require_own_base(fixed_base);
+  liedyn::MjcfRobot robot =
+      liedyn::load_mjcf_robot_file(path, mjcf_options(inertia_policy(load.inertia)));
+  if (robot.equality.empty())
+    throw Error("--equality enforce: " + path + " has no <equality> constraint liedyn converts");
+  return {with_locks(std::move(robot.model), load), std::move(robot.equality)};
 }
 
 void print_diagnostics(const liedyn::Model<double>& model, std::ostream& out) {

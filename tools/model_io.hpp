@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "liedyn/model/constraint.hpp"
 #include "liedyn/model/model.hpp"
 
 namespace liedyn_cli {
@@ -25,6 +26,20 @@ struct LoadOptions {
 liedyn::Model<double> load_model(const std::string& urdf, bool fixed_base,
                                  const liedyn::SE3<double>& welded_pose = liedyn::SE3<double>(),
                                  const LoadOptions& load = LoadOptions());
+
+/// A robot and the constraints its file states: an MJCF file's <equality> elements
+/// (load_mjcf_robot_file, docs/loading.md); none for a URDF.
+struct LoadedRobot {
+  liedyn::Model<double> model;
+  std::vector<liedyn::ConstraintSpec<double>> equality;
+};
+
+/// load_model, and with `equality` "enforce" (--equality) the MJCF file's <equality> elements
+/// as constraints (its model then carries their frames "NAME/1", "NAME/2"); an error naming
+/// the file when it is not MJCF or has none. With "ignore", none (load_model's model).
+LoadedRobot load_robot(const std::string& path, bool fixed_base,
+                       const liedyn::SE3<double>& welded_pose, const LoadOptions& load,
+                       const std::string& equality);
 
 /// Prints the model's diagnostics ("diagnostics: none" or one line per entry, kind and message).
 void print_diagnostics(const liedyn::Model<double>& model, std::ostream& out);
