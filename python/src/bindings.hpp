@@ -176,6 +176,9 @@ inline void check_data(const char* who, const Model& model, const Data& data) {
         " bodies and nv = " + std::to_string(model.nv()) + ": make one with liedyn.Data(model)");
 }
 
+/// The index of the model frame named `name`, or KeyError naming the closest names (module.cpp).
+int frame_index(const char* who, const Model& model, const std::string& name);
+
 /// Whether the bindings refuse non-finite inputs (liedyn.set_finite_checks; on by default).
 bool finite_checks_enabled();
 
