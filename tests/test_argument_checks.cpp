@@ -139,9 +139,20 @@ TEST_CASE("argument checks: mass matrix and its inverse (crba, immamb, aza, ltdl
                         "Y has size " + f.nv_short);
   // A fresh Data's M is zero: the factorization refuses it rather than return infinities.
   Data<double> fresh(f.model);
-  LIEDYN_EXPECT_INVALID(ltdl_factorize(f.model, fresh), "ltdl_factorize",
-                        "data.M is not positive definite (pivot " + f.nv_short +
-                            "): compute it first (crba)");
+  LIEDYN_EXPECT_INVALID(
+      ltdl_factorize(f.model, fresh), "ltdl_factorize",
+      "data.M is not positive definite (pivot " + f.nv_short + "): compute it first (crba)");
+  // Solves from factors no call computed: ltdl's zero pivots would give infinities, AZA's unset
+  // factors zeros.
+  VectorX<double> w_fresh = f.v_ok;
+  LIEDYN_EXPECT_INVALID(ltdl_solve(f.model, fresh, w_fresh), "ltdl_solve",
+                        "data.ltdl holds no factorization (pivot 0 is not positive): run "
+                        "ltdl_factorize first");
+  LIEDYN_EXPECT_INVALID(ltdl_inverse(f.model, fresh), "ltdl_inverse",
+                        "data.ltdl holds no factorization");
+  MatrixX<double> X_fresh(f.model.nv(), f.model.nv());
+  LIEDYN_EXPECT_INVALID(aza_solve(f.model, fresh, Y, X_fresh), "aza_solve",
+                        "data holds no factorization: run aza_factorize first");
   crba(f.model, f.data, f.x);
   LIEDYN_EXPECT_INVALID(ltdl_factorize(f.model, f.foreign), "ltdl_factorize", "another model");
   ltdl_factorize(f.model, f.data);

@@ -1,12 +1,15 @@
 // The C++ side of docs/python.md's call-overhead figure: rnea and aba on Solo-12, the same state
-// and calls as python/bench/rnea_overhead.py, timed in a plain loop: the best of 300 runs of 1000
-// calls (short runs, so that on a shared machine some of them run uncontended; Python's side
-// is timed the same way).
+// and calls as python/bench/rnea_overhead.py, timed in a plain loop: the best and the median of 300
+// runs of 1000 calls (short runs, so that on a shared machine some of them run uncontended;
+// Python's side is timed the same way).
 //   g++ -std=c++17 -O3 -DNDEBUG -I include -I /usr/include/eigen3 python/bench/rnea_loop.cpp \
 //       -ltinyxml2 -o /tmp/rnea_loop && /tmp/rnea_loop tests/data/solo12.urdf
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include <liedyn/liedyn.hpp>
 #include <liedyn/model/urdf.hpp>
@@ -20,22 +23,23 @@ int main(int argc, char** argv) {
   const Eigen::VectorXd ddq = Eigen::VectorXd::Constant(model.nv(), 0.1);
   const int calls = 1000, runs = 300;
   double sink = 0;
-  // The best per-call time of `runs` runs of `calls` calls of f.
-  auto best_ns = [&](auto f) {
-    double best = 1e9;
+  // The best and the median per-call time of `runs` runs of `calls` calls of f.
+  auto time_ns = [&](auto f) {
+    std::vector<double> ns(runs);
     for (int run = 0; run < runs; ++run) {
       const auto t0 = std::chrono::steady_clock::now();
       for (int k = 0; k < calls; ++k) sink += f();
-      const double ns =
+      ns[run] =
           std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
           calls;
-      best = ns < best ? ns : best;
     }
-    return best;
+    std::sort(ns.begin(), ns.end());
+    return std::make_pair(ns.front(), ns[runs / 2]);
   };
-  const double rnea_ns = best_ns([&] { return liedyn::rnea(model, data, x, ddq)[0]; });
-  const double aba_ns = best_ns([&] { return liedyn::aba(model, data, x, ddq)[0]; });
-  std::printf("C++ rnea solo12: %.1f ns per call\nC++ aba solo12: %.1f ns per call\n", rnea_ns,
-              aba_ns);
-  std::printf("(best of %d x %d; checksum %g)\n", runs, calls, sink);
+  const auto rnea_ns = time_ns([&] { return liedyn::rnea(model, data, x, ddq)[0]; });
+  const auto aba_ns = time_ns([&] { return liedyn::aba(model, data, x, ddq)[0]; });
+  std::printf("C++ rnea solo12: %.1f ns per call best, %.1f median\n", rnea_ns.first,
+              rnea_ns.second);
+  std::printf("C++ aba solo12: %.1f ns per call best, %.1f median\n", aba_ns.first, aba_ns.second);
+  std::printf("(%d runs of %d calls; checksum %g)\n", runs, calls, sink);
 }

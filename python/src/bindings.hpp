@@ -176,6 +176,9 @@ inline void check_data(const char* who, const Model& model, const Data& data) {
         " bodies and nv = " + std::to_string(model.nv()) + ": make one with liedyn.Data(model)");
 }
 
+/// The index of the model frame named `name`, or KeyError naming the closest names (module.cpp).
+int frame_index(const char* who, const Model& model, const std::string& name);
+
 /// Whether the bindings refuse non-finite inputs (liedyn.set_finite_checks; on by default).
 bool finite_checks_enabled();
 
@@ -313,11 +316,15 @@ void bind_late_members(py::module_& m);  // members whose types are bound last (
 namespace pybind11 {
 namespace detail {
 
-/// VectorRef, MatrixRef: refuse_non_real, then pybind11's own Eigen::Ref caster (kept alive
-/// here: the Ref may view the copy it made of a non-contiguous or integer array).
+/// VectorRef, MatrixRef: a float64 array laid out as Eigen stores it (a contiguous vector, a
+/// Fortran-ordered matrix) is viewed directly; anything else goes through refuse_non_real, then
+/// pybind11's own Eigen::Ref caster (kept alive here: the Ref may view the copy it made of a
+/// non-contiguous or integer array). That caster is built only then: building one creates an
+/// empty numpy array and loading allocates twice, which was a good part of a small kernel's
+/// call overhead.
 template <class Wrapped, class Ref, int NDim>
 struct checked_ref_caster {
-  make_caster<Ref> inner;
+  std::optional<make_caster<Ref>> inner;
   std::optional<Wrapped> value;
 
   // The plain matrix's name: an argument accepts any array-like of numbers (a list, an integer
@@ -325,15 +332,31 @@ struct checked_ref_caster {
   // pybind11's own for a Ref says NDArray, true only of a Ref that cannot copy.
   static constexpr auto name = make_caster<typename Ref::PlainObject>::name;
   bool load(handle src, bool convert) {
+    if (view_in_place(src)) return true;
     liedyn::python::refuse_non_real(src, NDim);
-    if (!inner.load(src, convert)) return false;
-    value.emplace(static_cast<Ref&>(inner));
+    inner.emplace();
+    if (!inner->load(src, convert)) return false;
+    value.emplace(static_cast<Ref&>(*inner));
     return true;
   }
   operator Wrapped*() { return &*value; }
   operator Wrapped&() { return *value; }
   template <class T>
   using cast_op_type = pybind11::detail::cast_op_type<T>;
+
+ private:
+  bool view_in_place(handle src) {
+    if (!isinstance<array_t<double>>(src)) return false;  // float64, native byte order
+    const auto a = reinterpret_borrow<array>(src);
+    const int layout = NDim == 1 ? array::c_style : array::f_style;
+    if (a.ndim() != NDim || !(a.flags() & layout) || !(a.flags() & npy_api::NPY_ARRAY_ALIGNED_))
+      return false;
+    const auto* data = static_cast<const double*>(a.data());
+    if constexpr (NDim == 1)
+      value.emplace(Ref(Eigen::Map<const Eigen::VectorXd>(data, a.shape(0))));
+    else value.emplace(Ref(Eigen::Map<const Eigen::MatrixXd>(data, a.shape(0), a.shape(1))));
+    return true;
+  }
 };
 
 template <>

@@ -2,6 +2,9 @@
 // are copied into the caller's arrays given as out= (results() in bindings.hpp): a result never
 // aliases Data, which the next call overwrites. Outputs returned by value in C++ are new arrays.
 // Each binding checks that data was made for model and the state's sizes before calling C++.
+#include <string>
+#include <variant>
+
 #include <liedyn/algorithm/reference_dynamics.hpp>
 
 #include "bindings.hpp"
@@ -333,6 +336,36 @@ void bind_linearization(py::module_& m) {
       "H+ = H exp(dt nu+^), with (nu', r') = FD(x, tau). Returns a new State.");
 }
 
+// frame_pose reads data.H_world, which only some kernels write: after aba at another state it
+// would be that state's pose, or a fresh Data's identity. So Python's frame_pose takes the state
+// and computes the poses it reads; the old calls without one raise instead of answering.
+
+/// ^A H_F at x: the poses of body's support chain, O(depth), not the whole tree's.
+SE3 frame_pose_at(const Model& mo, Data& d, const State& x, int body, const SE3& placement) {
+  check_call("frame_pose", mo, d, x);
+  liedyn::detail::check_body_index(mo, body, "frame_pose");  // the chain walk indexes by body
+  // A few poses: releasing the GIL would cost about as much as the computation.
+  const WorkspaceClaim claim("frame_pose", "data", &d);
+  liedyn::detail::support_chain_kinematics(mo, d, x, body, /*velocities=*/false);
+  return frame_pose(mo, d, body, placement);
+}
+
+using FrameArg = std::variant<int, std::string>;
+
+SE3 frame_pose_by_id(const Model& mo, Data& d, const State& x, const FrameArg& frame) {
+  const int* id = std::get_if<int>(&frame);
+  const int f = id ? *id : frame_index("frame_pose", mo, std::get<std::string>(frame));
+  liedyn::detail::check_frame_index(mo, f, "frame_pose");
+  return frame_pose_at(mo, d, x, mo.frame(f).body, mo.frame(f).placement);
+}
+
+[[noreturn]] void refuse_frame_pose_without_state() {
+  throw InvalidArgument(
+      "liedyn: frame_pose: pass the state: frame_pose(model, data, x, frame) or frame_pose(model, "
+      "data, x, body, placement) computes the pose at x (data holds the poses of the last kernel "
+      "that wrote them, maybe at another state)");
+}
+
 void bind_kinematics(py::module_& m) {
   m.def(
       "base_pose", [](const Model& mo, const State& x) { return base_pose(mo, x); },
@@ -350,11 +383,12 @@ void bind_kinematics(py::module_& m) {
       "forward_velocity",
       [](const Model& mo, Data& d, const State& x) {
         check_call("forward_velocity", mo, d, x);
-        released("forward_velocity", d, [&] { forward_velocity(mo, d, x); });
+        released("forward_velocity", d, [&] { forward_kinematics(mo, d, x); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
-      "Body twists data.v[i] = ^i v_{A,i} (body frame), given data.H_parent from forward_poses at "
-      "the same x.");
+      "Body twists data.v[i] = ^i v_{A,i} (body frame) at x. Computes the poses at x too (as "
+      "forward_kinematics): C++'s forward_velocity reuses data.H_parent, which may hold another "
+      "state's.");
   m.def(
       "forward_kinematics",
       [](const Model& mo, Data& d, const State& x) {
@@ -363,23 +397,27 @@ void bind_kinematics(py::module_& m) {
       },
       py::arg("model"), py::arg("data"), py::arg("x"),
       "forward_poses then forward_velocity: data.H_parent, data.H_world, data.v for every body.");
+  m.def("frame_pose", &frame_pose_by_id, py::arg("model"), py::arg("data"), py::arg("x"),
+        py::arg("frame"),
+        "^A H_F at x of model frame `frame` (its index, or its name: KeyError naming the closest "
+        "names when absent). Computes the poses of the frame's support chain only, O(depth), into "
+        "data. A new SE3.");
+  m.def("frame_pose", &frame_pose_at, py::arg("model"), py::arg("data"), py::arg("x"),
+        py::arg("body"), py::arg("placement"),
+        "^A H_F at x of the frame at ^{body}H_F = placement (the poses of body's support chain "
+        "only, into data). A new SE3.");
+  // The calls of earlier versions, without the state: a clear error rather than a TypeError
+  // listing signatures (the stubs type them as returning None).
   m.def(
       "frame_pose",
-      [](const Model& mo, Data& d, int frame_id) {
-        check_data("frame_pose", mo, d);
-        return frame_pose(mo, d, frame_id);
-      },
-      py::arg("model"), py::arg("data"), py::arg("frame_id"),
-      "^A H_F of model frame frame_id, from data.H_world (run forward_poses first). A new SE3.");
+      [](const Model&, const Data&, const FrameArg&) { refuse_frame_pose_without_state(); },
+      py::arg("model"), py::arg("data"), py::arg("frame"),
+      "Refused (InvalidArgument): frame_pose takes the state x.");
   m.def(
       "frame_pose",
-      [](const Model& mo, Data& d, int body, const SE3& placement) {
-        check_data("frame_pose", mo, d);
-        return frame_pose(mo, d, body, placement);
-      },
+      [](const Model&, const Data&, int, const SE3&) { refuse_frame_pose_without_state(); },
       py::arg("model"), py::arg("data"), py::arg("body"), py::arg("placement"),
-      "^A H_F of the frame at ^{body}H_F = placement, from data.H_world (run forward_poses "
-      "first).");
+      "Refused (InvalidArgument): frame_pose takes the state x.");
   const char* jac_doc =
       "Jacobian J (6 x nv, a new array) with v_F = J [nu; r] in `representation`: Inertial ^A "
       "v_{A,F} (columns "

@@ -367,6 +367,11 @@ void bind_types(py::module_& m) {
 
 bool finite_checks_enabled() { return g_finite_checks; }
 
+int frame_index(const char* who, const Model& model, const std::string& name) {
+  return require_name(who, "frame", name, frame_names(model),
+                      [&](const std::string& n) { return model.frame_id(n); });
+}
+
 void bind_model(py::module_& m) {
   m.def(
       "set_finite_checks", [](bool on) { g_finite_checks = on; }, py::arg("enabled"),
@@ -521,8 +526,7 @@ void bind_model(py::module_& m) {
       .def(
           "frame_id",
           [](const Model& mo, const std::string& name) {
-            return require_name("Model.frame_id", "frame", name, frame_names(mo),
-                                [&](const std::string& n) { return mo.frame_id(n); });
+            return frame_index("Model.frame_id", mo, name);
           },
           py::arg("name"), "Index into frames; KeyError naming the closest names when absent.")
       .def("__repr__", [](const Model& mo) {

@@ -87,15 +87,20 @@ def test_unconstrained_kernels_equal_single_calls(any_model, threads):
                     assert np.array_equal(part, whole[i]), (name, i)
             else:
                 assert np.array_equal(r, batch[name][i]), (name, i)
-    # Frame placements: the frames' poses after forward_poses at each state.
+    # Frame placements: the frames' poses after forward_poses at each state. frame_pose computes
+    # the frame's support chain alone, its joints' sines and cosines one by one rather than all
+    # at once (vectorized): the same poses to rounding.
     ids = list(range(0, len(m.frame_names), 3))
     R, p = liedyn.batch_frame_placements(m, ws, X, ids)
     assert R.shape == (N, len(ids), 3, 3) and p.shape == (N, len(ids), 3)
     for i, x in enumerate(xs):
         liedyn.forward_poses(m, d, x)
+        H_world = d.H_world
         for k, f in enumerate(ids):
-            H = liedyn.frame_pose(m, d, f)
+            fr = m.frame(f)
+            H = H_world[fr.body] * fr.placement
             assert np.array_equal(H.rotation, R[i, k]) and np.array_equal(H.translation, p[i, k])
+            np.testing.assert_allclose(liedyn.frame_pose(m, d, x, f).matrix(), H.matrix(), rtol=0, atol=1e-14)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -102,3 +102,77 @@ def test_data_of_another_model_raises_invalid_argument(solo12):
     with pytest.raises(liedyn.InvalidArgument, match=r"another Model object.*liedyn.Data\(model\)"):
         liedyn.aba(m, liedyn.Data(twin), x, np.zeros(m.nv))
     assert issubclass(liedyn.InvalidArgument, ValueError)
+
+
+def pose_from_fresh_data(m, x, frame):
+    """^A H_F at x by forward_kinematics on a Data no other call has touched (the same pose as
+    frame_pose's to rounding: frame_pose computes the frame's support chain alone)."""
+    d = liedyn.Data(m)
+    liedyn.forward_kinematics(m, d, x)
+    fr = m.frame(frame)
+    return (d.H_world[fr.body] * fr.placement).matrix()
+
+
+def test_frame_pose_is_computed_at_the_given_state(solo12):
+    m = solo12
+    d = liedyn.Data(m)
+    x1, x2 = liedyn.random_state(m, 5), liedyn.random_state(m, 6)
+    f = m.frame_id("FL_FOOT")
+    # data.H_world holds x1's poses, then aba runs at x2: the pose asked for is x1's all the same.
+    liedyn.forward_kinematics(m, d, x1)
+    liedyn.aba(m, d, x2, np.zeros(m.nv))
+    np.testing.assert_allclose(liedyn.frame_pose(m, d, x1, f).matrix(), pose_from_fresh_data(m, x1, f), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(liedyn.frame_pose(m, d, x2, "FL_FOOT").matrix(), pose_from_fresh_data(m, x2, f), rtol=0, atol=1e-14)
+    fr = m.frame(f)
+    np.testing.assert_allclose(liedyn.frame_pose(m, liedyn.Data(m), x1, fr.body, fr.placement).matrix(),
+                               pose_from_fresh_data(m, x1, f), rtol=0, atol=1e-14)
+    assert np.abs(pose_from_fresh_data(m, x1, f) - pose_from_fresh_data(m, x2, f)).max() > 0.1
+    # The calls without a state would read whichever poses data holds: refused, the fix named.
+    with pytest.raises(liedyn.InvalidArgument, match=r"liedyn: frame_pose: pass the state: frame_pose\(model, data, x, frame\)"):
+        liedyn.frame_pose(m, d, f)
+    with pytest.raises(liedyn.InvalidArgument, match="pass the state"):
+        liedyn.frame_pose(m, d, "FL_FOOT")
+    with pytest.raises(liedyn.InvalidArgument, match="pass the state"):
+        liedyn.frame_pose(m, d, fr.body, fr.placement)
+    with pytest.raises(KeyError, match=r"liedyn: frame_pose: no frame named 'FL_FOT'; closest: 'FL_FOOT'"):
+        liedyn.frame_pose(m, d, x1, "FL_FOT")
+    with pytest.raises(liedyn.InvalidArgument, match=r"frame_pose: frame index 999 out of range"):
+        liedyn.frame_pose(m, d, x1, 999)
+    with pytest.raises(liedyn.InvalidArgument, match=r"frame_pose: body index -1 out of range"):
+        liedyn.frame_pose(m, d, x1, -1, liedyn.SE3())
+
+
+def test_forward_velocity_computes_the_poses_it_uses(solo12):
+    m = solo12
+    d, fresh = liedyn.Data(m), liedyn.Data(m)
+    x1, x2 = liedyn.random_state(m, 5), liedyn.random_state(m, 6)
+    liedyn.forward_poses(m, d, x1)
+    liedyn.forward_velocity(m, d, x2)  # C++'s forward_velocity would use x1's H_parent
+    liedyn.forward_kinematics(m, fresh, x2)
+    np.testing.assert_array_equal(d.v, fresh.v)
+
+
+def test_factorizations_of_a_fresh_data_raise(solo12):
+    m = solo12
+    fresh = liedyn.Data(m)
+    with pytest.raises(liedyn.InvalidArgument,
+                       match=r"liedyn: ltdl_factorize: data.M is not positive definite \(pivot 17\): compute it first \(crba\)"):
+        liedyn.ltdl_factorize(m, fresh)
+    fresh = liedyn.Data(m)
+    # Solves with factors no call computed: division by the zero pivots, or zeros from AZA.
+    with pytest.raises(liedyn.InvalidArgument,
+                       match=r"ltdl_solve: data.ltdl holds no factorization \(pivot 0 is not positive\): run ltdl_factorize first"):
+        liedyn.ltdl_solve(m, fresh, np.ones(m.nv))
+    with pytest.raises(liedyn.InvalidArgument, match=r"ltdl_inverse: data.ltdl holds no factorization"):
+        liedyn.ltdl_inverse(m, fresh)
+    with pytest.raises(liedyn.InvalidArgument, match=r"aza_solve: data holds no factorization: run aza_factorize first"):
+        liedyn.aza_solve(m, fresh, np.eye(m.nv))
+    # In order, each works.
+    x = liedyn.random_state(m, 8)
+    M = liedyn.crba(m, fresh, x)
+    liedyn.ltdl_factorize(m, fresh)
+    y = np.linspace(-1.0, 1.0, m.nv)
+    np.testing.assert_allclose(M @ liedyn.ltdl_solve(m, fresh, y), y, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(liedyn.ltdl_inverse(m, fresh) @ M, np.eye(m.nv), rtol=0, atol=1e-10)
+    liedyn.aza_factorize(m, fresh, x.s)
+    np.testing.assert_allclose(liedyn.aza_solve(m, fresh, M), np.eye(m.nv), rtol=0, atol=1e-10)

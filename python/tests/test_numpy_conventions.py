@@ -115,3 +115,22 @@ def test_out_allocates_no_result_per_call(solo12):
     # and the like (a few hundred bytes), never a result-sized buffer.
     assert fresh >= result_bytes
     assert reused < 2048, reused
+
+
+def test_inputs_in_any_layout_give_the_contiguous_arrays_result(solo12):
+    """A contiguous vector or a Fortran-ordered matrix of native float64 is viewed in place; other
+    layouts, byte orders and lists are converted: the same numbers either way."""
+    m = solo12
+    d = liedyn.Data(m)
+    x = liedyn.random_state(m, 3)
+    tau = np.linspace(-1.0, 1.0, m.nv)
+    want = liedyn.aba(m, d, x, tau)
+    for t in (tau.astype(">f8"), np.repeat(tau, 2)[::2], list(tau), np.frombuffer(tau.tobytes())):
+        np.testing.assert_array_equal(liedyn.aba(m, d, x, t), want)
+    liedyn.aza_factorize(m, d, x.s)
+    Y = np.arange(m.nv * 3, dtype=float).reshape(m.nv, 3)
+    want_X = liedyn.aza_solve(m, d, np.asfortranarray(Y))
+    wide = np.asfortranarray(np.zeros((m.nv + 2, 6)))
+    wide[1:-1, ::2] = Y  # a strided block of a larger array
+    for Y_other in (np.ascontiguousarray(Y), Y.astype(">f8"), wide[1:-1, ::2], Y.astype(int)):
+        np.testing.assert_array_equal(liedyn.aza_solve(m, d, Y_other), want_X)

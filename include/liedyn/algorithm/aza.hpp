@@ -261,6 +261,19 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
   }
   if (model.has_moving_base()) data.aza_base.compute(data.aza_IA[0]);
 }
+
+/// Refuses a Data that aza_factorize has not filled: it leaves the base's articulated inertia
+/// factored and every joint's D_i⁻¹ positive definite, while a fresh Data's are unset and zero,
+/// with which a solve returns zeros without an error. O(nv).
+template <class S>
+void check_aza_factors(const Model<S>& model, const Data<S>& data) {
+  bool factored = !model.has_moving_base() || data.aza_base.ok();
+  for (int i = 1; i < model.num_bodies(); ++i)
+    for (int t = 0; t < model.joint_nv(i); ++t)
+      factored = factored && data.aza_Dinv(model.r_index(i) + t, t) > S(0);
+  LIEDYN_CHECK(factored, "aza_solve: data holds no factorization: run aza_factorize first");
+}
+
 }  // namespace detail
 
 /// Factors M(s) by articulated-body inertias into data.aza_* (see the header for the frames).
@@ -275,7 +288,8 @@ void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase
   detail::aza_factorize_at_poses(model, data);
 }
 
-/// X = M⁻¹ Y column by column, after aza_factorize. `X` may alias `Y`.
+/// X = M⁻¹ Y column by column, after aza_factorize (InvalidArgument if data holds no
+/// factorization). `X` may alias `Y`.
 template <class S, class DY, class DX>
 void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>& Y,
                const Eigen::MatrixBase<DX>& X_) {
@@ -283,6 +297,7 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
   detail::check_data_pairing("aza_solve", model, data);
   LIEDYN_CHECK_DIMS("aza_solve", "Y", Y, model.nv(), Y.cols());
   LIEDYN_CHECK_DIMS("aza_solve", "X", X, model.nv(), Y.cols());
+  detail::check_aza_factors(model, data);
   const int nb = model.num_bodies();
   const bool moving = model.has_moving_base();
   const bool one_dof_tree = model.one_dof_joints_only();

@@ -29,6 +29,20 @@
 
 namespace liedyn {
 
+namespace detail {
+
+/// Refuses factors ltdl_factorize did not leave: every pivot it writes is positive, while a
+/// fresh Data's are zero, which a solve would divide by (infinities, no error). O(nv).
+template <class S>
+void check_ltdl_factors(const Model<S>& model, const Data<S>& data, const char* who) {
+  for (int j = 0; j < model.nv(); ++j)
+    LIEDYN_CHECK(data.ltdl(j, j) > S(0),
+                 std::string(who) + ": data.ltdl holds no factorization (pivot " +
+                     std::to_string(j) + " is not positive): run ltdl_factorize first");
+}
+
+}  // namespace detail
+
 /// M = Lᵀ D L from data.M (crba, eidamb_derivatives) into data.ltdl. Throws InvalidArgument
 /// when a pivot is not positive: data.M is not a mass matrix (a fresh Data's is zero) or the
 /// model's is singular.
@@ -73,7 +87,7 @@ void ltdl_factorize(const Model<S>& model, Data<S>& data) {
 }
 
 /// x ← M⁻¹ x in place (x: a vector of size nv, or a writable segment), from the factors of
-/// ltdl_factorize.
+/// ltdl_factorize (InvalidArgument if data holds none).
 template <class S, class Derived>
 void ltdl_solve(const Model<S>& model, const Data<S>& data,
                 const Eigen::MatrixBase<Derived>& x_out) {
@@ -83,6 +97,7 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data,
   const MatrixX<S>& F = data.ltdl;
   detail::check_data_pairing("ltdl_solve", model, data);
   LIEDYN_CHECK_SIZE("ltdl_solve", "x", x, nv);
+  detail::check_ltdl_factors(model, data, "ltdl_solve");
   // Lᵀ y = x, leaves first: y_j = x_j − Σ_{c in j's subtree} L(c, j) y_c, one dot product.
   for (int j = nv - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
@@ -97,7 +112,7 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data,
 }
 
 /// M⁻¹ into data.Minv (both triangles), from the factors of ltdl_factorize (L⁻¹ is kept in
-/// Data's private scratch).
+/// Data's private scratch). InvalidArgument if data holds no factors.
 ///
 /// Column c of M⁻¹ = Σ_k D_k⁻¹ g_k g_kᵀ e_c sums over the k with c in k's subtree — c's
 /// ancestors and c — so its lower part is a combination of those few columns of L⁻¹: the
@@ -106,6 +121,7 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data,
 template <class S>
 const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
   detail::check_data_pairing("ltdl_inverse", model, data);
+  detail::check_ltdl_factors(model, data, "ltdl_inverse");
   const int nv = model.nv();
   const MatrixX<S>& F = data.ltdl;
   MatrixX<S>& G = data.ltdl_Linv_;  // zero outside each column's subtree: only that part is written

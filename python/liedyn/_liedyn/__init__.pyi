@@ -1843,7 +1843,7 @@ def forward_poses(model: Model, data: Data, x: State) -> None:
     """
 def forward_velocity(model: Model, data: Data, x: State) -> None:
     """
-    Body twists data.v[i] = ^i v_{A,i} (body frame), given data.H_parent from forward_poses at the same x.
+    Body twists data.v[i] = ^i v_{A,i} (body frame) at x. Computes the poses at x too (as forward_kinematics): C++'s forward_velocity reuses data.H_parent, which may hold another state's.
     """
 @typing.overload
 def frame_acceleration_bias(model: Model, data: Data, x: State, frame_id: typing.SupportsInt | typing.SupportsIndex, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
@@ -1866,14 +1866,24 @@ def frame_jacobian(model: Model, data: Data, x: State, body: typing.SupportsInt 
     Jacobian J (6 x nv, a new array) with v_F = J [nu; r] in `representation`: Inertial ^A v_{A,F} (columns ^A X_0 for the base, ^A X_j Gamma_j for joints on the path), Body ^F v_{A,F} (^F X_A times those), Mixed [^A o_F'; ^A omega_F] ([I, -o_F^; 0, I] times those). Columns off the path are zero.
     """
 @typing.overload
-def frame_pose(model: Model, data: Data, frame_id: typing.SupportsInt | typing.SupportsIndex) -> SE3:
+def frame_pose(model: Model, data: Data, x: State, frame: typing.SupportsInt | typing.SupportsIndex | str) -> SE3:
     """
-    ^A H_F of model frame frame_id, from data.H_world (run forward_poses first). A new SE3.
+    ^A H_F at x of model frame `frame` (its index, or its name: KeyError naming the closest names when absent). Computes the poses of the frame's support chain only, O(depth), into data. A new SE3.
     """
 @typing.overload
-def frame_pose(model: Model, data: Data, body: typing.SupportsInt | typing.SupportsIndex, placement: SE3) -> SE3:
+def frame_pose(model: Model, data: Data, x: State, body: typing.SupportsInt | typing.SupportsIndex, placement: SE3) -> SE3:
     """
-    ^A H_F of the frame at ^{body}H_F = placement, from data.H_world (run forward_poses first).
+    ^A H_F at x of the frame at ^{body}H_F = placement (the poses of body's support chain only, into data). A new SE3.
+    """
+@typing.overload
+def frame_pose(model: Model, data: Data, frame: typing.SupportsInt | typing.SupportsIndex | str) -> None:
+    """
+    Refused (InvalidArgument): frame_pose takes the state x.
+    """
+@typing.overload
+def frame_pose(model: Model, data: Data, body: typing.SupportsInt | typing.SupportsIndex, placement: SE3) -> None:
+    """
+    Refused (InvalidArgument): frame_pose takes the state x.
     """
 @typing.overload
 def frame_velocity(model: Model, data: Data, x: State, frame_id: typing.SupportsInt | typing.SupportsIndex, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
