@@ -31,7 +31,8 @@
 // vJ (Γ_i r_i); the full passes also joint_q, joint_sin, joint_cos. forward_kinematics fills
 // them for every body; the frame_* functions that take the state x recompute and overwrite
 // them only for the bodies of the frame's support chain (the path base → frame body), with the
-// same values forward_kinematics would give, so they need no prior call. None of these
+// values forward_kinematics would give to rounding (the chain takes each joint's sine and cosine
+// on its own, the full pass all of them at once), so they need no prior call. None of these
 // functions allocates (outputs are fixed-size or preallocated by the caller).
 #pragma once
 
