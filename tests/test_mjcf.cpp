@@ -337,7 +337,7 @@ TEST_CASE("MJCF: M, bias, inverse and forward dynamics agree with MuJoCo", "[mjc
   }
 }
 
-TEST_CASE("MJCF: ball joints load as spherical joints; the cube's mesh inertias are refused",
+TEST_CASE("MJCF: ball joints are spherical joints; inline meshes load, mesh files are refused",
           "[mjcf]") {
   // cassie's two ball joints are checked against MuJoCo with the other reference models above.
   const liedyn::MjcfRobot cassie = liedyn::load_mjcf_robot_file(kMjcf + "/cassie.xml");
@@ -345,11 +345,56 @@ TEST_CASE("MJCF: ball joints load as spherical joints; the cube's mesh inertias 
   const int rod = model.require_joint_id("left-achilles-rod", "test");
   CHECK(model.joint(rod).type == liedyn::JointType::Spherical);
   CHECK(cassie.qpos0.segment<4>(model.q_index(rod)) == Eigen::Vector4d(1, 0, 0, 0));
-  // The cube's 26 cubelets hang from ball joints; their inertias would come from meshes.
-  const std::string path = kMjcf + "/cube.xml";
-  CHECK_THROWS_WITH(liedyn::load_mjcf_file(path),
-                    StartsWith("liedyn: MJCF: " + path + ": line 101: body 'mesh_pX': ") &&
-                        Contains("its inertia would come from a mesh geom"));
+  // The cube's 26 cubelets hang from ball and hinge joints; their inertias come from the convex
+  // hull of the mesh's vertices (compared with MuJoCo's above).
+  const Model<double> cube = liedyn::load_mjcf_file(kMjcf + "/cube.xml");
+  CHECK(cube.nv() == 66);
+  CHECK(cube.joint(cube.require_joint_id("pX_pY", "test")).type == liedyn::JointType::Spherical);
+  // A mesh from a file is refused, naming the body and the file.
+  const std::string mesh_file =
+      "<mujoco><asset><mesh name='m' file='part.stl'/></asset><worldbody><body name='b'>"
+      "<joint/><geom type='mesh' mesh='m'/></body></worldbody></mujoco>";
+  CHECK_THROWS_WITH(liedyn::load_mjcf_string(mesh_file),
+                    StartsWith("liedyn: MJCF: line 1: body 'b': its inertia would come from a mesh "
+                               "file 'part.stl'"));
+}
+
+TEST_CASE("MJCF: an inline mesh's inertia is its solid's: hull of the vertices, or the faces",
+          "[mjcf]") {
+  // A 2 x 4 x 6 box, its centre at (1, 2, 3), by its 8 corners (and one point inside, which the
+  // hull leaves out), or by its 12 triangles; density 1000: mass 48000, I_x = m (b² + c²) / 12 ...
+  std::string corners;
+  for (int k = 0; k < 8; ++k)
+    corners += std::to_string(k & 1 ? 2 : 0) + " " + std::to_string(k & 2 ? 4 : 0) + " " +
+               std::to_string(k & 4 ? 6 : 0) + " ";
+  const std::string faces =
+      "0 2 1  1 2 3  4 5 6  5 7 6  0 1 4  1 5 4  2 6 3  3 6 7  0 4 2  2 4 6  1 3 5  3 7 5";
+  const auto box = [&](const std::string& mesh, const std::string& geom) {
+    return "<mujoco><asset><mesh name='m' " + mesh +
+           "/></asset><worldbody><body name='b'><joint/><geom type='mesh' mesh='m' " + geom +
+           "/></body></worldbody></mujoco>";
+  };
+  const double m = 48000.0;
+  const Matrix3<double> I =
+      Vector3<double>(m * (16 + 36) / 12.0, m * (4 + 36) / 12.0, m * (4 + 16) / 12.0).asDiagonal();
+  const SpatialInertia<double> expected =
+      SpatialInertia<double>::from_mass_com_inertia(m, Vector3<double>(1, 2, 3), I);
+  for (const std::string& mesh :
+       {"vertex='" + corners + " 1 2 3'", "vertex='" + corners + "' face='" + faces + "'",
+        "vertex='" + corners + "' face='" + faces + "' inertia='exact'"}) {
+    INFO(mesh);
+    const Model<double> model = liedyn::load_mjcf_string(box(mesh, ""));
+    CHECK(relative_error(model.inertia(1).matrix(), expected.matrix()) <= 1e-14);
+  }
+  // The geom's pose carries the solid; its mass replaces density × volume.
+  const Model<double> moved =
+      liedyn::load_mjcf_string(box("vertex='" + corners + "'", "pos='0 0 1' mass='2'"));
+  const SpatialInertia<double> two = SpatialInertia<double>::from_mass_com_inertia(
+      2.0, Vector3<double>(1, 2, 4), Matrix3<double>(I / m * 2.0));
+  CHECK(relative_error(moved.inertia(1).matrix(), two.matrix()) <= 1e-14);
+  // Points on a plane span no volume: one clear line.
+  CHECK_THROWS_WITH(liedyn::load_mjcf_string(box("vertex='0 0 0  1 0 0  0 1 0  1 1 0'", "")),
+                    StartsWith("liedyn: MJCF: line 1: <mesh> 'm': the vertices lie on one plane"));
 }
 
 TEST_CASE("MJCF: cassie's loops close: assembly, and the constrained accelerations keep them shut",
@@ -471,7 +516,11 @@ TEST_CASE("MJCF: malformed files give one clear ModelError line each", "[mjcf]")
       {wrap(free_body + "</body><body name='c'><freejoint/><geom size='1'/></body>"),
        {"line 3:", "a second free body"}},
       {wrap(free_body + "<body><joint/><geom type='mesh' mesh='m'/></body></body>"),
-       {"line 3: body 'body2': its inertia would come from a mesh geom"}},
+       {"line 3: geom of body 'body2': attribute 'mesh': no <mesh> named 'm'"}},
+      {wrap(free_body + "<body><joint/><geom mesh='m' size='1'/></body></body>"),
+       {"line 3: geom of body 'body2': a sphere fitted to mesh 'm'", "not supported"}},
+      {wrap(free_body + "<body><joint/><geom type='hfield'/></body></body>"),
+       {"line 3: body 'body2': its inertia would come from a hfield geom"}},
       {wrap(free_body + "<body><joint/><inertial mass='-1' diaginertia='1 1 1'/></body></body>"),
        {"line 3: body 'body2': negative mass"}},
       {wrap(free_body + "<body><joint type='spin'/><geom size='1'/></body></body>"),
