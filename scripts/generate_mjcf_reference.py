@@ -5,8 +5,10 @@ Usage (needs the `mujoco` package, version 4):
     python scripts/generate_mjcf_reference.py            # writes tests/data/mjcf/<model>.ref.txt
 
 For each model in tests/data/mjcf/ (see MODELS) the script compiles the file with MuJoCo, with
-mesh geoms and mesh assets removed (the meshes are not in the repository; every body whose inertia
-matters has an explicit <inertial>, so the compiled inertias are unaffected), and writes:
+the mesh geoms and mesh assets that need a file removed (those meshes are not in the repository;
+every body whose inertia matters has an explicit <inertial>, so the compiled inertias are
+unaffected; meshes given inline, as the cube's, are kept and give their bodies' inertias), and
+writes:
   * per body: name, mass, ipos, iquat (w first), principal inertia, and the pose xpos, xquat at
     qpos0 (after mj_kinematics);
   * per joint: name, type, qposadr, dofadr, qpos0 (= ref), the world axis xaxis and anchor
@@ -36,26 +38,25 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "mjcf"
-MODELS = ["go2", "panda", "h1", "features_free", "features_welded", "equality", "cassie"]
+MODELS = ["go2", "panda", "h1", "features_free", "features_welded", "equality", "cassie", "cube"]
 EQUALITY_MODELS = ["equality"]
 SEEDS = 3
 
 
 def strip_meshes(text):
-    """The model text without mesh geoms, <mesh> assets and file-based textures."""
+    """The model text without mesh files: mesh geoms and <mesh> assets that need a file, and
+    file-based textures, are removed; meshes given inline (vertex=, face=) are kept."""
     root = ET.fromstring(text)
-    mesh_classes = set()
-    for d in root.iter("default"):
-        for g in d.findall("geom"):
-            if g.get("type") == "mesh":
-                mesh_classes.add(d.get("class"))
+    inline = {m.get("name") for m in root.iter("mesh") if m.get("vertex") and not m.get("file")}
 
     def walk(parent):
         for child in list(parent):
-            if child.tag == "geom" and (child.get("mesh") or child.get("type") == "mesh"):
+            if child.tag == "geom" and (child.get("mesh") or child.get("type") == "mesh") \
+                    and child.get("mesh") not in inline:
                 parent.remove(child)
                 continue
-            if child.tag in ("mesh", "hfield") or (child.tag == "texture" and child.get("file")):
+            if (child.tag == "mesh" and child.get("name") not in inline) or child.tag == "hfield" \
+                    or (child.tag == "texture" and child.get("file")):
                 parent.remove(child)
                 continue
             if child.tag == "material" and child.get("texture"):

@@ -40,6 +40,7 @@ using liedyn::State;
 using liedyn::Vector3;
 using liedyn::VectorX;
 using liedyn::test::relative_error;
+using liedyn::test::scaled_error;
 
 namespace {
 
@@ -198,9 +199,19 @@ MatrixX<double> gather(const VectorX<double>& flat, int n, const std::vector<int
   return out;
 }
 
+/// ‖A − B‖_max / ‖B‖_max: relative at every scale. relative_error's floor of 1 compares numbers
+/// below 1 absolutely, which says little of the cube's (grams, g·cm², M around 1e-4): its mesh
+/// inertias with the vertices kept in double instead of MuJoCo's float would pass it.
+template <class DA, class DB>
+double relative_to_size(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB>& B) {
+  const long double size = B.cwiseAbs().maxCoeff();
+  if (size == 0) return A.isZero(0.0) ? 0.0 : std::numeric_limits<double>::infinity();
+  return scaled_error(A, B, size);
+}
+
 const std::vector<std::string>& reference_models() {
   static const std::vector<std::string> names{
-      "go2", "panda", "h1", "features_free", "features_welded", "equality", "cassie"};
+      "go2", "panda", "h1", "features_free", "features_welded", "equality", "cassie", "cube"};
   return names;
 }
 
@@ -245,6 +256,11 @@ TEST_CASE("MJCF: compiled bodies, poses and joint axes agree with MuJoCo", "[mjc
     for (int i = 0; i < model.num_bodies(); ++i) {
       INFO("liedyn body " << model.body_name(i));
       CHECK(relative_error(model.inertia(i).matrix(), expected[i].matrix()) <= tol);
+      if (expected[i].mass() > 0.0) {  // mass, centre and central inertia, each at its own size
+        CHECK(model.inertia(i).mass() == Approx(expected[i].mass()).epsilon(tol));
+        CHECK(relative_to_size(model.inertia(i).com(), expected[i].com()) <= tol);
+        CHECK(relative_to_size(model.inertia(i).inertia_com(), expected[i].inertia_com()) <= tol);
+      }
     }
     // Poses at qpos0 (s = 0, the free body at its qpos0 pose).
     liedyn::forward_poses(model, data, x);
@@ -316,6 +332,7 @@ TEST_CASE("MJCF: M, bias, inverse and forward dynamics agree with MuJoCo", "[mjc
       const MatrixX<double> M =
           liedyn::interop::matrix_to(mujoco, model, x.H, liedyn::crba(model, data, x));
       CHECK(relative_error(M, gather(v.at("M"), r.nv, L.v)) <= tol);
+      CHECK(relative_to_size(M, gather(v.at("M"), r.nv, L.v)) <= tol);
 
       // Bias: inverse dynamics at zero MuJoCo acceleration (the apparent acceleration of a
       // world-frame linear velocity makes it differ from T h).
@@ -325,19 +342,22 @@ TEST_CASE("MJCF: M, bias, inverse and forward dynamics agree with MuJoCo", "[mjc
         return liedyn::interop::force_to(mujoco, model, x.H, liedyn::rnea(model, data, x, ddq));
       };
       CHECK(relative_error(inverse(zero), gather(v.at("qfrc_bias"), L.v)) <= tol);
-      CHECK(relative_error(inverse(gather(v.at("qacc"), L.v)), gather(v.at("qfrc_inverse"), L.v)) <=
-            tol);
+      CHECK(relative_to_size(inverse(zero), gather(v.at("qfrc_bias"), L.v)) <= tol);
+      const VectorX<double> qfrc = inverse(gather(v.at("qacc"), L.v));
+      CHECK(relative_error(qfrc, gather(v.at("qfrc_inverse"), L.v)) <= tol);
+      CHECK(relative_to_size(qfrc, gather(v.at("qfrc_inverse"), L.v)) <= tol);
 
       const VectorX<double> tau =
           liedyn::interop::force_from(mujoco, model, x.H, gather(v.at("qfrc_applied"), L.v));
       const VectorX<double> qacc =
           liedyn::interop::acceleration_to(mujoco, model, x, liedyn::aba(model, data, x, tau));
       CHECK(relative_error(qacc, gather(v.at("qacc_forward"), L.v)) <= tol);
+      CHECK(relative_to_size(qacc, gather(v.at("qacc_forward"), L.v)) <= tol);
     }
   }
 }
 
-TEST_CASE("MJCF: ball joints load as spherical joints; the cube's mesh inertias are refused",
+TEST_CASE("MJCF: ball joints are spherical joints; inline meshes load, mesh files are refused",
           "[mjcf]") {
   // cassie's two ball joints are checked against MuJoCo with the other reference models above.
   const liedyn::MjcfRobot cassie = liedyn::load_mjcf_robot_file(kMjcf + "/cassie.xml");
@@ -345,11 +365,56 @@ TEST_CASE("MJCF: ball joints load as spherical joints; the cube's mesh inertias 
   const int rod = model.require_joint_id("left-achilles-rod", "test");
   CHECK(model.joint(rod).type == liedyn::JointType::Spherical);
   CHECK(cassie.qpos0.segment<4>(model.q_index(rod)) == Eigen::Vector4d(1, 0, 0, 0));
-  // The cube's 26 cubelets hang from ball joints; their inertias would come from meshes.
-  const std::string path = kMjcf + "/cube.xml";
-  CHECK_THROWS_WITH(liedyn::load_mjcf_file(path),
-                    StartsWith("liedyn: MJCF: " + path + ": line 101: body 'mesh_pX': ") &&
-                        Contains("its inertia would come from a mesh geom"));
+  // The cube's 26 cubelets hang from ball and hinge joints; their inertias come from the convex
+  // hull of the mesh's vertices (compared with MuJoCo's above).
+  const Model<double> cube = liedyn::load_mjcf_file(kMjcf + "/cube.xml");
+  CHECK(cube.nv() == 66);
+  CHECK(cube.joint(cube.require_joint_id("pX_pY", "test")).type == liedyn::JointType::Spherical);
+  // A mesh from a file is refused, naming the body and the file.
+  const std::string mesh_file =
+      "<mujoco><asset><mesh name='m' file='part.stl'/></asset><worldbody><body name='b'>"
+      "<joint/><geom type='mesh' mesh='m'/></body></worldbody></mujoco>";
+  CHECK_THROWS_WITH(liedyn::load_mjcf_string(mesh_file),
+                    StartsWith("liedyn: MJCF: line 1: body 'b': its inertia would come from a mesh "
+                               "file 'part.stl'"));
+}
+
+TEST_CASE("MJCF: an inline mesh's inertia is its solid's: hull of the vertices, or the faces",
+          "[mjcf]") {
+  // A 2 x 4 x 6 box, its centre at (1, 2, 3), by its 8 corners (and one point inside, which the
+  // hull leaves out), or by its 12 triangles; density 1000: mass 48000, I_x = m (b² + c²) / 12 ...
+  std::string corners;
+  for (int k = 0; k < 8; ++k)
+    corners += std::to_string(k & 1 ? 2 : 0) + " " + std::to_string(k & 2 ? 4 : 0) + " " +
+               std::to_string(k & 4 ? 6 : 0) + " ";
+  const std::string faces =
+      "0 2 1  1 2 3  4 5 6  5 7 6  0 1 4  1 5 4  2 6 3  3 6 7  0 4 2  2 4 6  1 3 5  3 7 5";
+  const auto box = [&](const std::string& mesh, const std::string& geom) {
+    return "<mujoco><asset><mesh name='m' " + mesh +
+           "/></asset><worldbody><body name='b'><joint/><geom type='mesh' mesh='m' " + geom +
+           "/></body></worldbody></mujoco>";
+  };
+  const double m = 48000.0;
+  const Matrix3<double> I =
+      Vector3<double>(m * (16 + 36) / 12.0, m * (4 + 36) / 12.0, m * (4 + 16) / 12.0).asDiagonal();
+  const SpatialInertia<double> expected =
+      SpatialInertia<double>::from_mass_com_inertia(m, Vector3<double>(1, 2, 3), I);
+  for (const std::string& mesh :
+       {"vertex='" + corners + " 1 2 3'", "vertex='" + corners + "' face='" + faces + "'",
+        "vertex='" + corners + "' face='" + faces + "' inertia='exact'"}) {
+    INFO(mesh);
+    const Model<double> model = liedyn::load_mjcf_string(box(mesh, ""));
+    CHECK(relative_error(model.inertia(1).matrix(), expected.matrix()) <= 1e-14);
+  }
+  // The geom's pose carries the solid; its mass replaces density × volume.
+  const Model<double> moved =
+      liedyn::load_mjcf_string(box("vertex='" + corners + "'", "pos='0 0 1' mass='2'"));
+  const SpatialInertia<double> two = SpatialInertia<double>::from_mass_com_inertia(
+      2.0, Vector3<double>(1, 2, 4), Matrix3<double>(I / m * 2.0));
+  CHECK(relative_error(moved.inertia(1).matrix(), two.matrix()) <= 1e-14);
+  // Points on a plane span no volume: one clear line.
+  CHECK_THROWS_WITH(liedyn::load_mjcf_string(box("vertex='0 0 0  1 0 0  0 1 0  1 1 0'", "")),
+                    StartsWith("liedyn: MJCF: line 1: <mesh> 'm': the vertices lie on one plane"));
 }
 
 TEST_CASE("MJCF: cassie's loops close: assembly, and the constrained accelerations keep them shut",
@@ -471,7 +536,11 @@ TEST_CASE("MJCF: malformed files give one clear ModelError line each", "[mjcf]")
       {wrap(free_body + "</body><body name='c'><freejoint/><geom size='1'/></body>"),
        {"line 3:", "a second free body"}},
       {wrap(free_body + "<body><joint/><geom type='mesh' mesh='m'/></body></body>"),
-       {"line 3: body 'body2': its inertia would come from a mesh geom"}},
+       {"line 3: geom of body 'body2': attribute 'mesh': no <mesh> named 'm'"}},
+      {wrap(free_body + "<body><joint/><geom mesh='m' size='1'/></body></body>"),
+       {"line 3: geom of body 'body2': a sphere fitted to mesh 'm'", "not supported"}},
+      {wrap(free_body + "<body><joint/><geom type='hfield'/></body></body>"),
+       {"line 3: body 'body2': its inertia would come from a hfield geom"}},
       {wrap(free_body + "<body><joint/><inertial mass='-1' diaginertia='1 1 1'/></body></body>"),
        {"line 3: body 'body2': negative mass"}},
       {wrap(free_body + "<body><joint type='spin'/><geom size='1'/></body></body>"),

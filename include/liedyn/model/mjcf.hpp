@@ -26,16 +26,18 @@
 //   angle="radian">. armature is kept.
 // * Inertia: <inertial pos orientation mass diaginertia|fullinertia>; without it, from the
 //   primitive geoms (sphere, capsule, cylinder, box, ellipsoid; mass or density, size or fromto)
-//   when <compiler inertiafromgeom> is auto (the default) or true, with MuJoCo's formulas;
-//   boundmass, boundinertia and balanceinertia as MuJoCo applies them. A mesh (or other
-//   non-primitive) geom needed for a body's inertia is an error naming the body.
+//   and the mesh geoms whose <mesh> is given inline (vertex, face; scale; inertia legacy, exact
+//   or convex: mesh_inertia.hpp) when <compiler inertiafromgeom> is auto (the default) or true,
+//   with MuJoCo's formulas; boundmass, boundinertia and balanceinertia as MuJoCo applies them.
+//   A mesh from a file (or another non-primitive geom) needed for a body's inertia is an error
+//   naming the body.
 // * <default> classes (nested), class= and childclass=, <frame>, <include file=> (relative to
 //   the main file's folder; cycles are errors), every orientation form (quat, axisangle, euler
 //   with eulerseq, xyaxes, zaxis), <option gravity> and <flag gravity="disable">.
 // * Not part of a rigid-body tree, ignored as a URDF's <dynamics> is: geoms (except for
-//   inertia), actuators, sensors, contacts, keyframes, assets, visual settings, joint damping,
-//   stiffness, frictionloss and springref, body gravcomp. The world's static children in a
-//   moving-base model are dropped with a diagnostic (they move nothing).
+//   inertia), actuators, sensors, contacts, keyframes, assets (but inline meshes), visual
+//   settings, joint damping, stiffness, frictionloss and springref, body gravcomp. The world's
+//   static children in a moving-base model are dropped with a diagnostic (they move nothing).
 // * Unsupported, always an error naming the element and line: free joints below the root,
 //   several free bodies or kinematic trees, <composite>, <flexcomp>, <replicate>, <attach>,
 //   compiler settings that change the model in ways not reproduced (settotalmass,
@@ -67,6 +69,7 @@
 
 #include "liedyn/model/builder.hpp"
 #include "liedyn/model/constraint.hpp"
+#include "liedyn/model/mesh_inertia.hpp"
 #include "liedyn/model/xml_common.hpp"
 
 namespace liedyn {
@@ -467,10 +470,11 @@ class Reader {
       else if (n == "worldbody") worldbodies_.push_back(el);
       else if (n == "equality") equality_sections_.push_back(el);
       else if (n == "tendon") constraint_sections_.push_back(el);
+      else if (n == "asset") read_assets(el);
       else if (n == "deformable") fail(el, "<" + n + "> is not supported");
       else if (n != "compiler" && n != "default" && n != "size" && n != "visual" &&
-               n != "statistic" && n != "custom" && n != "extension" && n != "asset" &&
-               n != "contact" && n != "actuator" && n != "sensor" && n != "keyframe")
+               n != "statistic" && n != "custom" && n != "extension" && n != "contact" &&
+               n != "actuator" && n != "sensor" && n != "keyframe")
         fail(el, "unknown element <" + n + "> in <mujoco>");
     }
     if (worldbodies_.empty()) fail(root, "no <worldbody>");
@@ -525,6 +529,19 @@ class Reader {
             gravity_disabled_ = true;
   }
 
+  /// The <mesh> assets by name (a mesh's name defaults to its file's, without folder and
+  /// extension, as in MuJoCo); the rest of <asset> is visual.
+  void read_assets(const XMLElement* el) {
+    for (const XMLElement* c : children(el)) {
+      if (std::string(c->Name()) != "mesh") continue;
+      std::string name = c->Attribute("name") ? c->Attribute("name") : "";
+      if (name.empty() && c->Attribute("file"))
+        name = std::filesystem::path(c->Attribute("file")).stem().string();
+      if (name.empty()) fail(c, "<mesh>: no 'name' and no 'file'");
+      if (!meshes_.emplace(name, c).second) fail(c, "duplicate mesh name '" + name + "'");
+    }
+  }
+
   void read_default(const XMLElement* el, const std::string& parent, bool top) {
     std::string name = "main";
     if (const char* c = el->Attribute("class")) name = c;
@@ -538,7 +555,8 @@ class Reader {
     for (const XMLElement* c : children(el)) {
       const std::string kind = c->Name();
       if (kind == "default") continue;
-      if (kind != "joint" && kind != "geom" && kind != "site" && kind != "equality")
+      if (kind != "joint" && kind != "geom" && kind != "site" && kind != "equality" &&
+          kind != "mesh")
         continue;  // not for dynamics
       auto& attrs = dc.kinds[kind];
       // An orientation written here replaces an inherited one of another form.
@@ -798,13 +816,24 @@ class Reader {
     const double density = read1(el, "geom", cls, "density", 1000.0, who);
     if (has_mass ? mass == 0.0 : density == 0.0) return SpatialInertia<double>();
     if (type != "sphere" && type != "capsule" && type != "cylinder" && type != "box" &&
-        type != "ellipsoid")
+        type != "ellipsoid" && type != "mesh")
       fail(el, "body '" + body + "': its inertia would come from a " + type + " geom " +
                    element_name(el) +
-                   "(only primitive geoms are supported; give the body an <inertial>)");
+                   "(only primitive and inline mesh geoms are supported; give the body an "
+                   "<inertial>)");
     if (const Attr s = get(el, "geom", cls, "shellinertia"))
       if (read_bool(s, who, "shellinertia"))
         fail(el, who + ": shellinertia is not supported (give the body an <inertial>)");
+    if (type != "mesh")
+      if (const Attr ma = get(el, "geom", cls, "mesh"))
+        fail(el, who + ": a " + type + " fitted to mesh '" + ma.text +
+                     "' (MuJoCo sizes it from the mesh) is not supported; give the body an "
+                     "<inertial>");
+    if (type == "mesh") {
+      const mesh::MassProperties& p = mesh_of(el, cls, who, body);
+      return solid_inertia(pose(el, "geom", cls, who), has_mass ? mass : density * p.volume, p.com,
+                           p.inertia / p.volume, el, who);
+    }
     double size[3] = {0, 0, 0};
     const Attr sa = get(el, "geom", cls, "size");
     const int ns = sa ? std::min(xml::count_tokens(sa.text), 3) : 0;
@@ -862,10 +891,89 @@ class Reader {
       I(1) = (size[0] * size[0] + size[2] * size[2]) / 5;
       I(2) = (size[0] * size[0] + size[1] * size[1]) / 5;
     }
-    const double m = has_mass ? mass : density * volume;
+    return solid_inertia(X, has_mass ? mass : density * volume, Vector3<double>::Zero(),
+                         Matrix3<double>(I.asDiagonal()), el, who);
+  }
+
+  /// A geom of mass m whose centre is c and inertia m I1 about it (I1 per unit mass), both in the
+  /// geom frame X, in the body frame.
+  SpatialInertia<double> solid_inertia(const SE3<double>& X, double m, const Vector3<double>& c,
+                                       const Matrix3<double>& I1, const XMLElement* el,
+                                       const std::string& who) const {
     if (m < 0.0) fail(el, who + ": negative mass");
-    const Matrix3<double> Ig = X.rotation() * (m * I).asDiagonal() * X.rotation().transpose();
-    return SpatialInertia<double>::from_mass_com_inertia(m, X.translation(), Ig);
+    const Matrix3<double> Ig = X.rotation() * (m * I1) * X.rotation().transpose();
+    return SpatialInertia<double>::from_mass_com_inertia(m, X.act_point(c), Ig);
+  }
+
+  /// The mass properties of the mesh of a mesh geom (computed once per mesh): MuJoCo's for a mesh
+  /// given inline by 'vertex' (and 'face'); a mesh from a file is an error.
+  const mesh::MassProperties& mesh_of(const XMLElement* geom, const std::string& cls,
+                                      const std::string& who, const std::string& body) const {
+    const Attr ma = get(geom, "geom", cls, "mesh");
+    if (!ma) fail(geom, who + ": a mesh geom without 'mesh'");
+    const auto found = meshes_.find(ma.text);
+    if (found == meshes_.end())
+      fail(ma.where, who + ": attribute 'mesh': no <mesh> named '" + std::string(ma.text) + "'");
+    const XMLElement* el = found->second;
+    if (const char* file = el->Attribute("file"))
+      fail(geom, "body '" + body + "': its inertia would come from a mesh file '" + file +
+                     "' (geom " + element_name(geom) +
+                     "; liedyn reads meshes given inline by 'vertex' and 'face'; give the body an "
+                     "<inertial>)");
+    const auto cached = mesh_props_.find(ma.text);
+    if (cached != mesh_props_.end()) return cached->second;
+    return mesh_props_[ma.text] = read_mesh(el, "<mesh> '" + std::string(ma.text) + "'");
+  }
+
+  /// An inline <mesh>'s vertices, faces, scale and inertia mode, and its mass properties.
+  mesh::MassProperties read_mesh(const XMLElement* el, const std::string& who) const {
+    const std::string cls = class_of(el, "main");
+    for (const char* attr : {"plugin", "refpos", "refquat", "content_type"})
+      if (get(el, "mesh", cls, attr)) fail(el, who + ": attribute '" + attr + "' is not supported");
+    const Attr va = get(el, "mesh", cls, "vertex");
+    if (!va) fail(el, who + ": no 'vertex' (and no 'file')");
+    const std::vector<double> v = number_list(va, who, "vertex");
+    if (v.size() % 3 != 0)
+      fail(va.where, who + ": attribute 'vertex': not a multiple of 3 numbers");
+    std::vector<Eigen::Vector3d> vertices;
+    for (std::size_t k = 0; k < v.size(); k += 3) vertices.emplace_back(v[k], v[k + 1], v[k + 2]);
+    std::vector<Eigen::Vector3i> faces;
+    if (const Attr fa = get(el, "mesh", cls, "face")) {
+      const std::vector<double> f = number_list(fa, who, "face");
+      if (f.size() % 3 != 0)
+        fail(fa.where, who + ": attribute 'face': not a multiple of 3 numbers");
+      for (double i : f)
+        if (i != std::floor(i) || i < 0.0 || i >= static_cast<double>(vertices.size()))
+          fail(fa.where,
+               who + ": attribute 'face': " + std::to_string(i) + " is not the index of a vertex");
+      for (std::size_t k = 0; k < f.size(); k += 3)
+        faces.emplace_back(int(f[k]), int(f[k + 1]), int(f[k + 2]));
+    }
+    const Vector3<double> scale = read3(el, "mesh", cls, "scale", Vector3<double>::Ones(), who);
+    mesh::InertiaMode mode = mesh::InertiaMode::legacy;  // MuJoCo 4's default
+    if (const Attr ia = get(el, "mesh", cls, "inertia")) {
+      const std::string k = keyword(ia, who, "inertia", {"legacy", "exact", "convex", "shell"});
+      if (k == "shell") fail(ia.where, who + ": inertia='shell' is not supported");
+      mode = k == "exact"    ? mesh::InertiaMode::exact
+             : k == "convex" ? mesh::InertiaMode::convex
+                             : mesh::InertiaMode::legacy;
+    }
+    // qhull's vertex limit changes the hull; liedyn's hull keeps every vertex.
+    const double maxhullvert = read1(el, "mesh", cls, "maxhullvert", -1.0, who);
+    if (maxhullvert >= 0.0 && maxhullvert < static_cast<double>(vertices.size()) &&
+        (faces.empty() || mode == mesh::InertiaMode::convex))
+      fail(el, who + ": maxhullvert below the number of vertices is not supported");
+    try {
+      return mesh::mesh_properties(vertices, faces, scale, mode);
+    } catch (const std::invalid_argument& e) {
+      fail(el, who + ": " + e.what());
+    }
+  }
+
+  std::vector<double> number_list(const Attr& a, const std::string& who, const char* attr) const {
+    std::vector<double> out(static_cast<std::size_t>(xml::count_tokens(a.text)));
+    if (!out.empty()) numbers(a, who, attr, static_cast<int>(out.size()), out.data());
+    return out;
   }
 
   // ---- the model ---------------------------------------------------------------------------
@@ -1267,6 +1375,8 @@ class Reader {
   std::vector<const XMLElement*> equality_sections_;
   std::vector<ConstraintSpec<double>>* equality_out_ = nullptr;  // null: <equality> unsupported
   std::map<std::string, double> qpos0_;
+  std::map<std::string, const XMLElement*> meshes_;                 // <asset><mesh> by name
+  mutable std::map<std::string, mesh::MassProperties> mesh_props_;  // computed on first use
   bool moving_base_ = false;  // per joint name: MuJoCo's qpos0
   std::vector<BodyInfo> bodies_;
   std::set<std::string> body_names_, joint_names_;
