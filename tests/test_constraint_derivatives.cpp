@@ -38,6 +38,7 @@
 #include <liedyn/algorithm/impulse_dynamics_derivatives.hpp>
 #include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff/finite_differences.hpp>
+#include <liedyn/numdiff/state_field.hpp>
 #ifdef LIEDYN_HAS_URDF
 #include <liedyn/interop/all.hpp>
 #include <liedyn/model/urdf.hpp>
@@ -49,7 +50,6 @@
 #ifdef LIEDYN_HAS_URDF
 #include "support/pinocchio_contact_cases.hpp"
 #endif
-#include "support/state_tangent.hpp"
 #include "support/test_support.hpp"
 
 using liedyn::ConstraintData;
@@ -542,7 +542,7 @@ TEST_CASE(
   }
 }
 
-using liedyn::test::local;
+using liedyn::numdiff::local_difference;
 
 // The same differences as above; the linearization adds only the kinematic rows and the
 // representation's twist rows, which are exact maps. Measured ≤ 1.5e-11; bound 1e-9.
@@ -574,7 +574,7 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
     nd.twist_representation = rep;
 
     // Continuous: the vector field [ν; r; d/dt t; ṙ] in rep's coordinates. Its first rows give
-    // δν̄; a deviation on a group has η̇ = δv − ad(v̄) η (subtract_group_drift).
+    // δν̄; a deviation on a group has η̇ = δv − ad(v̄) η (numdiff::add_deviation_drift).
     auto field = [&](const State<L>& y, const VectorX<L>& t) {
       liedyn::constrained_forward_dynamics(model_l, data_l, set_l, cd_l, y, t);
       VectorX<L> f(2 * nv);
@@ -586,7 +586,7 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
     };
     MatrixX<L> A_fd = liedyn::numdiff::state_jacobian(
         model_l, [&](const State<L>& y) { return field(y, tau_l); }, x_l, nd);
-    liedyn::test::subtract_group_drift(model_l, x_l, A_fd);
+    liedyn::numdiff::add_deviation_drift(model_l, x_l, A_fd);
     const MatrixX<L> B_fd =
         liedyn::numdiff::vector_jacobian([&](const VectorX<L>& t) { return field(x_l, t); }, tau_l);
     liedyn::linearize(model, data, set, cd, x, tau, opt);
@@ -613,10 +613,12 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
     };
     const State<L> x_plus = step(x_l, tau_l);
     const MatrixX<L> Ad_fd = liedyn::numdiff::state_jacobian(
-        model_l, [&](const State<L>& y) { return local(model_l, x_plus, step(y, tau_l), rep); },
+        model_l,
+        [&](const State<L>& y) { return local_difference(model_l, x_plus, step(y, tau_l), rep); },
         x_l, nd);
     const MatrixX<L> Bd_fd = liedyn::numdiff::vector_jacobian(
-        [&](const VectorX<L>& t) { return local(model_l, x_plus, step(x_l, t), rep); }, tau_l);
+        [&](const VectorX<L>& t) { return local_difference(model_l, x_plus, step(x_l, t), rep); },
+        tau_l);
     liedyn::linearize_discrete(model, data, set, cd, x, tau, dt, opt);
     LIEDYN_CHECK_BELOW(relative_error(data.A, Ad_fd), 1e-9);
     LIEDYN_CHECK_BELOW(relative_error(data.B, Bd_fd), 1e-9);
@@ -625,8 +627,9 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
 
 // The kernel in each floating-point type agrees with its long double result to the scalar's
 // tolerance times the KKT conditioning (as in test_constraints), and allocates nothing once the
-// workspaces exist; on chains of 1-DoF joints and of every joint type. (AutoDiffScalar is left out here: its instantiation of this kernel doubled
-// the file's compile time; the operations it uses are the ones test_constraints runs in AD6.)
+// workspaces exist; on chains of 1-DoF joints and of every joint type. (AutoDiffScalar is left out
+// here: its instantiation of this kernel doubled the file's compile time; the operations it uses
+// are the ones test_constraints runs in AD6.)
 TEMPLATE_TEST_CASE("constraint derivatives: every scalar type, without allocation",
                    "[constraints][derivatives][scalar]", float, double, long double) {
   using S = TestType;

@@ -28,7 +28,6 @@
 #include "support/pinocchio4_model.hpp"
 #include "support/pinocchio_dump.hpp"
 #include "support/scribble.hpp"
-#include "support/state_tangent.hpp"
 #include "support/test_support.hpp"
 
 using namespace liedyn;
@@ -820,24 +819,6 @@ TEST_CASE(
   }
 }
 
-namespace {
-
-// The vector field of the state in the coordinates of `rep` (the rows of A): [ν; r; ṫ; ṙ],
-// ṫ the representation's base acceleration; [r; ṙ] for a welded base.
-VectorX<LD> state_field(const Model<LD>& model, Data<LD>& data, const State<LD>& y,
-                        const VectorX<LD>& tau, TwistRepresentation rep) {
-  const VectorX<LD> acc = aba(model, data, y, tau);
-  const int n = model.nv_joints();
-  VectorX<LD> f(2 * model.nv());
-  if (model.has_moving_base())
-    f << y.nu, y.r, base_acceleration_from_body(y.H, y.nu, Vector6<LD>(acc.head<6>()), rep),
-        acc.tail(n);
-  else f << y.r, acc;
-  return f;
-}
-
-}  // namespace
-
 TEST_CASE(
     "joint types: the continuous and discrete linearizations of trees with every joint type "
     "against long-double central differences on the product group") {
@@ -866,11 +847,17 @@ TEST_CASE(
       lin.representation = rep;
 
       MatrixX<LD> fd_A = numdiff::state_jacobian(
-          model, [&](const State<LD>& y) { return state_field(model, data_fd, y, tau, rep); }, x,
-          opt);
-      test::subtract_group_drift(model, x, fd_A);
+          model,
+          [&](const State<LD>& y) {
+            return numdiff::state_vector_field(model, data_fd, y, tau, rep);
+          },
+          x, opt);
+      numdiff::add_deviation_drift(model, x, fd_A);
       const MatrixX<LD> fd_B = numdiff::vector_jacobian(
-          [&](const VectorX<LD>& t) { return state_field(model, data_fd, x, t, rep); }, tau);
+          [&](const VectorX<LD>& t) {
+            return numdiff::state_vector_field(model, data_fd, x, t, rep);
+          },
+          tau);
       linearize(model, data, x, tau, lin);
       const double e_A = relative_diff(data.A, fd_A), e_B = relative_diff(data.B, fd_B);
       CHECK(e_A < 1e-9);
@@ -879,7 +866,8 @@ TEST_CASE(
       // Discrete: δx⁺ = step(x ⊕ δx) ⊖ step(x), in `rep` coordinates at both ends.
       const State<LD> x_next = semi_implicit_euler_step(model, data_fd, x, tau, dt);
       auto step_from = [&](const State<LD>& y, const VectorX<LD>& t) {
-        return test::local(model, x_next, semi_implicit_euler_step(model, data_fd, y, t, dt), rep);
+        return numdiff::local_difference(model, x_next,
+                                         semi_implicit_euler_step(model, data_fd, y, t, dt), rep);
       };
       const MatrixX<LD> fd_Ad = numdiff::state_jacobian(
           model, [&](const State<LD>& y) { return step_from(y, tau); }, x, opt);

@@ -27,6 +27,7 @@
 #include <liedyn/algorithm/linearization.hpp>
 #include <liedyn/algorithm/reference_dynamics.hpp>
 #include <liedyn/model/samples.hpp>
+#include <liedyn/numdiff/state_field.hpp>
 
 #if defined(LIEDYN_HAS_URDF) && defined(__has_include)
 #if __has_include(<liedyn/model/urdf.hpp>)
@@ -36,7 +37,6 @@
 #endif
 
 #include "../examples/aerial_manipulator.hpp"
-#include "support/state_tangent.hpp"
 #include "support/test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -134,7 +134,7 @@ State<T> retract(const Model<T>& m, const State<T>& x, const VectorX<T>& dx, Rep
   return y;
 }
 
-using liedyn::test::local;
+using liedyn::numdiff::local_difference;
 
 /// The vector field in `rep` coordinates, except for the η rows (see fd_continuous):
 /// [ν; r; d/dt t; ṙ] with (ν̇, ṙ) = M⁻¹(τ̄ − h) by the reference route and d/dt t the
@@ -207,16 +207,17 @@ FdJacobians fd_discrete(const Model<double>& md, const State<double>& xd,
   for (int k = 0; k < N; ++k) {
     VectorX<LD> e = VectorX<LD>::Zero(N);
     e(k) = h;
-    const VectorX<LD> p = local(m, xp, phi(retract(m, x, e, rep), tau), rep);
-    const VectorX<LD> q = local(m, xp, phi(retract(m, x, VectorX<LD>(-e), rep), tau), rep);
+    const VectorX<LD> p = local_difference(m, xp, phi(retract(m, x, e, rep), tau), rep);
+    const VectorX<LD> q =
+        local_difference(m, xp, phi(retract(m, x, VectorX<LD>(-e), rep), tau), rep);
     fd.A.col(k) = (p - q) / (2 * h);
   }
   fd.B.resize(N, nv);
   for (int k = 0; k < nv; ++k) {
     VectorX<LD> e = VectorX<LD>::Zero(nv);
     e(k) = h;
-    const VectorX<LD> p = local(m, xp, phi(x, VectorX<LD>(tau + e)), rep);
-    const VectorX<LD> q = local(m, xp, phi(x, VectorX<LD>(tau - e)), rep);
+    const VectorX<LD> p = local_difference(m, xp, phi(x, VectorX<LD>(tau + e)), rep);
+    const VectorX<LD> q = local_difference(m, xp, phi(x, VectorX<LD>(tau - e)), rep);
     fd.B.col(k) = (p - q) / (2 * h);
   }
   return fd;
