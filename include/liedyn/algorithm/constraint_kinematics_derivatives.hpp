@@ -45,7 +45,8 @@ namespace detail {
 /// (a support block holding body's chain): theta (δθ by δq, also δV by δν̄), dv (δV by δq), daq
 /// (δA by δq), dav (δA by δν̄) and axis_rate (Ṡ_d, the columns' time derivative along the
 /// motion); all zero for the environment (body −1). Needs the ground quantities of
-/// eidamb_derivatives, φ_d included (ground_motion_pass or ground_acceleration_pass).
+/// eidamb_derivatives, φ_d of the multi-DoF columns included (ground_motion_pass or
+/// ground_acceleration_pass).
 template <class S>
 void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int body,
                              const std::vector<int>& support, const Motion<S>& a_g0,
@@ -70,17 +71,25 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
     // about S_d with everything after d, δA_b = (Apar_d − a_g0) × S_d + (V_b − Vpar_d) × u_d
     // = S_d × a_g0 − φ_d + V_b × u_d; by δṙ_d, δA_b = S_d × V_b − u_d − S_d × Vpost_d
     // = S_d × V_b + W_d. The axis itself turns with Vpost_d: Ṡ_d = Vpost_d × S_d = W_d + u_d.
-    for (int d = model.r_index(k); d < model.r_index(k + 1); ++d) {
+    auto column = [&](int d, const Motion<S>& dA_by_q) {
       const int col = support_column(support, off + d);
       const Motion<S>& Sd = data.ground_axis[d];
-      const Motion<S>& ud = data.ground_u[d];
-      const Motion<S>& Wd = data.ground_w[d];
       theta.col(col) = Sd.vector();
-      dv.col(col) = -ud.vector();
-      daq.col(col) = (Sd.cross(a_g0) - data.ground_phi[d] + Vb.cross(ud)).vector();
-      dav.col(col) = (Sd.cross(Vb) + Wd).vector();
-      axis_rate.col(col) = (Wd + ud).vector();
+      dv.col(col) = -data.ground_u[d].vector();
+      daq.col(col) = dA_by_q.vector();
+      dav.col(col) = (Sd.cross(Vb) + data.ground_w[d]).vector();
+      axis_rate.col(col) = (data.ground_w[d] + data.ground_u[d]).vector();
+    };
+    // A 1-DoF joint's column may take its child's motion (V_k, A_k) for (Vpar_d, Apar_d), as
+    // S × S = 0 makes the two forms equal, without φ_d.
+    if (model.joint(k).one_dof()) {
+      const int d = model.r_index(k);
+      const Motion<S> Ak = data.ground_a[k] - a_g0;
+      column(d, Ak.cross(data.ground_axis[d]) + (Vb - data.ground_v[k]).cross(data.ground_u[d]));
+      return;
     }
+    for (int d = model.r_index(k); d < model.r_index(k + 1); ++d)
+      column(d, data.ground_axis[d].cross(a_g0) - data.ground_phi[d] + Vb.cross(data.ground_u[d]));
   });
 }
 

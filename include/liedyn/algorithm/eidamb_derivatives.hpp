@@ -203,16 +203,17 @@ LIEDYN_ALWAYS_INLINE void ground_column_accelerations(const Model<S>& model, Dat
       data.ground_axis[c].cross(data.ground_a[p]) - data.ground_u[c].cross(data.ground_v[p]);
 }
 
-/// The forward recursion alone (ground_axis, ground_u, ground_w, ground_phi for every joint
-/// column, ground_v, ground_a for every body) at the poses in data.H_base: what the constraint
-/// kinematics derivatives need, without inertias.
+/// The forward recursion alone (ground_axis, ground_u, ground_w for every joint column,
+/// ground_phi for a multi-DoF joint's, ground_v, ground_a for every body) at the poses in
+/// data.H_base: what the constraint kinematics derivatives need, without inertias (they read a
+/// 1-DoF column's motion after the joint, V_i and A_i, where a multi-DoF one's needs φ_d).
 template <class S, class Derived>
 void ground_motion_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
                         const Eigen::MatrixBase<Derived>& ddq) {
   ground_motion_of_root(model, data, x, ddq);
   for (int i = 1; i < model.num_bodies(); ++i) {
     ground_motion_of_body(model, data, x, ddq, i);
-    ground_column_accelerations(model, data, x, ddq, i);
+    if (!model.joint(i).one_dof()) joint_column_accelerations(model, data, x, ddq, i);
   }
 }
 
