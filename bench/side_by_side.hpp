@@ -45,14 +45,19 @@ struct ContactSet {
   std::vector<std::string> frames;
   bool point = true;
   bool mixed = false;
+  bool with_derivatives = true;  ///< false: the constrained derivatives are not set side by side
 };
 
 /// The robot: a URDF, its root link a free-flyer (or welded for an arm), and its contact sets.
+/// Or, when `generated` names one, a model with multi-DoF joints that
+/// scripts/generate_pinocchio_reference.py builds (tests/data/pinocchio4/README.md): no URDF
+/// describes its spherical joints, so both libraries build it from Pinocchio's records of it.
 struct Robot {
   std::string name;
   std::string urdf;
   bool welded = false;
   std::vector<ContactSet> contacts;
+  std::string generated;
 };
 
 /// The inputs of every kernel over a pool of states, in Pinocchio's layout.
@@ -71,25 +76,29 @@ class Side {
   virtual std::vector<std::vector<double>> outputs(Kernel k, int contact_set, int state) = 0;
 };
 
+struct PinocchioModelRecord;
+
 /// Pinocchio's side (side_by_side_pinocchio.cpp): the model from its URDF parser (free-flyer
-/// root joint unless welded). joint_names() lists its joints in its order, the free-flyer
-/// excluded; set_pool() hands it the states.
+/// root joint unless welded), rebuilt from `record`. joint_names() lists its joints in its order,
+/// the free-flyer excluded; set_pool() hands it the states.
 class PinocchioSide : public Side {
  public:
   virtual std::vector<std::string> joint_names() const = 0;
   virtual void set_pool(const Pool& pool) = 0;
 };
-std::unique_ptr<PinocchioSide> make_pinocchio_side(const Robot& robot);
+std::unique_ptr<PinocchioSide> make_pinocchio_side(const Robot& robot,
+                                                   const PinocchioModelRecord& record);
 
-/// liedyn's side (side_by_side_liedyn.cpp): the model from liedyn's URDF loader, joints mapped
-/// to Pinocchio's by name; it draws the pool (`size` random states and inputs from `seed`) and
-/// returns it in Pinocchio's layout with pool().
+/// liedyn's side (side_by_side_liedyn.cpp): the model from liedyn's URDF loader (from Pinocchio's
+/// `record` for a generated robot), joints mapped to Pinocchio's by name; it draws the pool
+/// (`size` random states and inputs from `seed`) and returns it in Pinocchio's layout with
+/// pool().
 class LiedynSide : public Side {
  public:
   virtual const Pool& pool() const = 0;
   virtual int nv() const = 0;
 };
-std::unique_ptr<LiedynSide> make_liedyn_side(const Robot& robot,
+std::unique_ptr<LiedynSide> make_liedyn_side(const Robot& robot, const PinocchioModelRecord& record,
                                              const std::vector<std::string>& pinocchio_joints,
                                              int size, unsigned seed);
 

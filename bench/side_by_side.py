@@ -85,7 +85,7 @@ def read_medians(data):
         kernel, case, library = b["run_name"].split("/")
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b["time_unit"]]
         out.setdefault((kernel, case), {})[library] = b["real_time"] * scale
-        nv[case.split("_", 1)[0]] = int(b.get("nv", 0))
+        nv[split_case(case)[0]] = int(b.get("nv", 0))
     return out, nv
 
 
@@ -140,6 +140,13 @@ def cases_in_order(runs):
     return order
 
 
+def split_case(case):
+    """ROBOT[_CONTACTS] -> (ROBOT, CONTACTS or ""): a contact set's name is like 4x3D_body, and a
+    robot's name may hold underscores (talos_spherical)."""
+    m = re.fullmatch(r"(.+?)(?:_(\d+x\d+D_\w+))?", case)
+    return m.group(1), m.group(2) or ""
+
+
 def table(runs):
     labels = [m["label"] for m, _, _ in runs]
     head = "| kernel | robot (contacts) | nv | " + " | ".join(
@@ -156,9 +163,9 @@ def table(runs):
             r = ratio(t)
             cells.append(f"{t.get('liedyn', float('nan')):.0f} | {t.get('pinocchio', float('nan')):.0f} | "
                          + (f"**{r:.2f}**" if r is not None else "—"))
-        robot = case.split("_", 1)
-        shown = robot[0] + (f" ({robot[1].replace('_', ', ')})" if len(robot) > 1 else "")
-        rows.append(f"| {names.get(kernel, kernel)} | {shown} | {nv.get(robot[0], '')} | " + " | ".join(cells) + " |")
+        robot, contacts = split_case(case)
+        shown = robot + (f" ({contacts.replace('_', ', ')})" if contacts else "")
+        rows.append(f"| {names.get(kernel, kernel)} | {shown} | {nv.get(robot, '')} | " + " | ".join(cells) + " |")
     return rows
 
 
@@ -201,7 +208,12 @@ def section(runs, args):
     md.append("Kernels: " + "; ".join(f"{n} = {d}" for _, n, d in KERNELS if n != d) + ". Contacts: solo12 on"
               " its 4 feet (point contacts), talos on its 2 soles (rigid contacts), in the body sense"
               " (Pinocchio's `LOCAL`) and the mixed sense (`LOCAL_WORLD_ALIGNED`); xarm7 (`bench/models/`) is"
-              " welded and has no contacts. Derivatives in the body representation, Pinocchio's.\n")
+              " welded and has no contacts. solo12_spherical and talos_spherical are the same robots with spherical"
+              " hips (and shoulders), built by `scripts/generate_pinocchio_reference.py` (tests/data/pinocchio4/README.md),"
+              " both libraries' models from Pinocchio's records of them; talos_spherical's constrained derivatives"
+              " under mixed-sense soles are not timed: Pinocchio's ∂q̈/∂q there disagrees with its own finite"
+              " differences (`bench/pinocchio_derivative_check.py`). Derivatives in the body representation,"
+              " Pinocchio's.\n")
     md.append("Ratio ranges over the robots:\n")
     md.extend(summary(runs))
     md.append("")

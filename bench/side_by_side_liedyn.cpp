@@ -1,8 +1,11 @@
 // liedyn's side of liedyn_bench_pinocchio (bench/side_by_side.hpp): the model from liedyn's URDF
-// loader, the pool of random states, and each kernel's call; results converted to Pinocchio's
-// layout with liedyn's interop converters (joints mapped by name, docs/interop.md).
+// loader (from Pinocchio's records for a generated robot), the pool of random states, and each
+// kernel's call; results converted to Pinocchio's layout with liedyn's interop converters (joints
+// mapped by name, docs/interop.md).
+#include <algorithm>
 #include <memory>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,10 +21,12 @@
 #include <liedyn/algorithm/linearization.hpp>
 #include <liedyn/algorithm/rnea.hpp>
 #include <liedyn/interop/all.hpp>
+#include <liedyn/model/builder.hpp>
 #include <liedyn/model/constraint.hpp>
 #include <liedyn/model/urdf.hpp>
 
 #include "side_by_side.hpp"
+#include "side_by_side_pinocchio_model.hpp"
 
 namespace side_by_side {
 namespace {
@@ -33,14 +38,77 @@ std::vector<double> flat(const MatrixX<double>& m) {
   return std::vector<double>(m.data(), m.data() + m.size());
 }
 
+SE3<double> se3_of(const Placement& p) {
+  Matrix3<double> R;
+  R << p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8];
+  return SE3<double>(R, Vector3<double>(p[9], p[10], p[11]));
+}
+
+SpatialInertia<double> inertia_of(const PinocchioJoint& j) {
+  Matrix3<double> I;
+  I << j.inertia[0], j.inertia[1], j.inertia[2], j.inertia[3], j.inertia[4], j.inertia[5],
+      j.inertia[6], j.inertia[7], j.inertia[8];
+  return SpatialInertia<double>::from_mass_com_inertia(j.mass, {j.com[0], j.com[1], j.com[2]}, I);
+}
+
+JointSpec<double> joint_of(const PinocchioJoint& j) {
+  const SE3<double> X = se3_of(j.placement);
+  const std::string& t = j.type;
+  if (t == "JointModelSpherical") return JointSpec<double>::spherical(j.name, X);
+  const Vector3<double> axis = t == "JointModelRX" || t == "JointModelPX" ? Vector3<double>::UnitX()
+                               : t == "JointModelRY" || t == "JointModelPY"
+                                   ? Vector3<double>::UnitY()
+                               : t == "JointModelRZ" || t == "JointModelPZ"
+                                   ? Vector3<double>::UnitZ()
+                                   : Vector3<double>(j.axis[0], j.axis[1], j.axis[2]);
+  if (t.rfind("JointModelR", 0) == 0) return JointSpec<double>::revolute(j.name, axis, X);
+  if (t.rfind("JointModelP", 0) == 0) return JointSpec<double>::prismatic(j.name, axis, X);
+  throw std::invalid_argument("side_by_side: joint '" + j.name + "' of Pinocchio type " + t +
+                              " is not supported for a generated robot");
+}
+
+/// A generated robot's model from Pinocchio's records of it: its root free-flyer is the moving
+/// base (its body "base"), every other joint a body named after it; the contact frames only.
+Model<double> model_from_record(const Robot& robot, const PinocchioModelRecord& record) {
+  const std::vector<PinocchioJoint>& joints = record.joints;
+  if (joints.empty() || joints[0].type != "JointModelFreeFlyer" || joints[0].parent != 0)
+    throw std::invalid_argument("side_by_side: generated robot '" + robot.name +
+                                "' must have a free-flyer root joint");
+  // Pinocchio's joint I is record.joints[I − 1]; joint 1, the free-flyer, is liedyn's base.
+  auto body = [&](int I) { return I == 1 ? std::string("base") : joints.at(I - 1).name; };
+  ModelBuilder<double> b(BaseType::Moving, "base", inertia_of(joints[0]));
+  b.set_inertia_check(InertiaCheck::PositiveDefinite);  // the grippers' light links
+  for (std::size_t k = 1; k < joints.size(); ++k)
+    b.add_body(body(joints[k].parent), joints[k].name, joint_of(joints[k]), inertia_of(joints[k]));
+  // Each contact frame once (the sets share them), the first of its name as Pinocchio's
+  // getFrameId finds it.
+  std::set<std::string> added;
+  for (const ContactSet& c : robot.contacts)
+    for (const std::string& name : c.frames) {
+      const auto f = std::find_if(record.frames.begin(), record.frames.end(),
+                                  [&](const PinocchioFrame& g) { return g.name == name; });
+      if (f != record.frames.end() && added.insert(name).second)
+        b.add_frame(name, body(f->parent_joint), se3_of(f->placement));
+    }
+  return b.build();
+}
+
+Model<double> load_model(const Robot& robot, const PinocchioModelRecord& record) {
+  if (!robot.generated.empty()) return model_from_record(robot, record);
+  UrdfOptions options;
+  options.weld_base = robot.welded;
+  return load_urdf_file(robot.urdf, options);
+}
+
 class Liedyn final : public LiedynSide {
  public:
-  Liedyn(const Robot& robot, const std::vector<std::string>& pinocchio_joints, int size,
-         unsigned seed) {
-    UrdfOptions options;
-    options.weld_base = robot.welded;
-    model_ = std::make_shared<const Model<double>>(load_urdf_file(robot.urdf, options));
+  Liedyn(const Robot& robot, const PinocchioModelRecord& record,
+         const std::vector<std::string>& pinocchio_joints, int size, unsigned seed) {
+    model_ = std::make_shared<const Model<double>>(load_model(robot, record));
     perm_ = interop::JointPermutation::from_names(*model_, pinocchio_joints);
+    // The converters map multi-DoF joints under the default identity only; a generated robot
+    // lists its joints in Pinocchio's order.
+    if (perm_.is_identity()) perm_ = interop::JointPermutation();
     for (const ContactSet& c : robot.contacts) {
       const TwistRepresentation sense =
           c.mixed ? TwistRepresentation::Mixed : TwistRepresentation::Body;
@@ -167,7 +235,7 @@ class Liedyn final : public LiedynSide {
         const VectorX<double> v = impulse_dynamics(model, d, set, cd, x, 0.0);
         State<double> after = x;
         if (model.has_moving_base()) after.nu = v.head<6>();
-        after.r = v.tail(model.num_joints());
+        after.r = v.tail(model.nv_joints());
         return {flat(interop::velocity_to(Library::Pinocchio, model, after, perm_)),
                 flat(cd.impulse)};
       }
@@ -187,10 +255,10 @@ class Liedyn final : public LiedynSide {
 
 }  // namespace
 
-std::unique_ptr<LiedynSide> make_liedyn_side(const Robot& robot,
+std::unique_ptr<LiedynSide> make_liedyn_side(const Robot& robot, const PinocchioModelRecord& record,
                                              const std::vector<std::string>& pinocchio_joints,
                                              int size, unsigned seed) {
-  return std::make_unique<Liedyn>(robot, pinocchio_joints, size, seed);
+  return std::make_unique<Liedyn>(robot, record, pinocchio_joints, size, seed);
 }
 
 }  // namespace side_by_side

@@ -7,8 +7,10 @@
 //                          [--no-default-robots] [--check-only] [benchmark flags]
 //
 // The default robots: solo12 (4 point feet) and talos (2 rigid soles) of tests/data, contacts in
-// the body and the mixed sense, and xarm7 (bench/models, a 7-joint arm, welded). --robot loads a
-// URDF's root link as a free-flyer, --arm welds it (unconstrained kernels only).
+// the body and the mixed sense, xarm7 (bench/models, a 7-joint arm, welded), and solo12_spherical
+// and talos_spherical: the same two with spherical hips (and shoulders), as
+// scripts/generate_pinocchio_reference.py builds them. --robot loads a URDF's root link as a
+// free-flyer, --arm welds it (unconstrained kernels only).
 //
 // 64 random states (liedyn's random_state, mapped to Pinocchio's q, v by joint name), one
 // workspace per benchmark, reused. Before any timing, every kernel's outputs are compared on
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "side_by_side.hpp"
+#include "side_by_side_pinocchio_model.hpp"
 
 namespace side_by_side {
 
@@ -93,7 +96,9 @@ std::vector<std::pair<Kernel, int>> cases(const Robot& robot) {
   std::vector<std::pair<Kernel, int>> out;
   for (Kernel k : kUnconstrained) out.push_back({k, -1});
   for (Kernel k : kConstrained)
-    for (int c = 0; c < static_cast<int>(robot.contacts.size()); ++c) out.push_back({k, c});
+    for (int c = 0; c < static_cast<int>(robot.contacts.size()); ++c)
+      if (k != Kernel::ConstrainedDynamicsDerivatives || robot.contacts[c].with_derivatives)
+        out.push_back({k, c});
   return out;
 }
 
@@ -164,13 +169,25 @@ std::vector<Robot> default_robots() {
   Robot solo{"solo12",
              data + "/solo12.urdf",
              false,
-             {{"4x3D_body", feet, true, false}, {"4x3D_mixed", feet, true, true}}};
+             {{"4x3D_body", feet, true, false, true}, {"4x3D_mixed", feet, true, true, true}},
+             ""};
   Robot talos{"talos",
               data + "/talos.urdf",
               false,
-              {{"2x6D_body", soles, false, false}, {"2x6D_mixed", soles, false, true}}};
-  Robot arm{"xarm7", std::string(LIEDYN_BENCH_MODELS_DIR) + "/xarm7.urdf", true, {}};
-  return {solo, talos, arm};
+              {{"2x6D_body", soles, false, false, true}, {"2x6D_mixed", soles, false, true, true}},
+              ""};
+  Robot arm{"xarm7", std::string(LIEDYN_BENCH_MODELS_DIR) + "/xarm7.urdf", true, {}, ""};
+  // The same robots with spherical hips (and shoulders): the reference generator's models.
+  Robot solo_spherical = solo, talos_spherical = talos;
+  solo_spherical.name = solo_spherical.generated = "solo12_spherical";
+  talos_spherical.name = talos_spherical.generated = "talos_spherical";
+  solo_spherical.urdf = talos_spherical.urdf = "";
+  // Pinocchio 4.1's ∂q̈/∂q and ∂λ/∂q under rigid LOCAL_WORLD_ALIGNED contacts disagree with its
+  // own central differences once spherical joints are in the tree (relative 7e-4, against 1e-7
+  // for LOCAL: bench/pinocchio_derivative_check.py), and liedyn's agree with long-double
+  // differences (tests/test_constraint_derivatives.cpp): no timing of two different results.
+  talos_spherical.contacts[1].with_derivatives = false;
+  return {solo, talos, arm, solo_spherical, talos_spherical};
 }
 
 }  // namespace
@@ -197,8 +214,9 @@ int main(int argc, char** argv) {
     for (const Robot& robot : robots) {
       Loaded r;
       r.robot = robot;
-      r.pinocchio = make_pinocchio_side(robot);
-      r.liedyn = make_liedyn_side(robot, r.pinocchio->joint_names(), kStates, kSeed);
+      const PinocchioModelRecord record = pinocchio_model_record(robot);
+      r.pinocchio = make_pinocchio_side(robot, record);
+      r.liedyn = make_liedyn_side(robot, record, r.pinocchio->joint_names(), kStates, kSeed);
       r.pinocchio->set_pool(r.liedyn->pool());
       ok = check(r) && ok;
       loaded.push_back(std::move(r));

@@ -3,8 +3,8 @@
 // against Pinocchio gets them (PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION is left undefined, so no
 // call goes to the precompiled double instantiations of the wheel's libraries). The model is
 // Pinocchio's URDF parser's (libpinocchio_parsers, a free-flyer root joint unless the robot is
-// welded), rebuilt here joint by joint and frame by frame from its records
-// (side_by_side_pinocchio_model.hpp says why).
+// welded; or the reference generator's model with multi-DoF joints), rebuilt here joint by joint
+// and frame by frame from its records (side_by_side_pinocchio_model.hpp says why).
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -57,6 +57,7 @@ pinocchio::SE3 se3_of(const Placement& p) {
 pinocchio::JointModel joint_of(const PinocchioJoint& j) {
   const Eigen::Vector3d axis(j.axis[0], j.axis[1], j.axis[2]);
   if (j.type == "JointModelFreeFlyer") return pinocchio::JointModelFreeFlyer();
+  if (j.type == "JointModelSpherical") return pinocchio::JointModelSpherical();
   if (j.type == "JointModelRX") return pinocchio::JointModelRX();
   if (j.type == "JointModelRY") return pinocchio::JointModelRY();
   if (j.type == "JointModelRZ") return pinocchio::JointModelRZ();
@@ -101,8 +102,7 @@ struct Work {
 
 class Pinocchio final : public PinocchioSide {
  public:
-  explicit Pinocchio(const Robot& robot)
-      : model_(rebuild(pinocchio_urdf_model(robot.urdf, robot.welded))) {
+  Pinocchio(const Robot& robot, const PinocchioModelRecord& record) : model_(rebuild(record)) {
     for (const ContactSet& c : robot.contacts) {
       ConstraintModels set;
       for (const std::string& name : c.frames) {
@@ -228,8 +228,9 @@ class Pinocchio final : public PinocchioSide {
 
 }  // namespace
 
-std::unique_ptr<PinocchioSide> make_pinocchio_side(const Robot& robot) {
-  return std::make_unique<Pinocchio>(robot);
+std::unique_ptr<PinocchioSide> make_pinocchio_side(const Robot& robot,
+                                                   const PinocchioModelRecord& record) {
+  return std::make_unique<Pinocchio>(robot, record);
 }
 
 }  // namespace side_by_side

@@ -1,6 +1,7 @@
-// Pinocchio's model of a URDF as plain records, from Pinocchio's own URDF parser run through its
-// Python bindings in a process of its own (bench/pinocchio_model.py), to the timed translation
-// unit (side_by_side_pinocchio.cpp), which rebuilds the model from them. A model built by the
+// Pinocchio's model of a robot as plain records, from Pinocchio's own URDF parser (or the reference
+// generator's multi-DoF models) run through its Python bindings in a process of its own
+// (bench/pinocchio_model.py), to the timed translation unit (side_by_side_pinocchio.cpp), which
+// rebuilds the model from them. A model built by the
 // wheel's libpinocchio_parsers in this process crashed when this program's own Pinocchio code used
 // it (2026-11-28, the parser's caller compiled for baseline x86-64 too: the layouts differ, cause
 // not found); plain numbers cross any such boundary.
@@ -9,6 +10,8 @@
 #include <array>
 #include <string>
 #include <vector>
+
+#include "side_by_side.hpp"
 
 namespace side_by_side {
 
@@ -39,8 +42,9 @@ struct PinocchioModelRecord {
   std::vector<PinocchioFrame> frames;
 };
 
-/// Pinocchio's URDF parser on `urdf` (free-flyer unless welded), by Pinocchio's Python.
-PinocchioModelRecord pinocchio_urdf_model(const std::string& urdf, bool welded)
+/// Pinocchio's model of the robot, by Pinocchio's Python: its URDF parser on robot.urdf (free-flyer
+/// unless welded), or the reference generator's model robot.generated.
+PinocchioModelRecord pinocchio_model_record(const Robot& robot)
     __attribute__((visibility("default")));
 
 }  // namespace side_by_side

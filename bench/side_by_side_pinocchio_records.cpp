@@ -1,4 +1,4 @@
-// Reads Pinocchio's model of a URDF from bench/pinocchio_model.py
+// Reads Pinocchio's model of a robot from bench/pinocchio_model.py
 // (side_by_side_pinocchio_model.hpp). Plain C++: neither library's headers.
 #include <array>
 #include <cstdio>
@@ -20,11 +20,13 @@ void read(std::istringstream& in, std::array<double, N>& out) {
 
 }  // namespace
 
-PinocchioModelRecord pinocchio_urdf_model(const std::string& urdf, bool welded) {
+PinocchioModelRecord pinocchio_model_record(const Robot& robot) {
   const char* env = std::getenv("LIEDYN_PINOCCHIO_PYTHON");
   const std::string python = env ? env : LIEDYN_PINOCCHIO_PYTHON;
-  const std::string command = "'" + python + "' '" LIEDYN_BENCH_DIR "/pinocchio_model.py' '" +
-                              urdf + "'" + (welded ? " --welded" : "");
+  const std::string model = robot.generated.empty()
+                                ? "'" + robot.urdf + "'" + (robot.welded ? " --welded" : "")
+                                : "--generated '" + robot.generated + "'";
+  const std::string command = "'" + python + "' '" LIEDYN_BENCH_DIR "/pinocchio_model.py' " + model;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("side_by_side: cannot run " + command);
   std::string text;
