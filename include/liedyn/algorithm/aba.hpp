@@ -32,8 +32,8 @@
 // [0] is the base frame itself (R_0 = 1, p_0 = 0), so a'_0 and the base rows are RBDA's.
 // A 1-DoF joint's steps (K = 1) are scalar: D_i is a number and the rank-one M^a_i is never
 // formed, its term subtracted as each entry is read; they are inlined in the loops. A joint of
-// k > 1 degrees of freedom takes the same formulas with k columns (K = Dynamic, at most 6, on
-// the stack), out of line.
+// k > 1 degrees of freedom takes the same formulas with k columns, out of line: fixed-size for
+// k = 3 and 6, else K = Dynamic (at most 6, on the stack; with_joint_width in aza.hpp).
 //
 // Every joint type. Refuses a model with singular joints (ModelError naming them;
 // model.singular_joints()). Writes data.H_parent, data.H_base, and in the mixed frames
@@ -99,19 +99,19 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
     pa += U * (Dinv * (u - U.dot(c)));
     add_articulated_translated(d, IA, U, Dinv, data.aba_IA[p]);
   } else {  // the columns copied to the stack (at most 6 × 6), where every temporary is too
-    const JointColumns<S> Si = data.aba_S.middleCols(r, k);
-    const JointColumns<S> U = IA * Si;
-    JointPivot<S> D = Si.transpose() * U;
+    const JointColumns<S, K> Si = data.aba_S.middleCols(r, k);
+    const JointColumns<S, K> U = IA * Si;
+    JointPivot<S, K> D = Si.transpose() * U;
     D.diagonal().array() += model.joint(i).armature;
-    const JointPivot<S> Dinv = inverse_of_pivot<Eigen::Dynamic>(D);
-    const JointRates<S> u =
+    const JointPivot<S, K> Dinv = inverse_of_pivot<K>(D);
+    const JointRates<S, K> u =
         tau.segment(model.v_index(i), k) - Si.transpose() * data.aba_pA[i].vector();
     data.aba_U.middleCols(r, k) = U;
     data.aba_Dinv.block(r, 0, k, k) = Dinv;
     data.aba_u.segment(r, k) = u;
-    const JointRates<S> w = Dinv * JointRates<S>(u - U.transpose() * c);
+    const JointRates<S, K> w = Dinv * JointRates<S, K>(u - U.transpose() * c);
     pa += U * w;
-    add_articulated_translated_columns<Eigen::Dynamic>(d, IA, U, Dinv, data.aba_IA[p]);
+    add_articulated_translated_columns<K>(d, IA, U, Dinv, data.aba_IA[p]);
   }
   data.aba_pA[p] += Force<S>(pa).shifted(Vector3<S>(-d));
 }
@@ -127,16 +127,18 @@ LIEDYN_ALWAYS_INLINE void aba_acceleration_step(const Model<S>& model, Data<S>& 
     data.ddq(model.v_index(i)) = ddr;
     data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.col(r) * ddr));
   } else {
-    const JointPivot<S> Dinv = data.aba_Dinv.block(r, 0, k, k);
-    const JointColumns<S> U = data.aba_U.middleCols(r, k);
-    const JointRates<S> ddr =
-        Dinv * JointRates<S>(data.aba_u.segment(r, k) - U.transpose() * a_in.vector());
+    const JointPivot<S, K> Dinv = data.aba_Dinv.block(r, 0, k, k);
+    const JointColumns<S, K> U = data.aba_U.middleCols(r, k);
+    const JointRates<S, K> ddr =
+        Dinv * JointRates<S, K>(data.aba_u.segment(r, k) - U.transpose() * a_in.vector());
     data.ddq.segment(model.v_index(i), k) = ddr;
     data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.middleCols(r, k) * ddr));
   }
 }
 
-/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE).
+/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE): the
+/// articulated and acceleration steps at the joint's width (with_joint_width), the velocity
+/// step, with few products, at K = Dynamic.
 template <class S>
 LIEDYN_NEVER_INLINE void aba_velocity_step_k(const Model<S>& model, Data<S>& data,
                                              const State<S>& x, int i,
@@ -146,11 +148,13 @@ LIEDYN_NEVER_INLINE void aba_velocity_step_k(const Model<S>& model, Data<S>& dat
 template <class S, class Tau>
 LIEDYN_NEVER_INLINE void aba_articulated_step_k(const Model<S>& model, Data<S>& data, int i,
                                                 const Tau& tau) {
-  aba_articulated_step<Eigen::Dynamic>(model, data, i, tau);
+  with_joint_width(model.joint_nv(i),
+                   [&](auto K) { aba_articulated_step<decltype(K)::value>(model, data, i, tau); });
 }
 template <class S>
 LIEDYN_NEVER_INLINE void aba_acceleration_step_k(const Model<S>& model, Data<S>& data, int i) {
-  aba_acceleration_step<Eigen::Dynamic>(model, data, i);
+  with_joint_width(model.joint_nv(i),
+                   [&](auto K) { aba_acceleration_step<decltype(K)::value>(model, data, i); });
 }
 
 }  // namespace detail

@@ -148,14 +148,17 @@ LIEDYN_ALWAYS_INLINE void immamb_row_step(const Model<S>& model, Data<S>& data, 
   for (int c = last; c < n; ++c) set(c, JointRates<S, K>::Zero(k));
 }
 
-/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE).
+/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE), at
+/// the joint's width (with_joint_width).
 template <class S>
 LIEDYN_NEVER_INLINE void immamb_subtree_step_k(const Model<S>& model, Data<S>& data, int i) {
-  immamb_subtree_step<Eigen::Dynamic>(model, data, i);
+  with_joint_width(model.joint_nv(i),
+                   [&](auto K) { immamb_subtree_step<decltype(K)::value>(model, data, i); });
 }
 template <class S>
 LIEDYN_NEVER_INLINE void immamb_row_step_k(const Model<S>& model, Data<S>& data, int i, int& last) {
-  immamb_row_step<Eigen::Dynamic>(model, data, i, last);
+  with_joint_width(model.joint_nv(i),
+                   [&](auto K) { immamb_row_step<decltype(K)::value>(model, data, i, last); });
 }
 
 /// IMMAmb's column passes (lines 9–11, 15–26) on the articulated-body factorization that
