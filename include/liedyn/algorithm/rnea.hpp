@@ -21,6 +21,75 @@ namespace liedyn {
 
 namespace detail {
 
+// RNEA's forward step at body i of a 1-DoF joint: the width-1 form, one fused update (most
+// joints of real robots), inlined.
+template <class S, class Derived>
+LIEDYN_ALWAYS_INLINE void rnea_forward_step_1(const Model<S>& model, Data<S>& data,
+                                              const State<S>& x,
+                                              const Eigen::MatrixBase<Derived>* ddq,
+                                              bool with_velocity, const ExternalWrenches<S>* fext,
+                                              int i) {
+  const Joint<S>& j = model.joint(i);
+  const SE3<S>& X = data.H_parent[i];
+  const int p = model.parent(i);
+  const S rate = with_velocity ? S(x.r(model.r_index(i))) : S(0);
+  const S acc = ddq ? S((*ddq)(model.v_index(i))) : S(0);
+  data.vJ[i] = j.screw * rate;
+  j.motion_to_child(X, data.v[p], data.v[i]);
+  data.v[i] += data.vJ[i];
+  j.motion_to_child(X, data.a[p], data.a[i]);
+  data.a[i] += j.screw * acc + data.v[i].cross(data.vJ[i]);
+  data.f[i] = model.inertia(i).net_wrench(data.a[i], data.v[i]);
+  if (fext) data.f[i] -= (*fext)[i];
+}
+
+// The forward step of a joint of several degrees of freedom, out of line.
+template <class S, class Derived>
+LIEDYN_NEVER_INLINE void rnea_forward_step_k(const Model<S>& model, Data<S>& data,
+                                             const State<S>& x,
+                                             const Eigen::MatrixBase<Derived>* ddq,
+                                             bool with_velocity, const ExternalWrenches<S>* fext,
+                                             int i) {
+  const Joint<S>& j = model.joint(i);
+  const int p = model.parent(i), n = model.joint_nv(i);
+  const auto q = x.s.segment(model.q_index(i), model.joint_nq(i));
+  const auto qd = x.r.segment(model.r_index(i), n);
+  j.motion_to_child(data.H_parent[i], data.v[p], data.v[i]);
+  j.motion_to_child(data.H_parent[i], data.a[p], data.a[i]);
+  data.vJ[i] = with_velocity ? j.subspace_times(q, qd) : Motion<S>::Zero();
+  data.v[i] += data.vJ[i];
+  if (ddq) data.a[i] += j.subspace_times(q, ddq->segment(model.v_index(i), n));
+  data.a[i] += data.v[i].cross(data.vJ[i]);
+  if (with_velocity) j.add_bias(q, qd, data.a[i]);
+  data.f[i] = model.inertia(i).net_wrench(data.a[i], data.v[i]);
+  if (fext) data.f[i] -= (*fext)[i];
+}
+
+// RNEA's backward step at body i of a 1-DoF joint, inlined.
+template <class S, class Derived>
+LIEDYN_ALWAYS_INLINE void rnea_backward_step_1(const Model<S>& model, Data<S>& data,
+                                               const Eigen::MatrixBase<Derived>* ddq, int i) {
+  const Joint<S>& j = model.joint(i);
+  const int vi = model.v_index(i);
+  S t = j.project(data.f[i]);
+  if (ddq) t += j.armature * S((*ddq)(vi));
+  data.tau(vi) = t;
+  j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
+}
+
+// The backward step of a joint of several degrees of freedom, out of line.
+template <class S, class Derived>
+LIEDYN_NEVER_INLINE void rnea_backward_step_k(const Model<S>& model, Data<S>& data,
+                                              const State<S>& x,
+                                              const Eigen::MatrixBase<Derived>* ddq, int i) {
+  const Joint<S>& j = model.joint(i);
+  const int vi = model.v_index(i), n = model.joint_nv(i);
+  j.project(data.f[i], x.s.segment(model.q_index(i), model.joint_nq(i)), data.tau.segment(vi, n));
+  if (ddq)
+    for (int k = vi; k < vi + n; ++k) data.tau(k) += j.armature * S((*ddq)(k));
+  j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
+}
+
 // One RNEA pass into data.tau. `with_velocity`/`with_gravity` switch the velocity products and
 // gravity off for the split of h into V and G; `ddq` may be null (zero accelerations);
 // `transforms_current`: data.H_parent is already at x.s (computed earlier in the same call).
@@ -44,46 +113,16 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
 
   // v_i = ^iX_λ v_λ + Γ_i q̇_i,  a_i = ^iX_λ a_λ + Γ_i q̈_i + v_i × Γ_i q̇_i + c_J,i
   // (RBDA Table 5.1; c_J ≠ 0 for a universal joint only), f_i = I_i a_i + v_i ×* I_i v_i.
-  for (int i = 1; i < nb; ++i) {
-    const Joint<S>& j = model.joint(i);
-    const SE3<S>& X = data.H_parent[i];
-    const int p = model.parent(i), n = model.joint_nv(i);
-    const auto q = x.s.segment(model.q_index(i), model.joint_nq(i));
-    const auto qd = x.r.segment(model.r_index(i), n);
-    j.motion_to_child(X, data.v[p], data.v[i]);
-    j.motion_to_child(X, data.a[p], data.a[i]);
-    if (j.one_dof()) {  // the width-1 form, one fused update (most joints of real robots)
-      const S rate = with_velocity ? S(qd(0)) : S(0);
-      const S acc = ddq ? S((*ddq)(model.v_index(i))) : S(0);
-      data.vJ[i] = j.screw * rate;
-      data.v[i] += data.vJ[i];
-      data.a[i] += j.screw * acc + data.v[i].cross(data.vJ[i]);
-    } else {
-      data.vJ[i] = with_velocity ? j.subspace_times(q, qd) : Motion<S>::Zero();
-      data.v[i] += data.vJ[i];
-      if (ddq) data.a[i] += j.subspace_times(q, ddq->segment(model.v_index(i), n));
-      data.a[i] += data.v[i].cross(data.vJ[i]);
-      if (with_velocity) j.add_bias(q, qd, data.a[i]);
-    }
-    const SpatialInertia<S>& I = model.inertia(i);
-    data.f[i] = I.net_wrench(data.a[i], data.v[i]);
-    if (fext) data.f[i] -= (*fext)[i];
-  }
   // τ_i = Γ_iᵀ f_i + armature q̈_i (nv_i rows), f_λ += _λX^i f_i.
+  const bool one_dof_tree = model.one_dof_joints_only();  // lets the compiler unswitch the loops
+  for (int i = 1; i < nb; ++i) {
+    if (one_dof_tree || model.joint(i).one_dof())
+      rnea_forward_step_1(model, data, x, ddq, with_velocity, fext, i);
+    else rnea_forward_step_k(model, data, x, ddq, with_velocity, fext, i);
+  }
   for (int i = nb - 1; i >= 1; --i) {
-    const Joint<S>& j = model.joint(i);
-    const int vi = model.v_index(i), n = model.joint_nv(i);
-    if (j.one_dof()) {
-      S t = j.project(data.f[i]);
-      if (ddq) t += j.armature * S((*ddq)(vi));
-      data.tau(vi) = t;
-    } else {
-      j.project(data.f[i], x.s.segment(model.q_index(i), model.joint_nq(i)),
-                data.tau.segment(vi, n));
-      if (ddq)
-        for (int k = vi; k < vi + n; ++k) data.tau(k) += j.armature * S((*ddq)(k));
-    }
-    j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
+    if (one_dof_tree || model.joint(i).one_dof()) rnea_backward_step_1(model, data, ddq, i);
+    else rnea_backward_step_k(model, data, x, ddq, i);
   }
   if (moving) data.tau.template head<6>() = data.f[0].vector();
   return data.tau;
