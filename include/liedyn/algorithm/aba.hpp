@@ -33,7 +33,7 @@
 // A 1-DoF joint's steps (K = 1) are scalar: D_i is a number and the rank-one M^a_i is never
 // formed, its term subtracted as each entry is read; they are inlined in the loops. A joint of
 // k > 1 degrees of freedom takes the same formulas with k columns, out of line: fixed-size for
-// k = 3 and 6, else K = Dynamic (at most 6, on the stack; with_joint_width in aza.hpp).
+// k = 3, else K = Dynamic (at most 6, on the stack; with_joint_width in aza.hpp).
 //
 // Every joint type. Refuses a model with singular joints (ModelError naming them;
 // model.singular_joints()). Writes data.H_parent, data.H_base, and in the mixed frames

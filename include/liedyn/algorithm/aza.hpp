@@ -103,17 +103,15 @@ using JointRows = Eigen::Matrix<S, K, 6, Eigen::RowMajor, K == Eigen::Dynamic ? 
 template <class S, int K = Eigen::Dynamic>
 using JointRates = Eigen::Matrix<S, K, 1, 0, K == Eigen::Dynamic ? 6 : K, 1>;
 
-/// step(std::integral_constant<int, K>{}) for a joint of k degrees of freedom: K = k where the
-/// steps have a fixed-size instance (3: spherical and planar joints, the common multi-DoF ones;
-/// 6: a free joint), else K = Eigen::Dynamic (at most 6 on the stack). Fixed sizes let Eigen
-/// unroll the 6 × K products and the pivot's Cholesky factorization.
+/// step(std::integral_constant<int, K>{}) for a joint of k degrees of freedom: K = 3 for the
+/// common multi-DoF joints (spherical, planar), whose fixed sizes let Eigen unroll the 6 × 3
+/// products and the pivot's Cholesky factorization; K = Eigen::Dynamic (at most 6 on the stack)
+/// for the others. Each fixed width is one more instance of the step (compile time): aba's and
+/// immamb's steps use it.
 template <class Step>
 LIEDYN_ALWAYS_INLINE void with_joint_width(int k, Step&& step) {
-  switch (k) {
-    case 3: step(std::integral_constant<int, 3>{}); break;
-    case 6: step(std::integral_constant<int, 6>{}); break;
-    default: step(std::integral_constant<int, Eigen::Dynamic>{});
-  }
+  if (k == 3) step(std::integral_constant<int, 3>{});
+  else step(std::integral_constant<int, Eigen::Dynamic>{});
 }
 
 /// Joint i's columns r…r+k−1 of a 6 × nv_joints matrix (data.aza_S, aza_U, Pset[i], …) as a map
@@ -236,22 +234,20 @@ LIEDYN_ALWAYS_INLINE void aza_acceleration_step(const Model<S>& model, Data<S>& 
 }
 
 /// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE), at
-/// the joint's width (with_joint_width).
+/// K = Dynamic: the factorization's fixed-width instance cost more compile time than the others
+/// together (BENCHMARKS.md), the solve's are instantiated once per right-hand side type.
 template <class S>
 LIEDYN_NEVER_INLINE void aza_articulated_step_k(const Model<S>& model, Data<S>& data, int i) {
-  with_joint_width(model.joint_nv(i),
-                   [&](auto K) { aza_articulated_step<decltype(K)::value>(model, data, i); });
+  aza_articulated_step<Eigen::Dynamic>(model, data, i);
 }
 template <class S, class Y>
 LIEDYN_NEVER_INLINE void aza_bias_step_k(const Model<S>& model, Data<S>& data, const Y& y, int i) {
-  with_joint_width(model.joint_nv(i),
-                   [&](auto K) { aza_bias_step<decltype(K)::value>(model, data, y, i); });
+  aza_bias_step<Eigen::Dynamic>(model, data, y, i);
 }
 template <class S, class X>
 LIEDYN_NEVER_INLINE void aza_acceleration_step_k(const Model<S>& model, Data<S>& data, X& x,
                                                  int i) {
-  with_joint_width(model.joint_nv(i),
-                   [&](auto K) { aza_acceleration_step<decltype(K)::value>(model, data, x, i); });
+  aza_acceleration_step<Eigen::Dynamic>(model, data, x, i);
 }
 
 /// aza_factorize at the poses already in data.H_parent and data.H_base and the joint positions
