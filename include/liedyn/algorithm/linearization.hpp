@@ -374,7 +374,7 @@ void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const
   data.A.middleRows(off, n) += dt * data.A.bottomRows(n);
   data.B.middleRows(off, n) += dt * data.B.bottomRows(n);
   if (!model.one_dof_joints_only()) write_joint_step_rows(model, data, x, dt);
-  if (!model.has_moving_base()) return;
+  if (!model.has_moving_base()) return;  // a branch: a welded base has no η⁺, ν⁺ rows
   // η⁺ = Ad(exp(Δt ν⁺))⁻¹ η + Jr(Δt ν⁺) Δt δν⁺.
   const Vector6<S> nu_plus = x.nu + dt * data.ddq.template head<6>();
   const Vector6<S> step = dt * nu_plus;
