@@ -171,13 +171,13 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
   detail::check_wrenches("aba", model, fext);
   model.require_invertible_mass_matrix("aba");
   const int nb = model.num_bodies();
-  const bool moving = model.has_moving_base();
+  const BaseJoint<S>& base = model.base_joint();
   const bool one_dof_tree = model.one_dof_joints_only();  // lets the compiler unswitch the loops
   auto one_column = [&](int i) { return one_dof_tree || model.joint_nv(i) == 1; };
 
   // Forward pass: axes, velocities, velocity-product accelerations, inertias and bias wrenches.
   detail::update_poses(model, data, x.s);
-  data.aba_v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
+  data.aba_v[0] = base.twist(x);
   data.aba_c[0] = Motion<S>::Zero();
   model.inertia(0).matrix_into(data.aba_IA[0]);
   data.aba_pA[0] = model.inertia(0).bias_wrench(data.aba_v[0]);
@@ -194,15 +194,8 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
   }
 
   // The base: a'_0 = (M^A_0)⁻¹ (τ̄_b − p^A_0), or gravity alone for a welded base.
-  const Motion<S> a_grav = detail::gravity_in_base(model, x.H);
-  if (moving) {
-    const detail::Cholesky6<S> chol(data.aba_IA[0]);
-    const Vector6<S> rhs = Vector6<S>(tau.template head<6>()) - data.aba_pA[0].vector();
-    data.aba_a[0] = Motion<S>(chol.solve(rhs));
-    data.ddq.template head<6>() = (data.aba_a[0] - a_grav).vector();
-  } else {
-    data.aba_a[0] = a_grav;
-  }
+  base.articulated_acceleration(data.aba_IA[0], data.aba_pA[0].vector(), tau,
+                                detail::gravity_in_base(model, x.H), data.aba_a[0], data.ddq);
 
   // Forward pass: joint and body accelerations.
   for (int i = 1; i < nb; ++i) {

@@ -192,8 +192,8 @@ LIEDYN_ALWAYS_INLINE void aza_articulated_step(const Model<S>& model, Data<S>& d
   const JointPivot<S, K> Dinv = inverse_of_pivot<K>(D);
   data.aza_Dinv.template block<K, K>(r, 0, k, k) = Dinv;
   const Vector3<S>& pi = data.H_base[i].translation();
-  // A welded base's articulated inertia is never used.
-  if (model.has_moving_base() || p > 0)
+  // The root's articulated inertia is used only when it has coordinates.
+  if (p > 0 || model.base_joint().nv() > 0)
     add_articulated_translated_columns<K>(Vector3<S>(pi - data.H_base[p].translation()), IA, U,
                                           Dinv, data.aza_IA[p]);
   // [i] → frame 0: moments and linear velocities about the base origin.
@@ -274,7 +274,7 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
     if (one_column(i)) aza_articulated_step<1>(model, data, i);
     else aza_articulated_step_k(model, data, i);
   }
-  if (model.has_moving_base()) data.aza_base.compute(data.aza_IA[0]);
+  model.base_joint().factor_articulated(data.aza_IA[0], data.aza_base);
 }
 
 /// Refuses a Data that aza_factorize has not filled: it leaves the base's articulated inertia
@@ -282,7 +282,7 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
 /// with which a solve returns zeros without an error. O(nv).
 template <class S>
 void check_aza_factors(const Model<S>& model, const Data<S>& data) {
-  bool factored = !model.has_moving_base() || data.aza_base.ok();
+  bool factored = model.base_joint().articulated_factored(data.aza_base);
   for (int i = 1; i < model.num_bodies(); ++i)
     for (int t = 0; t < model.joint_nv(i); ++t)
       factored = factored && data.aza_Dinv(model.r_index(i) + t, t) > S(0);
@@ -314,7 +314,7 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
   LIEDYN_CHECK_DIMS("aza_solve", "X", X, model.nv(), Y.cols());
   detail::check_aza_factors(model, data);
   const int nb = model.num_bodies();
-  const bool moving = model.has_moving_base();
+  const BaseJoint<S>& base = model.base_joint();
   const bool one_dof_tree = model.one_dof_joints_only();
   auto one_column = [&](int i) { return one_dof_tree || model.joint_nv(i) == 1; };
   // Everything in frame 0: the sweeps are ABA's with the transforms gone.
@@ -334,13 +334,10 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
       }
     }
     // Forward sweep. The base's rows are read before the joints' are written: X may alias Y.
-    if (moving) {
-      const Vector6<S> rhs = Vector6<S>(y.template head<6>()) - data.aza_p[0];
-      data.aza_a[0] = data.aza_base.solve(rhs);
-      x.template head<6>() = data.aza_a[0];
-    } else {
-      data.aza_a[0].setZero();
-    }
+    // a_0 = (M^A_0)⁻¹ (y_b − p_0); zero for a welded base (no velocity, no gravity here).
+    Motion<S> a0;
+    base.articulated_acceleration(data.aza_base, data.aza_p[0], y, Motion<S>::Zero(), a0, x);
+    data.aza_a[0] = a0.vector();
     if (one_dof_tree) {
       for (int i = 1; i < nb; ++i) detail::aza_acceleration_step<1>(model, data, x, i);
     } else {

@@ -80,6 +80,8 @@ int batch_state_size(const Model<S>& model) {
 
 /// Writes x into `column` (batch_state_size entries): [R (column-major); p; s; ν; r] with
 /// (R, p) = ^A H_0 for a moving base, [s; r] for a welded one.
+// Branches kept in write/read_state_column: they are the column's layout, which stores a pose
+// only for a moving base, not a question the root joint answers.
 template <class S, class Derived>
 void write_state_column(const Model<S>& model, const State<S>& x,
                         const Eigen::MatrixBase<Derived>& column_) {

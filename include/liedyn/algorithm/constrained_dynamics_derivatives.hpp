@@ -267,7 +267,7 @@ void kkt_derivatives_sparse(const Model<S>& model, const Data<S>& data, const Co
   const int nv = model.nv(), n = model.nv_joints(), off = model.offset(), N = 2 * nv;
   // Kᵀ straight into the transposed right-hand sides (x columns as rows).
   auto KT = ws.rhs_t.topRows(N);
-  if (model.has_moving_base()) {
+  if (model.has_moving_base()) {  // a branch: a welded base has no rows of D1 and D3
     KT.template topRows<6>() = -data.D1.transpose();
     KT.middleRows(nv, 6) = -data.D3.transpose();
   }

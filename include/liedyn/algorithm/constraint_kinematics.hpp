@@ -164,8 +164,7 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
         if (body < 0) return;
         detail::for_each_support_body(model, body, [&](int j) {
           if (j == 0) {
-            if (model.has_moving_base())
-              R.template leftCols<6>() += sign * data.H_world[0].velocity_transform();
+            model.base_joint().add_inertial_columns(data.H_world[0], sign, R);
             return;
           }
           // A joint's coordinates are consecutive in the support, as in ν̄.

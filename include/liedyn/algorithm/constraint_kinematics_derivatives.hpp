@@ -62,6 +62,7 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
   const int off = model.offset();
   for_each_support_body(model, body, [&](int k) {
     if (k == 0) {
+      // A branch: the base's columns of these derivatives exist only with its coordinates.
       if (!model.has_moving_base()) return;
       theta.template leftCols<6>().setIdentity();
       dav.template leftCols<6>() = -(Vb - data.ground_v[0]).cross_matrix();
@@ -254,6 +255,7 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
     // carry them otherwise).
     if (moving1) gdot -= rate1;
     add_cross_motion_columns(-V2, rel, gdot);
+    // A branch: the base's columns exist only with its coordinates.
     if (!moving1 && model.has_moving_base())
       gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
   }
@@ -395,6 +397,7 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
 template <class S>
 void columns_to_representation(const Model<S>& model, const State<S>& x, TwistRepresentation rep,
                                MatrixX<S>& D) {
+  // A branch: only the base's twist has representations (twist_maps), a welded base none.
   if (!model.has_moving_base() || rep == TwistRepresentation::Body) return;
   const int nv = model.nv();
   Matrix6<S> N_eta, N_t, T;

@@ -77,14 +77,12 @@ void project_velocity(const Model<S>& model, Data<S>& data, const ConstraintSet<
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
   detail::factor_kkt(model, data, set, cd, opt, who);
   VectorX<S>& v = cd.tmp_q;
-  if (model.has_moving_base()) v << x.nu, x.r;
-  else v = x.r;
+  const BaseJoint<S>& base = model.base_joint();
+  base.velocity(x, v);
   cd.rhs = -cd.velocity_error;
   detail::delassus_solve(cd, cd.rhs);
   detail::add_constraint_response(model, data, cd, v, cd.rhs, v);
-  const int off = model.offset();
-  if (off) x.nu = v.template head<6>();
-  x.r = v.segment(off, model.nv() - off);
+  base.set_velocity(v, x);
 }
 
 }  // namespace liedyn

@@ -36,10 +36,10 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   LIEDYN_CHECK_SIZE("eidamb", "ddq", ddq, model.nv());
   detail::check_wrenches("eidamb", model, fext);
   const int nb = model.num_bodies();
-  const bool moving = model.has_moving_base();
+  const BaseJoint<S>& base = model.base_joint();
 
-  // Lines 1–5: v_0 = ^0X_A ^A v_{A,0} is the body twist ν itself.
-  data.v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
+  // Lines 1–5: v_0 = ^0X_A ^A v_{A,0} is the body twist ν itself (zero for a welded base).
+  data.v[0] = base.twist(x);
   // Line 6: a^r_0 = ^0X_A ^A a_grav.
   data.a_r[0] = detail::gravity_in_base(model, x.H);
   // Lines 8–11.
@@ -81,7 +81,7 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   }
 
   // Lines 29–31: joint torques.
-  data.a_base[0] = moving ? Motion<S>(Vector6<S>(ddq.template head<6>())) : Motion<S>::Zero();
+  data.a_base[0] = base.acceleration(ddq);
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     j.motion_to_child(data.H_parent[i], data.a_base[model.parent(i)], data.a_base[i]);  // line 30
@@ -92,7 +92,7 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   }
 
   // Line 40, in the equal form of the header: τ̄_b = M^c_0 ^0a_{A,0} + b^c_0.
-  if (moving) data.tau.template head<6>() = (data.Ic[0] * data.a_base[0] + data.b_c[0]).vector();
+  base.project(data.Ic[0] * data.a_base[0] + data.b_c[0], data.tau);
   return data.tau;
 }
 

@@ -89,10 +89,10 @@ LIEDYN_ALWAYS_INLINE S position_derivative_of_row(const Data<S>& data, int d, co
 template <class S, class Derived>
 inline void ground_motion_of_root(const Model<S>& model, Data<S>& data, const State<S>& x,
                                   const Eigen::MatrixBase<Derived>& ddq, bool with_gravity = true) {
-  const bool moving = model.has_moving_base();
-  data.ground_v[0] = moving ? Motion<S>(x.nu) : Motion<S>::Zero();
+  const BaseJoint<S>& base = model.base_joint();
+  data.ground_v[0] = base.twist(x);
   data.ground_a[0] = with_gravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
-  if (moving) data.ground_a[0] += Motion<S>(Vector6<S>(ddq.template head<6>()));
+  base.add_acceleration(ddq, data.ground_a[0]);
 }
 
 /// ground_motion_of_body for a joint of several columns (design §2): each column hangs from
@@ -346,7 +346,6 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
                             const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
                             const ExternalWrenches<S>* fext) {
   const int nb = model.num_bodies(), off = model.offset();
-  const bool moving = model.has_moving_base();
 
   // Forward pass: ground quantities.
   ground_motion_of_root(model, data, x, ddq, kWithGravity);
@@ -408,7 +407,8 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       data.ground_e[c] = w.e;
     }
   }
-  if (!moving) return;
+  // A branch, not a joint's answer: a welded base has no rows of its own.
+  if (!model.has_moving_base()) return;
 
   // Base rows: τ̄_b = F^c_0; M, D1ν, D3ν from the whole-tree composites.
   data.tau.template head<6>() = data.ground_fc[0].vector();
@@ -508,8 +508,8 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const State<
                               const Eigen::MatrixBase<Derived>& ddq,
                               const ExternalWrenches<S>* fext = nullptr) {
   const int nb = model.num_bodies(), off = model.offset();
-  const bool moving = model.has_moving_base();
-  data.ground_dA[0] = moving ? Motion<S>(Vector6<S>(ddq.template head<6>())) : Motion<S>::Zero();
+  const BaseJoint<S>& base = model.base_joint();
+  data.ground_dA[0] = base.acceleration(ddq);
   data.ground_a[0] += data.ground_dA[0];
   data.ground_dF[0] = fext ? Force<S>(-(*fext)[0]) : Force<S>::Zero();
   for (int i = 1; i < nb; ++i) {
@@ -538,7 +538,7 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const State<
     data.D2(row, c) = position_derivative_of_row(data, c, y, data.ground_e[c]);
   }
   data.ground_fc[0] += data.ground_Ic[0] * data.ground_dA[0] + data.ground_dF[0];
-  if (moving) data.tau.template head<6>() = data.ground_fc[0].vector();
+  base.project(data.ground_fc[0], data.tau);
 }
 
 }  // namespace detail

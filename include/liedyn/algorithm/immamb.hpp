@@ -80,8 +80,8 @@ LIEDYN_ALWAYS_INLINE void immamb_subtree_step(const Model<S>& model, Data<S>& da
   const auto Ui = joint_columns<K>(data.aza_U, ci, k);
   const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(ci, 0, k, k);
   Minv.template block<K, K>(vi, vi, k, k) = Dinv;  // line 9
-  // A welded base's 𝓕_0 is never read: line 11 stops below it.
-  const bool parent_reads_F = model.has_moving_base() || p > 0;
+  // The root's 𝓕_0 is read only when it has coordinates: line 11 stops below it.
+  const bool parent_reads_F = p > 0 || model.base_joint().nv() > 0;
   if (parent_reads_F) joint_columns<K>(F, ci, k).noalias() = Ui * Dinv;  // line 11, i's columns
   for (int c = ci + k; c < end; ++c) {
     auto Fc = F.col(c);
@@ -109,7 +109,7 @@ LIEDYN_ALWAYS_INLINE void immamb_row_step(const Model<S>& model, Data<S>& data, 
     Minv.row(off + c).template segment<K>(vi, k) = m.transpose();
     Minv.col(off + c).template segment<K>(vi, k) = m;
   };
-  if (!model.has_moving_base() && p == 0) {
+  if (p == 0 && model.base_joint().nv() == 0) {
     // 𝓟_0 = 0: line 17 adds nothing, line 18 reduces to S_i Minv[i, k].
     last = end;
     for (int c = ci + k; c < end; ++c) {
@@ -181,7 +181,8 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
     else immamb_subtree_step_k(model, data, i);
   }
 
-  // Line 15: 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0; line 26: Minv[base, base] = (M^A_0)⁻¹.
+  // Line 15: 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0; line 26: Minv[base, base] = (M^A_0)⁻¹. A branch: the
+  // base's rows and columns of M⁻¹ exist only when it has coordinates.
   if (moving) {
     const Matrix6<S> IA0inv = data.aza_base.inverse();  // factorized by aza_factorize
     Minv.template topLeftCorner<6, 6>() = IA0inv;
@@ -198,7 +199,7 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
     else immamb_row_step_k(model, data, i, last);
   }
 
-  // Line 20 and its transpose (defect 3): the base–joint blocks.
+  // Line 20 and its transpose (defect 3): the base–joint blocks (the same branch as line 15).
   if (moving) {
     const Matrix6X<S>& P0 = data.Pset[0];
     for (int k = 0; k < n; ++k) {

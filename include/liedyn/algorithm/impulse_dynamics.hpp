@@ -28,8 +28,7 @@ const VectorX<S>& impulse_dynamics(
   detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
   detail::factor_kkt(model, data, set, cd, opt, who);
   VectorX<S>& v = cd.tmp_q;
-  if (model.has_moving_base()) v << x.nu, x.r;
-  else v = x.r;
+  model.base_joint().velocity(x, v);
   cd.impulse.noalias() = cd.J * v;  // J v⁻
   for (const Constraint<S>& c : set.constraints()) {
     const S factor = is_contact(c.type) ? S(-(S(1) + restitution)) : S(-1);

@@ -43,28 +43,19 @@ void impulse_dynamics_derivatives(
                std::string(who) + ": only the ExactKKT route is differentiated");
   impulse_dynamics(model, data, set, cd, x, restitution, opt);  // checks every argument
   const int nv = model.nv(), n = model.nv_joints(), off = model.offset(), N = 2 * nv;
-  const bool moving = model.has_moving_base();
+  const BaseJoint<S>& base = model.base_joint();
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
   State<S>& xs = ws.motion_state;  // x's poses with a velocity of our choosing
   xs.H = x.H;
   xs.s = x.s;
-  auto set_velocity = [&](const VectorX<S>& v) {
-    if (moving) {
-      xs.nu = v.template head<6>();
-      xs.r = v.tail(n);
-    } else {
-      xs.r = v;
-    }
-  };
   VectorX<S>& v_minus =
       cd.tmp_q;  // [ν⁻; r⁻], set here: impulse_dynamics's scratch is not relied on
-  if (moving) v_minus << x.nu, x.r;
-  else v_minus = x.r;
+  base.velocity(x, v_minus);
 
   // Rᵀ = −∂_q(M Δv − JᵀΛ)ᵀ into ws.rhs_t's q rows (its velocity rows are zero).
   auto KT = ws.rhs_t.topRows(N);
   ws.velocity.setZero();
-  set_velocity(ws.velocity);
+  base.set_velocity(ws.velocity, xs);
   detail::constraint_wrenches(model, data, set, cd.impulse, ws.wrenches);
   cd.tmp_nv = cd.v_after - v_minus;  // Δv
   // At zero velocity ĪD(Δv) − Jᵀ Λ without gravity is M Δv − Jᵀ Λ (gravity's term is what the
@@ -72,7 +63,8 @@ void impulse_dynamics_derivatives(
   detail::update_poses(model, data, xs.s);
   detail::ground_derivative_pass</*kWithD2=*/true, /*kWithGravity=*/false>(
       model, data, xs, cd.tmp_nv, TwistRepresentation::Body, &ws.wrenches);
-  if (moving) KT.template topRows<6>() = -data.D1.transpose();
+  // A branch, not a joint's answer: a welded base has no rows of D1.
+  if (model.has_moving_base()) KT.template topRows<6>() = -data.D1.transpose();
   KT.middleRows(off, n) = -data.D2.transpose();
   KT.bottomRows(nv).setZero();
 
@@ -88,7 +80,7 @@ void impulse_dynamics_derivatives(
     const bool contacts = pass == 0;  // pass 0 does everything when one pass suffices
     const S e_pass = contacts ? restitution : S(0);
     ws.velocity = cd.v_after + e_pass * v_minus;
-    set_velocity(ws.velocity);
+    base.set_velocity(ws.velocity, xs);
     detail::ground_motion_pass(model, data, xs, ws.velocity);  // accelerations unused here
     for (const Constraint<S>& c : set.constraints()) {
       const bool in_pass = one_pass || is_contact(c.type) == contacts;

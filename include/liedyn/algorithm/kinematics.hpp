@@ -49,7 +49,7 @@ namespace liedyn {
 /// ^A H_0 as the kinematics use it: x.H for a moving base, model.welded_base_pose() otherwise.
 template <class S>
 const SE3<S>& base_pose(const Model<S>& model, const State<S>& x) {
-  return model.has_moving_base() ? x.H : model.welded_base_pose();
+  return model.base_joint().pose(x);
 }
 
 namespace detail {
@@ -92,7 +92,7 @@ void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<
     if (j == 0) {
       data.H_world[0] = base_pose(model, x);
       if (velocities) {
-        data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
+        data.v[0] = model.base_joint().twist(x);
         data.vJ[0] = Motion<S>();
       }
       return;
@@ -176,7 +176,7 @@ template <class S>
 void forward_velocity(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("forward_velocity", model, x);
   detail::check_data_pairing("forward_velocity", model, data);
-  data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
+  data.v[0] = model.base_joint().twist(x);
   data.vJ[0] = Motion<S>();
   for (int i = 1; i < model.num_bodies(); ++i) {
     const Joint<S>& j = model.joint(i);
@@ -256,16 +256,10 @@ void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int
   detail::support_chain_kinematics(model, data, x, body, /*velocities=*/false);
   const SE3<S> H_F = data.H_world[body] * placement;
   detail::for_each_support_body(model, body, [&](int j) {
-    if (j == 0) {
-      if (!model.has_moving_base()) return;
-      // ^A X_0 = [R, p^ R; 0, R], column by column.
-      const SE3<S>& H0 = data.H_world[0];
-      const Matrix3<S>& R = H0.rotation();
-      const Matrix3<S> PR = hat(H0.translation()) * R;
-      J.template block<3, 3>(0, 0) = R;
-      J.template block<3, 3>(0, 3) = PR;
-      J.template block<3, 3>(3, 3) = R;
-      detail::inertial_twists_to(H_F, rep, J.template block<6, 6>(0, 0));
+    if (j == 0) {  // ^A X_0 Γ_0: none for a welded base
+      const BaseJoint<S>& base = model.base_joint();
+      base.add_inertial_columns(data.H_world[0], S(1), J);
+      detail::inertial_twists_to(H_F, rep, J.leftCols(base.nv()));
       return;
     }
     const int c = model.v_index(j), n = model.joint_nv(j);
@@ -352,7 +346,7 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
   detail::for_each_support_body(model, body, [&](int j) {
     if (j == 0) {
       data.H_world[0] = base_pose(model, x);
-      data.v[0] = model.has_moving_base() ? Motion<S>(x.nu) : Motion<S>();
+      data.v[0] = model.base_joint().twist(x);
       data.vJ[0] = Motion<S>();
       return;
     }

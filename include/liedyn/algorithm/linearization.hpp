@@ -214,6 +214,7 @@ void complete_continuous_linearization(const Model<S>& model, Data<S>& data, con
   data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr (vector-space joints)
   if (!model.one_dof_joints_only())                        // η̇_i = −ad(r̄_i) η_i + δr_i
     write_joint_deviation_blocks(model, x.r, data.A.block(nv - n, nv - n, n, n));
+  // A branch: the base's state rows (η, ν) on SE(3) exist only when it moves.
   if (!model.has_moving_base()) return;
   Matrix6<S> N_eta, N_t, T;
   twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
@@ -305,7 +306,7 @@ void advance_semi_implicit(const Model<S>& model, const State<S>& x,
   // s ⊕ Δt r⁺ on every joint's group: a vector sum when every joint is a 1-DoF screw.
   if (model.one_dof_joints_only()) out.s += dt * out.r;
   else detail::integrate_joints(model, out.s, dt * out.r, out.s);
-  if (model.has_moving_base()) {
+  if (model.has_moving_base()) {  // a branch: a welded base's pose does not move
     out.nu += dt * ddq.template head<6>();
     out.H = out.H * SE3<S>::exp(Vector6<S>(dt * out.nu));
   }
@@ -359,6 +360,7 @@ void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const
   data.A.diagonal().setOnes();  // setIdentity would test every coefficient
   data.B.setZero();
   // Velocity rows: δv⁺ = δv + Δt δacc (body ν for now; converted below).
+  // A branch: the base's state rows (η, ν) on SE(3) exist only when it moves.
   Matrix6<S> N_eta, N_t, T;
   if (model.has_moving_base()) twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
   // Body-twist rows at x: δν = N_eta η + N_t δt.
@@ -372,7 +374,7 @@ void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const
   data.A.middleRows(off, n) += dt * data.A.bottomRows(n);
   data.B.middleRows(off, n) += dt * data.B.bottomRows(n);
   if (!model.one_dof_joints_only()) write_joint_step_rows(model, data, x, dt);
-  if (!model.has_moving_base()) return;
+  if (!model.has_moving_base()) return;  // a branch: a welded base has no η⁺, ν⁺ rows
   // η⁺ = Ad(exp(Δt ν⁺))⁻¹ η + Jr(Δt ν⁺) Δt δν⁺.
   const Vector6<S> nu_plus = x.nu + dt * data.ddq.template head<6>();
   const Vector6<S> step = dt * nu_plus;

@@ -99,14 +99,15 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
                             bool with_gravity, const ExternalWrenches<S>* fext,
                             bool transforms_current = false) {
   const int nb = model.num_bodies();
-  const bool moving = model.has_moving_base();
+  const BaseJoint<S>& base = model.base_joint();
   if (!transforms_current) update_joint_transforms(model, data, x.s);
 
   Motion<S>& v0 = data.v[0];
   Motion<S>& a0 = data.a[0];
-  v0 = (moving && with_velocity) ? Motion<S>(x.nu) : Motion<S>::Zero();
+  // v_0 = Γ_0 ν, a_0 = −a_g + Γ_0 ν̇ (RBDA §9.3, the base as the root joint).
+  v0 = with_velocity ? base.twist(x) : Motion<S>::Zero();
   a0 = with_gravity ? gravity_in_base(model, x.H) : Motion<S>::Zero();
-  if (moving && ddq) a0 += Motion<S>(Vector6<S>(ddq->template head<6>()));
+  if (ddq) base.add_acceleration(*ddq, a0);
   const SpatialInertia<S>& I0 = model.inertia(0);
   data.f[0] = I0.net_wrench(a0, v0);
   if (fext) data.f[0] -= (*fext)[0];
@@ -124,7 +125,7 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
     if (one_dof_tree || model.joint(i).one_dof()) rnea_backward_step_1(model, data, ddq, i);
     else rnea_backward_step_k(model, data, x, ddq, i);
   }
-  if (moving) data.tau.template head<6>() = data.f[0].vector();
+  base.project(data.f[0], data.tau);  // τ̄_b = Γ_0ᵀ f_0
   return data.tau;
 }
 

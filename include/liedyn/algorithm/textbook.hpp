@@ -77,6 +77,7 @@ VectorX<S> inverse_dynamics(const Model<S>& model, const State<S>& x, const Vect
   LIEDYN_CHECK_SIZE("textbook::inverse_dynamics", "ddq", ddq, model.nv());
   detail::check_wrenches("textbook::inverse_dynamics", model, fext);
   const int nb = model.num_bodies();
+  // Branches kept: an oracle of §9.3 verbatim, independent of the joint layer it checks.
   const bool moving = model.has_moving_base();
   const std::vector<Matrix6<S>> X = parent_transforms(model, x.s);
   std::vector<Vector6<S>> v(nb), a(nb), f(nb);
@@ -187,6 +188,7 @@ VectorX<S> aba(const Model<S>& model, const State<S>& x, const VectorX<S>& tau,
   LIEDYN_CHECK_SIZE("textbook::aba", "tau", tau, model.nv());
   detail::check_wrenches("textbook::aba", model, fext);
   const int nb = model.num_bodies();
+  // Branches kept: an oracle of §9.3 verbatim, independent of the joint layer it checks.
   const bool moving = model.has_moving_base();
   const std::vector<Matrix6<S>> X = parent_transforms(model, x.s);
   std::vector<Vector6<S>> v(nb), c(nb), pA(nb), U(nb), a(nb);

@@ -407,9 +407,8 @@ class ModelBuilder {
 
     Model<S> m;
     const int nb = static_cast<int>(order.size());
-    m.base_type_ = base_type_;
+    m.base_ = BaseJoint<S>(base_type_, welded_pose_);
     m.gravity_ = gravity_;
-    m.welded_pose_ = welded_pose_;
     m.parent_.assign(nb, -1);
     m.subtree_end_.assign(nb, 0);
     m.depth_.assign(nb, 0);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "liedyn/config.hpp"
+#include "liedyn/model/base_joint.hpp"
 #include "liedyn/model/joint.hpp"
 
 namespace liedyn {
@@ -32,11 +33,6 @@ class ModelError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
-
-/// Moving: the base is a free 6-DoF body (pose and body twist in the state, its 6 coordinates
-/// first in velocity-sized vectors). Welded: fixed to the inertial frame at
-/// Model::welded_base_pose().
-enum class BaseType { Moving, Welded };
 
 /// A named frame rigidly attached to a body: ^{body}H_{frame} = placement.
 template <class S>
@@ -150,9 +146,12 @@ class Model {
   /// Number of bodies n + 1, the base included.
   int num_bodies() const { return static_cast<int>(parent_.size()); }
   /// Whether the base is moving (6 DoF) or welded to the inertial frame.
-  BaseType base_type() const { return base_type_; }
+  BaseType base_type() const { return base_.type(); }
   /// True for a moving base: velocity-sized vectors then start with its 6 coordinates.
-  bool has_moving_base() const { return base_type_ == BaseType::Moving; }
+  bool has_moving_base() const { return base_.moving(); }
+  /// The base as the tree's root joint (free or fixed), which the kernels ask for the base's
+  /// pose, twist, acceleration and wrench (base_joint.hpp).
+  const BaseJoint<S>& base_joint() const { return base_; }
   /// Index of joint 1 in velocity-sized vectors: 6 for a moving base, 0 when welded.
   int offset() const { return has_moving_base() ? 6 : 0; }
   /// Size of velocity-like vectors ν̄ = [ν; r]: 6 + nv_joints() (moving) or nv_joints() (welded).
@@ -219,7 +218,7 @@ class Model {
   const Vector3<S>& gravity() const { return gravity_; }
   /// The welded base's fixed pose ^A H_0 (identity unless set); unused for a moving base, whose
   /// pose is part of the state.
-  const SE3<S>& welded_base_pose() const { return welded_pose_; }
+  const SE3<S>& welded_base_pose() const { return base_.welded_pose(); }
 
   /// Every named frame: one per body (identity placement, in body order), then the merged
   /// fixed bodies, then the frames added with ModelBuilder::add_frame.
@@ -297,7 +296,7 @@ class Model {
   template <class T>
   Model<T> cast() const {
     Model<T> m;
-    m.base_type_ = base_type_;
+    m.base_ = base_.template cast<T>();
     m.parent_ = parent_;
     m.subtree_end_ = subtree_end_;
     m.depth_ = depth_;
@@ -313,7 +312,6 @@ class Model {
     m.singular_joints_ = singular_joints_;
     m.diagnostics_ = diagnostics_;
     m.gravity_ = gravity_.template cast<T>();
-    m.welded_pose_ = welded_pose_.template cast<T>();
     m.joints_.clear();
     m.inertia_.clear();
     m.frames_.clear();
@@ -334,7 +332,7 @@ class Model {
     return -1;
   }
 
-  BaseType base_type_ = BaseType::Moving;
+  BaseJoint<S> base_;  // the root joint: its kind and a welded base's pose
   std::vector<int> parent_{-1};
   std::vector<int> subtree_end_{1};
   std::vector<int> depth_{0};
@@ -353,7 +351,6 @@ class Model {
   std::vector<int> singular_joints_;
   std::vector<ModelDiagnostic> diagnostics_;
   Vector3<S> gravity_ = Vector3<S>(S(0), S(0), S(-9.81));
-  SE3<S> welded_pose_;
   std::uint64_t id_ = detail::next_model_id();
 };
 

@@ -228,8 +228,7 @@ struct State {
   VectorX<S> velocity(const Model<S>& model) const {
     LIEDYN_CHECK_SIZE("State::velocity", "state.r", r, model.nv_joints());
     VectorX<S> v(model.nv());
-    if (model.has_moving_base()) v << nu, r;
-    else v = r;
+    model.base_joint().velocity(*this, v);
     return v;
   }
 
