@@ -26,6 +26,7 @@ template <class S>
 class BaseJoint {
  public:
   BaseJoint() = default;
+  /// A root joint of kind `type`; `welded_pose` = ^A H_0, used by the fixed joint only.
   BaseJoint(BaseType type, const SE3<S>& welded_pose) : type_(type), welded_pose_(welded_pose) {}
 
   /// Moving (free joint) or Welded (fixed joint).
