@@ -153,7 +153,7 @@ class Model {
   /// pose, twist, acceleration and wrench (base_joint.hpp).
   const BaseJoint<S>& base_joint() const { return base_; }
   /// Index of joint 1 in velocity-sized vectors: 6 for a moving base, 0 when welded.
-  int offset() const { return has_moving_base() ? 6 : 0; }
+  int offset() const { return base_.nv(); }
   /// Size of velocity-like vectors ν̄ = [ν; r]: 6 + nv_joints() (moving) or nv_joints() (welded).
   int nv() const { return offset() + nv_joints(); }
 
