@@ -8,6 +8,7 @@
 #include <liedyn/algorithm/reference_dynamics.hpp>
 
 #include "bindings.hpp"
+#include "fast_call.hpp"
 
 namespace liedyn {
 namespace python {
@@ -22,8 +23,8 @@ namespace {
 constexpr auto kBody = TwistRepresentation::Body;
 
 void bind_dynamics(py::module_& m) {
-  m.def(
-      "rnea",
+  def_fast(
+      m, "rnea",
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext,
          const py::object& out) {
         check_call("rnea", mo, d, x);
@@ -41,8 +42,8 @@ void bind_dynamics(py::module_& m) {
       "torques]. fext: "
       "None or (num_bodies x 6), row i the wrench on body i in its frame. Returns a copy of "
       "data.tau.");
-  m.def(
-      "eidamb",
+  def_fast(
+      m, "eidamb",
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, const WrenchArg& fext,
          const py::object& out) {
         check_call("eidamb", mo, d, x);
@@ -57,8 +58,8 @@ void bind_dynamics(py::module_& m) {
       "Extended inverse dynamics tau = M(s) ddq + h(x) by EIDAmb (the paper's Table 4): the same "
       "quantity as "
       "rnea by another route. Returns a copy of data.tau.");
-  m.def(
-      "bias_force",
+  def_fast(
+      m, "bias_force",
       [](const Model& mo, Data& d, const State& x, const WrenchArg& fext, const py::object& out) {
         check_call("bias_force", mo, d, x);
         const auto w = to_wrenches("bias_force", fext);
@@ -70,8 +71,8 @@ void bind_dynamics(py::module_& m) {
       py::arg("out") = py::none(),
       "The bias h(x) = ID(x, 0): velocity products, gravity, external wrenches. Returns a copy of "
       "data.h.");
-  m.def(
-      "gravity_force",
+  def_fast(
+      m, "gravity_force",
       [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("gravity_force", mo, d, x);
         return results("gravity_force", out, released("gravity_force", d, [&]() -> decltype(auto) {
@@ -81,8 +82,8 @@ void bind_dynamics(py::module_& m) {
       py::arg("model"), py::arg("data"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(),
       "The gravity term G(H, s) alone (zero velocities and accelerations). Returns a copy of "
       "data.tau.");
-  m.def(
-      "coriolis_force",
+  def_fast(
+      m, "coriolis_force",
       [](const Model& mo, Data& d, const State& x, const py::object& out) {
         check_call("coriolis_force", mo, d, x);
         return results("coriolis_force", out,
@@ -113,8 +114,8 @@ void bind_dynamics(py::module_& m) {
       },
       py::arg("model"), py::arg("data"), py::arg("s"), py::kw_only(), py::arg("out") = py::none(),
       "M(s) from the joint positions s alone (a copy of data.M).");
-  m.def(
-      "aba",
+  def_fast(
+      m, "aba",
       [](const Model& mo, Data& d, const State& x, const VectorRef& tau, const WrenchArg& fext,
          const py::object& out) {
         check_call("aba", mo, d, x);
@@ -150,8 +151,8 @@ void bind_dynamics(py::module_& m) {
       },
       py::arg("model"), py::arg("data"), py::arg("s"), py::kw_only(), py::arg("out") = py::none(),
       "M(s)^-1 from the joint positions s (a copy of data.Minv).");
-  m.def(
-      "eidamb_derivatives",
+  def_fast(
+      m, "eidamb_derivatives",
       [](const Model& mo, Data& d, const State& x, const VectorRef& ddq, TwistRepresentation rep,
          const WrenchArg& fext, const py::object& out) {
         check_call("eidamb_derivatives", mo, d, x);

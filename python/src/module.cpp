@@ -10,6 +10,7 @@
 #include <liedyn/model/urdf.hpp>
 
 #include "bindings.hpp"
+#include "fast_call.hpp"
 
 namespace liedyn {
 namespace python {
@@ -1038,4 +1039,5 @@ PYBIND11_MODULE(_liedyn, m) {
   lp::bind_interop(m);
   lp::bind_late_members(m);
   lp::bind_testing(m);
+  lp::check_fast_functions(m);
 }
