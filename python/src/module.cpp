@@ -640,7 +640,14 @@ void bind_model(py::module_& m) {
                      "0: a chain; larger: bushier trees.")
       .def_readwrite("moving_base", &RandomModelOptions::moving_base)
       .def_readwrite("axis_aligned", &RandomModelOptions::axis_aligned)
-      .def_readwrite("revolute_only", &RandomModelOptions::revolute_only)
+      .def_readwrite("unrotated_placements", &RandomModelOptions::unrotated_placements,
+                     "Joint placements are pure translations (R = I), as most URDF files write "
+                     "them.")
+      .def_readwrite("revolute_only", &RandomModelOptions::revolute_only,
+                     "Revolute joints only; else a mix of revolute, prismatic and helical.")
+      .def_readwrite("every_joint_type", &RandomModelOptions::every_joint_type,
+                     "Every joint type in equal shares: revolute, prismatic, helical, spherical, "
+                     "free, planar and universal (overrides revolute_only).")
       .def_readwrite("armature", &RandomModelOptions::armature)
       .def_readwrite("gravity_off", &RandomModelOptions::gravity_off);
   m.def(

@@ -1,6 +1,7 @@
 """Model, ModelBuilder, the URDF loader with every UrdfOptions field, SE3, State and its Lie-group
 operations."""
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -228,6 +229,26 @@ def test_state_views_and_operations(solo12):
     assert z.s.shape == (2,)
     with pytest.raises(ValueError):
         liedyn.State(liedyn.SE3(), np.zeros(2), np.zeros(6), np.zeros(3))
+
+
+def test_random_models_of_every_joint_type():
+    opt = liedyn.RandomModelOptions()
+    assert not opt.every_joint_type and not opt.unrotated_placements
+    opt.every_joint_type, opt.unrotated_placements = True, True
+    m = liedyn.random_model(21, 5, opt)
+    types = {m.joint(i).type for i in range(1, m.num_bodies)}
+    assert types == {liedyn.JointType.Revolute, liedyn.JointType.Prismatic, liedyn.JointType.Helical,
+                     liedyn.JointType.Spherical, liedyn.JointType.Free, liedyn.JointType.Planar,
+                     liedyn.JointType.Universal}, types
+    assert m.nv > 6 + 21
+    # The options travel with the model's recipe (pickle) and give the same tree again.
+    again = pickle.loads(pickle.dumps(opt))
+    assert again.every_joint_type and again.unrotated_placements
+    assert [m.joint(i).type for i in range(1, 22)] == \
+        [liedyn.random_model(21, 5, again).joint(i).type for i in range(1, 22)]
+    # Placements are pure translations.
+    for i in range(1, 22):
+        np.testing.assert_array_equal(m.joint(i).placement.rotation, np.eye(3))
 
 
 def test_small_types_and_options():

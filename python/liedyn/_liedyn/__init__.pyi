@@ -954,7 +954,6 @@ class RandomModelOptions:
     axis_aligned: bool
     gravity_off: bool
     moving_base: bool
-    revolute_only: bool
     def __init__(self) -> None:
         ...
     @property
@@ -970,6 +969,30 @@ class RandomModelOptions:
         """
     @branching.setter
     def branching(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def every_joint_type(self) -> bool:
+        """
+        Every joint type in equal shares: revolute, prismatic, helical, spherical, free, planar and universal (overrides revolute_only).
+        """
+    @every_joint_type.setter
+    def every_joint_type(self, arg0: bool) -> None:
+        ...
+    @property
+    def revolute_only(self) -> bool:
+        """
+        Revolute joints only; else a mix of revolute, prismatic and helical.
+        """
+    @revolute_only.setter
+    def revolute_only(self, arg0: bool) -> None:
+        ...
+    @property
+    def unrotated_placements(self) -> bool:
+        """
+        Joint placements are pure translations (R = I), as most URDF files write them.
+        """
+    @unrotated_placements.setter
+    def unrotated_placements(self, arg0: bool) -> None:
         ...
 class State:
     """
