@@ -184,20 +184,43 @@ struct Joint {
       out.col(0) = subspace_in(H).vector();
       return;
     }
+    if (subspace_row(0) >=
+        0) {  // unit columns: ^AX_i (e_k; 0) = (R e_k; 0), (0; e_k) ↦ (p × R e_k; R e_k)
+      const Vector3<S>& p = H.translation();
+      for (int a = 0; a < nv(); ++a) {
+        const int row = subspace_row(a);
+        const Vector3<S> axis_in_A = H.rotation().col(row % 3);
+        if (row < 3) out.col(a) << axis_in_A, Vector3<S>::Zero();
+        else out.col(a) << p.cross(axis_in_A), axis_in_A;
+      }
+      return;
+    }
     Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
     subspace(q, gamma);
     H.act_motions(gamma, out);
   }
+  /// The row of the unit vector that is Γ's column a, for the joints whose Γ is a selection of
+  /// unit vectors (spherical, free, planar): products with Γ then read coefficients. −1 for the
+  /// others.
+  int subspace_row(int a) const {
+    switch (type) {
+      case JointType::Spherical: return SphericalJoint<S>::subspace_rows[a];
+      case JointType::Free: return FreeJoint<S>::subspace_rows[a];
+      case JointType::Planar: return PlanarJoint<S>::subspace_rows[a];
+      default: return -1;
+    }
+  }
   /// Γ(q) (6 × nv, child frame) written into `gamma`; constant for all types but the universal.
   template <class Q, class G>
   void subspace(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<G>& gamma) const {
-    switch (type) {
-      case JointType::Spherical: SphericalJoint<S>::subspace(gamma); break;
-      case JointType::Free: FreeJoint<S>::subspace(gamma); break;
-      case JointType::Planar: PlanarJoint<S>::subspace(gamma); break;
-      case JointType::Universal: UniversalJoint<S>::subspace(axis, axis2, q, gamma); break;
-      default: ScrewJoint<S>::subspace(screw, gamma); break;
+    if (subspace_row(0) >= 0) {  // spherical, free, planar: unit columns
+      auto& g = const_cast<Eigen::MatrixBase<G>&>(gamma);
+      g.setZero();
+      for (int a = 0; a < nv(); ++a) g(subspace_row(a), a) = S(1);
+      return;
     }
+    if (type == JointType::Universal) UniversalJoint<S>::subspace(axis, axis2, q, gamma);
+    else ScrewJoint<S>::subspace(screw, gamma);
   }
   /// c_J = Γ̇(q) q̇: the child's acceleration relative to the joint frame at q̈ = 0, child frame
   /// (zero for every joint whose Γ is constant).
@@ -444,6 +467,13 @@ struct Joint {
       project_each(forces, [&](Eigen::Index c, const S& value) { sink(0, c, value); });
       return;
     }
+    if (subspace_row(0) >= 0) {  // Γ's columns are unit vectors: Γᵀ f reads rows of f
+      for (int a = 0; a < nv(); ++a) {
+        const int row = subspace_row(a);
+        for (Eigen::Index c = 0; c < forces.cols(); ++c) sink(a, c, S(forces(row, c)));
+      }
+      return;
+    }
     Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
     subspace(q, gamma);
     for (int a = 0; a < nv(); ++a)
@@ -459,6 +489,10 @@ struct Joint {
     auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
     if (one_dof()) {
       inertia_times_subspace(I, out.col(0));
+      return;
+    }
+    if (subspace_row(0) >= 0) {  // Γ's columns are unit vectors: I Γ reads columns of I
+      for (int a = 0; a < nv(); ++a) I.column_into(subspace_row(a), out.col(a));
       return;
     }
     Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
@@ -478,15 +512,7 @@ struct Joint {
       out = (I * screw).vector();
       return;
     }
-    // ±(−h × e_k; I_o e_k): a column of the inertia's matrix, read off.
-    const int a = (k + 1) % 3, b = (k + 2) % 3;
-    const S sign = axis(k);
-    const Vector3<S>& h = I.first_moment();
-    const Matrix3<S>& Io = I.inertia_origin();
-    out(a) = -sign * h(b);
-    out(b) = sign * h(a);
-    out(k) = S(0);
-    for (int r = 0; r < 3; ++r) out(3 + r) = sign * Io(r, k);
+    I.column_into(3 + k, out, axis(k));  // ±(−h × e_k; I_o e_k), read off
   }
   /// A Γ for a 6×6 matrix A mapping child-frame motions to wrenches (an articulated inertia).
   Vector6<S> matrix_times_subspace(const Matrix6<S>& A) const {
@@ -610,12 +636,21 @@ struct Joint {
   template <class Q, class V>
   Motion<S> subspace_times_general(const Eigen::MatrixBase<Q>& q,
                                    const Eigen::MatrixBase<V>& v) const {
+    if (subspace_row(0) >= 0) {  // unit columns: Γ v places v's entries
+      Vector6<S> m = Vector6<S>::Zero();
+      for (int a = 0; a < nv(); ++a) m(subspace_row(a)) = v(a);
+      return Motion<S>(m);
+    }
     Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
     subspace(q, gamma);
     return Motion<S>(Vector6<S>(gamma * v));
   }
   template <class Q, class Out>
   void project_general(const Force<S>& f, const Eigen::MatrixBase<Q>& q, Out& out) const {
+    if (subspace_row(0) >= 0) {  // unit columns: Γᵀ f reads f's entries
+      for (int a = 0; a < nv(); ++a) out.coeffRef(a) = f.vector()(subspace_row(a));
+      return;
+    }
     Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
     subspace(q, gamma);
     out = gamma.transpose() * f.vector();

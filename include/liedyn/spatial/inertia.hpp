@@ -94,6 +94,28 @@ class SpatialInertia {
       }
   }
 
+  /// scale · column c of matrix(): the momentum of a twist of `scale` along coordinate c (0–2
+  /// linear, 3–5 angular), read off m, h and I_o instead of a product with a unit twist.
+  template <class Out>
+  LIEDYN_ALWAYS_INLINE void column_into(int c, const Eigen::MatrixBase<Out>& out_,
+                                        const S& scale = S(1)) const {
+    auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
+    const int k = c % 3, a = (k + 1) % 3, b = (k + 2) % 3;
+    // h^ e_k = h × e_k = h_b e_a − h_a e_b: the lower-left block's column k, minus the upper
+    // right's.
+    if (c < 3) {
+      out(k) = scale * m_;
+      out(a) = out(b) = out(3 + k) = S(0);
+      out(3 + a) = scale * h_(b);
+      out(3 + b) = -scale * h_(a);
+    } else {
+      out(a) = -scale * h_(b);
+      out(b) = scale * h_(a);
+      out(k) = S(0);
+      for (int r = 0; r < 3; ++r) out(3 + r) = scale * Io_(r, k);
+    }
+  }
+
   /// M v: momentum (or wrench) of a body moving with twist (acceleration) v.
   LIEDYN_PRODUCT_INLINE Force<S> operator*(const Motion<S>& v) const {
 #if LIEDYN_PER_COORDINATE_PRODUCTS

@@ -25,11 +25,9 @@ struct FreeJoint {
     return SE3<S>(SO3<S>::from_quaternion(q(3), q(4), q(5), q(6)),
                   Vector3<S>(q.template head<3>()));
   }
-  /// Γ = 1₆ (child frame).
-  template <class G>
-  static void subspace(const Eigen::MatrixBase<G>& gamma) {
-    const_cast<Eigen::MatrixBase<G>&>(gamma).setIdentity();
-  }
+  /// Γ = 1₆ (child frame): column a is the unit vector e_r, r = subspace_rows[a]
+  /// (Joint::subspace_row).
+  static constexpr int subspace_rows[nv] = {0, 1, 2, 3, 4, 5};
   /// q ⊕ δ = H(q) exp(δ^): p + R t with t the translation of exp(δ^), quaternion ⊗ exp(ω).
   /// `out` may be q.
   template <class Q, class D, class O>

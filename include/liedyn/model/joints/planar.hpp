@@ -28,13 +28,9 @@ struct PlanarJoint {
     R << c, -s, S(0), s, c, S(0), S(0), S(0), S(1);
     return SE3<S>(R, Vector3<S>(q(0), q(1), S(0)));
   }
-  /// Γ = [e_x, e_y, 0; 0, 0, e_z] (6 × 3, child frame).
-  template <class G>
-  static void subspace(const Eigen::MatrixBase<G>& gamma_) {
-    auto& gamma = const_cast<Eigen::MatrixBase<G>&>(gamma_);
-    gamma.setZero();
-    gamma(0, 0) = gamma(1, 1) = gamma(5, 2) = S(1);
-  }
+  /// Γ = [e_x, e_y, 0; 0, 0, e_z] (6 × 3, child frame): column a is the unit vector e_r, r =
+  /// subspace_rows[a] (Joint::subspace_row).
+  static constexpr int subspace_rows[nv] = {0, 1, 5};
   /// q ⊕ δ = H(q) exp((Γ δ)^), with a unit (cos θ, sin θ). `out` may be q.
   template <class Q, class D, class O>
   static void integrate(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<D>& delta,

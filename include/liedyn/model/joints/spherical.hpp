@@ -25,13 +25,9 @@ struct SphericalJoint {
   static SE3<S> motion(const Eigen::MatrixBase<Q>& q) {
     return SE3<S>(SO3<S>::from_quaternion(q(0), q(1), q(2), q(3)), Vector3<S>::Zero());
   }
-  /// Γ = [0₃; 1₃] (6 × 3, child frame).
-  template <class G>
-  static void subspace(const Eigen::MatrixBase<G>& gamma_) {
-    auto& gamma = const_cast<Eigen::MatrixBase<G>&>(gamma_);
-    gamma.template topRows<3>().setZero();
-    gamma.template bottomRows<3>().setIdentity();
-  }
+  /// Γ = [0₃; 1₃] (6 × 3, child frame): column a is the unit vector e_r, r = subspace_rows[a]
+  /// (Joint::subspace_row).
+  static constexpr int subspace_rows[nv] = {3, 4, 5};
   /// q ⊕ δ = q ⊗ exp(δ) (quaternion product; no renormalization). `out` may be q.
   template <class Q, class D, class O>
   static void integrate(const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<D>& delta,
