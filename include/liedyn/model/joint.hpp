@@ -492,7 +492,11 @@ struct Joint {
       return;
     }
     if (subspace_row(0) >= 0) {  // Γ's columns are unit vectors: I Γ reads columns of I
-      for (int a = 0; a < nv(); ++a) I.column_into(subspace_row(a), out.col(a));
+      for (int a = 0; a < nv(); ++a) {
+        const int row = subspace_row(a);
+        if (row < 3) I.linear_column_into(row, out.col(a));
+        else I.angular_column_into(row - 3, out.col(a));
+      }
       return;
     }
     Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> gamma(6, nv());
@@ -512,7 +516,7 @@ struct Joint {
       out = (I * screw).vector();
       return;
     }
-    I.column_into(3 + k, out, axis(k));  // ±(−h × e_k; I_o e_k), read off
+    I.angular_column_into(k, out, axis(k));  // ±(−h × e_k; I_o e_k)
   }
   /// A Γ for a 6×6 matrix A mapping child-frame motions to wrenches (an articulated inertia).
   Vector6<S> matrix_times_subspace(const Matrix6<S>& A) const {

@@ -94,26 +94,29 @@ class SpatialInertia {
       }
   }
 
-  /// scale · column c of matrix(): the momentum of a twist of `scale` along coordinate c (0–2
-  /// linear, 3–5 angular), read off m, h and I_o instead of a product with a unit twist.
+  /// scale · column k of matrix() (k = 0, 1, 2): the momentum of a linear velocity of `scale`
+  /// along e_k, (m e_k; h × e_k) scaled, read off m and h.
   template <class Out>
-  LIEDYN_ALWAYS_INLINE void column_into(int c, const Eigen::MatrixBase<Out>& out_,
-                                        const S& scale = S(1)) const {
+  LIEDYN_ALWAYS_INLINE void linear_column_into(int k, const Eigen::MatrixBase<Out>& out_,
+                                               const S& scale = S(1)) const {
     auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
-    const int k = c % 3, a = (k + 1) % 3, b = (k + 2) % 3;
-    // h^ e_k = h × e_k = h_b e_a − h_a e_b: the lower-left block's column k, minus the upper
-    // right's.
-    if (c < 3) {
-      out(k) = scale * m_;
-      out(a) = out(b) = out(3 + k) = S(0);
-      out(3 + a) = scale * h_(b);
-      out(3 + b) = -scale * h_(a);
-    } else {
-      out(a) = -scale * h_(b);
-      out(b) = scale * h_(a);
-      out(k) = S(0);
-      for (int r = 0; r < 3; ++r) out(3 + r) = scale * Io_(r, k);
-    }
+    const int a = (k + 1) % 3, b = (k + 2) % 3;  // h × e_k = h_b e_a − h_a e_b
+    out(k) = scale * m_;
+    out(a) = out(b) = out(3 + k) = S(0);
+    out(3 + a) = scale * h_(b);
+    out(3 + b) = -scale * h_(a);
+  }
+  /// scale · column 3 + k of matrix() (k = 0, 1, 2): the momentum of an angular velocity of
+  /// `scale` about e_k, (−h × e_k; I_o e_k) scaled, read off h and I_o.
+  template <class Out>
+  LIEDYN_ALWAYS_INLINE void angular_column_into(int k, const Eigen::MatrixBase<Out>& out_,
+                                                const S& scale = S(1)) const {
+    auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_);
+    const int a = (k + 1) % 3, b = (k + 2) % 3;
+    out(a) = -scale * h_(b);
+    out(b) = scale * h_(a);
+    out(k) = S(0);
+    for (int r = 0; r < 3; ++r) out(3 + r) = scale * Io_(r, k);
   }
 
   /// M v: momentum (or wrench) of a body moving with twist (acceleration) v.
