@@ -11,7 +11,9 @@
 //   planar                         SE(2) in the joint frame's xy-plane   joints/planar.hpp
 //   universal                      R², Γ(q) = [0, 0; R2ᵀa1, a2]         joints/universal.hpp
 // Joint dispatches to them: one switch per operation, here and nowhere else. The 1-DoF screws'
-// fast cases (axes along ±e_k, the kernels' hot path) are Joint's own members below.
+// fast cases (axes along ±e_k, the kernels' hot path) are Joint's own members below; the types
+// whose Γ is a selection of unit vectors state which (subspace_rows), and the products with Γ
+// read coefficients for them.
 #pragma once
 
 #include <limits>
@@ -184,8 +186,8 @@ struct Joint {
       out.col(0) = subspace_in(H).vector();
       return;
     }
-    if (subspace_row(0) >=
-        0) {  // unit columns: ^AX_i (e_k; 0) = (R e_k; 0), (0; e_k) ↦ (p × R e_k; R e_k)
+    // Unit columns: ^AX_i (e_k; 0) = (R e_k; 0) and ^AX_i (0; e_k) = (p × R e_k; R e_k).
+    if (subspace_row(0) >= 0) {
       const Vector3<S>& p = H.translation();
       for (int a = 0; a < nv(); ++a) {
         const int row = subspace_row(a);
