@@ -1338,6 +1338,18 @@ TEST_CASE(
   }
 }
 
+namespace {
+
+/// The permutation listing the model's joints last first (the other library's order in the
+/// interop tests).
+liedyn::interop::JointPermutation reversed_joint_order(const Model<double>& model) {
+  std::vector<std::string> names;
+  for (int i = model.num_bodies() - 1; i >= 1; --i) names.push_back(model.joint_name(i));
+  return liedyn::interop::JointPermutation::from_names(model, names);
+}
+
+}  // namespace
+
 TEST_CASE(
     "joint types: interop converts the states of trees with every joint type, and refuses the "
     "joints another convention writes differently") {
@@ -1386,6 +1398,19 @@ TEST_CASE(
           io::state_from(mujoco, model, q_mj, io::velocity_to(mujoco, model, x));
       CHECK(max_abs_diff(y.s, x.s) == 0.0);
       CHECK(max_abs_diff(y.r, x.r) == 0.0);
+      // In a permuted order each quaternion is still reordered where it is, then moved whole.
+      const io::JointPermutation reversed = reversed_joint_order(model);
+      const VectorX<double> q_mj_rev = io::configuration_to(mujoco, model, x, reversed);
+      int at = base;
+      for (int i = model.num_bodies() - 1; i >= 1; --i) {
+        CHECK(q_mj_rev.segment(at, model.joint_nq(i)) ==
+              q_mj.segment(base + model.q_index(i), model.joint_nq(i)));
+        at += model.joint_nq(i);
+      }
+      const State<double> y_rev = io::state_from(
+          mujoco, model, q_mj_rev, io::velocity_to(mujoco, model, x, reversed), reversed);
+      CHECK(max_abs_diff(y_rev.s, x.s) == 0.0);
+      CHECK(max_abs_diff(y_rev.r, x.r) == 0.0);
     } else {
       CHECK_THROWS_WITH(
           io::configuration_to(mujoco, model, x),
@@ -1393,12 +1418,33 @@ TEST_CASE(
                           to_string(model.joint(other).type)) &&
               Catch::Contains("this convention's joint of that type is not liedyn's"));
     }
-    // A joint permutation maps one coordinate per joint.
-    std::vector<std::string> names;
-    for (int i = 1; i < model.num_bodies(); ++i) names.push_back(model.joint_name(i));
-    const io::JointPermutation perm = io::JointPermutation::from_names(model, names);
-    CHECK_THROWS_WITH(io::velocity_to(io::Library::Pinocchio, model, x, perm),
-                      Catch::Contains("a joint permutation maps 1-DoF joints only"));
+    // A joint permutation moves each joint's coordinates as one block (nq of them in q, nv in
+    // v): in the reversed order, joint i's block sits after those of the joints behind it.
+    const io::JointPermutation reversed = reversed_joint_order(model);
+    const VectorX<double> q_rev = io::configuration_to(io::Library::Pinocchio, model, x, reversed);
+    const VectorX<double> v_rev = io::velocity_to(io::Library::Pinocchio, model, x, reversed);
+    const int off = model.offset();
+    int q_at = base, v_at = off;
+    for (int i = model.num_bodies() - 1; i >= 1; --i) {
+      const int nq = model.joint_nq(i), nv = model.joint_nv(i);
+      CHECK(q_rev.segment(q_at, nq) == q.segment(base + model.q_index(i), nq));
+      CHECK(v_rev.segment(v_at, nv) == v.segment(off + model.r_index(i), nv));
+      q_at += nq;
+      v_at += nv;
+    }
+    CHECK(VectorX<double>(reversed.matrix(off, model.nv_joints()) * v) == v_rev);
+    const State<double> back_rev =
+        io::state_from(io::Library::Pinocchio, model, q_rev, v_rev, reversed);
+    CHECK(max_abs_diff(back_rev.s, x.s) == 0.0);
+    CHECK(back_rev.r == x.r);
+    // A permutation that does not know the joints' coordinate counts is refused by name.
+    std::vector<int> indices;
+    for (int k = model.num_joints() - 1; k >= 0; --k) indices.push_back(k);
+    if (!model.one_dof_joints_only())
+      CHECK_THROWS_WITH(
+          io::velocity_to(io::Library::Pinocchio, model, x,
+                          io::JointPermutation::from_indices(indices)),
+          Catch::Contains("does not know the model's multi-DoF joints' coordinate counts"));
   }
 }
 

@@ -77,8 +77,9 @@ void bind_interop(py::module_& top) {
 
   py::class_<JointPermutation>(
       m, "JointPermutation",
-      "A bijection between liedyn's joint order and another library's order of the same 1-DoF "
-      "joints. JointPermutation() is the identity for any number of joints.")
+      "A bijection between liedyn's joint order and another library's order of the same "
+      "joints (a multi-DoF joint moves as one block of its coordinates). JointPermutation() is "
+      "the identity for any number of joints.")
       .def(py::init<>(), "The identity.")
       .def_static(
           "from_names",

@@ -88,13 +88,7 @@ def pinocchio_case(request):
     load, dump = PINOCCHIO_CASES[request.param]
     model = load()
     vecs, mats, names = read_dump(os.path.join(DATA_DIR, dump))
-    one_dof = {liedyn.JointType.Revolute, liedyn.JointType.Prismatic, liedyn.JointType.Helical}
-    if all(model.joint(i).type in one_dof for i in range(1, model.num_joints + 1)):
-        perm = liedyn.interop.JointPermutation.from_names(model, names)
-    else:
-        # A permutation maps 1-DoF joints only (the converters refuse one here); the orders agree.
-        assert names == model.joint_names
-        perm = None
+    perm = liedyn.interop.JointPermutation.from_names(model, names)
     return request.param, model, vecs, mats, perm
 
 

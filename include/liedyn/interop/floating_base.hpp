@@ -148,9 +148,9 @@ inline bool w_first(ConfigurationLayout layout) {
 }
 
 /// Throws unless the permutation fits the model's joints and every joint converts. A 1-DoF
-/// joint converts in every convention. A multi-DoF joint needs the identity permutation (the
-/// permutations map one coordinate per joint) and a convention whose joint of that type is
-/// liedyn's: Pinocchio's (BaseVelocity::Body) spherical, free, planar and universal joints are;
+/// joint converts in every convention. A multi-DoF joint needs a permutation that knows its
+/// coordinate counts (JointPermutation::from_names(model, …)) and a convention whose joint of
+/// that type is liedyn's: Pinocchio's (BaseVelocity::Body) spherical, free, planar and universal joints are;
 /// a MuJoCo ball joint is (angular velocity in the child frame; its quaternion w first,
 /// reordered by the configuration converters); nothing else is (a MuJoCo free joint's linear
 /// velocity is in the world, Drake's ball joint takes roll-pitch-yaw angles, RBDL puts a
@@ -162,6 +162,11 @@ void require_joints(const char* who, const Convention& conv, const Model<S>& mod
     throw std::invalid_argument(std::string("liedyn::interop::") + who +
                                 ": the joint permutation has " + std::to_string(perm.size()) +
                                 " joints, the model " + std::to_string(model.num_joints()));
+  if (!perm.fits(model))
+    throw std::invalid_argument(std::string("liedyn::interop::") + who +
+                                ": the joint permutation does not know the model's multi-DoF "
+                                "joints' coordinate counts: build it with "
+                                "JointPermutation::from_names(model, names)");
   if (model.one_dof_joints_only()) return;
   const bool mujoco_layout = conv.layout == ConfigurationLayout::PositionQuaternionWXYZ;
   for (int i = 1; i < model.num_bodies(); ++i) {
@@ -169,10 +174,6 @@ void require_joints(const char* who, const Convention& conv, const Model<S>& mod
     if (joint.one_dof()) continue;
     const std::string what = std::string("liedyn::interop::") + who + ": joint '" +
                              model.joint_name(i) + "' is " + liedyn::to_string(joint.type);
-    if (perm.size() >= 0)
-      throw std::invalid_argument(what +
-                                  ": a joint permutation maps 1-DoF joints only (use the "
-                                  "identity)");
     const bool converts = conv.velocity == BaseVelocity::Body ||
                           (joint.type == JointType::Spherical && mujoco_layout);
     if (!converts)
@@ -455,8 +456,9 @@ VectorX<S> configuration_to(const Convention& conv, const Model<S>& model, const
                             const JointPermutation& perm = JointPermutation()) {
   detail::require_joints("configuration_to", conv, model, perm);
   detail::require_size("configuration_to", "x.s", x.s.size(), model.nq_joints());
-  VectorX<S> s = perm.vector_to_theirs(x.s, 0);
+  VectorX<S> s = x.s;  // quaternions reordered where our indices address them, then permuted
   if (detail::w_first(conv.layout)) detail::joint_quaternions_to_w_first(model, s);
+  s = perm.vector_to_theirs(s, 0);
   VectorX<S> q(configuration_size(conv, model));
   if (!model.has_moving_base()) {
     q = s;

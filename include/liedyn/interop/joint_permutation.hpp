@@ -62,11 +62,30 @@ class JointPermutation {
                                     their_names[j] + "' is named twice");
       theirs_of_ours[body - 1] = j;
     }
-    return from_indices(std::move(theirs_of_ours));
+    return from_indices(model, std::move(theirs_of_ours));
+  }
+
+  /// from_indices for the joints of `model`, whose coordinate counts it records: a joint of
+  /// several coordinates (spherical, free, planar, universal) moves as one block of nq entries
+  /// in a configuration vector and of nv in a velocity-sized one.
+  template <class S>
+  static JointPermutation from_indices(const Model<S>& model, std::vector<int> theirs_of_ours) {
+    if (static_cast<int>(theirs_of_ours.size()) != model.num_joints())
+      throw std::invalid_argument("liedyn::interop::JointPermutation::from_indices: " +
+                                  std::to_string(theirs_of_ours.size()) +
+                                  " indices for a model with " +
+                                  std::to_string(model.num_joints()) + " joints");
+    JointPermutation p = from_indices(std::move(theirs_of_ours));
+    for (int k = 0; k < model.num_joints(); ++k) {
+      p.nq_.push_back(model.joint_nq(k + 1));
+      p.nv_.push_back(model.joint_nv(k + 1));
+    }
+    return p;
   }
 
   /// From an explicit map: theirs_of_ours[k] is the position, in their list, of our joint k
-  /// (0-based). Throws std::invalid_argument if it is not a permutation of 0..size−1.
+  /// (0-based), each joint one coordinate (1-DoF joints; see the overload taking the model for
+  /// the others). Throws std::invalid_argument if it is not a permutation of 0..size−1.
   static JointPermutation from_indices(std::vector<int> theirs_of_ours) {
     JointPermutation p;
     const int n = static_cast<int>(theirs_of_ours.size());
@@ -96,28 +115,40 @@ class JointPermutation {
   int theirs_of_ours(int k) const { return sized_ ? theirs_of_ours_.at(k) : k; }
   /// Position in our list of their joint j (0-based).
   int ours_of_theirs(int j) const { return sized_ ? ours_of_theirs_.at(j) : j; }
+  /// Whether it knows each joint's coordinate counts (built from a model), as a permutation of
+  /// a model with multi-DoF joints must.
+  bool has_joint_widths() const { return !nv_.empty(); }
+  /// True when it was built for a model whose joints have these coordinate counts (or for one
+  /// coordinate per joint, if `model`'s joints all have one).
+  template <class S>
+  bool fits(const Model<S>& model) const {
+    if (!sized_) return true;
+    if (size() != model.num_joints()) return false;
+    for (int k = 0; k < size(); ++k)
+      if (width(nq_, k) != model.joint_nq(k + 1) || width(nv_, k) != model.joint_nv(k + 1))
+        return false;
+    return true;
+  }
 
   /// A vector in their order from one in ours: out[base + theirs(k)] = v[base + k]; the first
   /// `base` entries are copied unchanged. v.size() must be base + size().
   template <class Derived>
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_theirs(
       const Eigen::MatrixBase<Derived>& v, int base) const {
-    check_length("vector_to_theirs", v.size(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> out(v.size());
     out.head(base) = v.head(base);
-    for (Eigen::Index k = 0; k < v.size() - base; ++k)
-      out(base + theirs_of_ours(static_cast<int>(k))) = v(base + k);
+    for_each_block("vector_to_theirs", v.size(), base,
+                   [&](Block b) { out.segment(b.theirs, b.width) = v.segment(b.ours, b.width); });
     return out;
   }
   /// The inverse of vector_to_theirs: out[base + k] = v[base + theirs(k)].
   template <class Derived>
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_ours(
       const Eigen::MatrixBase<Derived>& v, int base) const {
-    check_length("vector_to_ours", v.size(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> out(v.size());
     out.head(base) = v.head(base);
-    for (Eigen::Index k = 0; k < v.size() - base; ++k)
-      out(base + k) = v(base + theirs_of_ours(static_cast<int>(k)));
+    for_each_block("vector_to_ours", v.size(), base,
+                   [&](Block b) { out.segment(b.ours, b.width) = v.segment(b.theirs, b.width); });
     return out;
   }
 
@@ -125,44 +156,44 @@ class JointPermutation {
   template <class Derived>
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> rows_to_theirs(
       const Eigen::MatrixBase<Derived>& m, int base) const {
-    check_length("rows_to_theirs", m.rows(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
     out.topRows(base) = m.topRows(base);
-    for (Eigen::Index k = 0; k < m.rows() - base; ++k)
-      out.row(base + theirs_of_ours(static_cast<int>(k))) = m.row(base + k);
+    for_each_block("rows_to_theirs", m.rows(), base, [&](Block b) {
+      out.middleRows(b.theirs, b.width) = m.middleRows(b.ours, b.width);
+    });
     return out;
   }
   /// Rows reordered from their order to ours (the inverse of rows_to_theirs).
   template <class Derived>
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> rows_to_ours(
       const Eigen::MatrixBase<Derived>& m, int base) const {
-    check_length("rows_to_ours", m.rows(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
     out.topRows(base) = m.topRows(base);
-    for (Eigen::Index k = 0; k < m.rows() - base; ++k)
-      out.row(base + k) = m.row(base + theirs_of_ours(static_cast<int>(k)));
+    for_each_block("rows_to_ours", m.rows(), base, [&](Block b) {
+      out.middleRows(b.ours, b.width) = m.middleRows(b.theirs, b.width);
+    });
     return out;
   }
   /// Columns reordered to their order (columns 0..base−1 unchanged); the rows are left alone.
   template <class Derived>
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> cols_to_theirs(
       const Eigen::MatrixBase<Derived>& m, int base) const {
-    check_length("cols_to_theirs", m.cols(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
     out.leftCols(base) = m.leftCols(base);
-    for (Eigen::Index k = 0; k < m.cols() - base; ++k)
-      out.col(base + theirs_of_ours(static_cast<int>(k))) = m.col(base + k);
+    for_each_block("cols_to_theirs", m.cols(), base, [&](Block b) {
+      out.middleCols(b.theirs, b.width) = m.middleCols(b.ours, b.width);
+    });
     return out;
   }
   /// Columns reordered from their order to ours (the inverse of cols_to_theirs).
   template <class Derived>
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> cols_to_ours(
       const Eigen::MatrixBase<Derived>& m, int base) const {
-    check_length("cols_to_ours", m.cols(), base);
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
     out.leftCols(base) = m.leftCols(base);
-    for (Eigen::Index k = 0; k < m.cols() - base; ++k)
-      out.col(base + k) = m.col(base + theirs_of_ours(static_cast<int>(k)));
+    for_each_block("cols_to_ours", m.cols(), base, [&](Block b) {
+      out.middleCols(b.ours, b.width) = m.middleCols(b.theirs, b.width);
+    });
     return out;
   }
   /// Rows and columns reordered to their order: P m Pᵀ for a generalized (base + n) square
@@ -180,31 +211,71 @@ class JointPermutation {
   }
 
   /// The (base + n) × (base + n) permutation matrix P with theirs = P · ours (identity on the
-  /// base block). `n` is needed for the default identity, which has no size of its own.
+  /// base block), for vectors of n joint entries (velocity-sized: n = nv_joints). `n` is needed
+  /// for the default identity, which has no size of its own.
   template <class S = double>
   Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> matrix(int base, int n) const {
-    check_length("matrix", base + n, base);
     Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> P =
         Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>::Zero(base + n, base + n);
     for (int b = 0; b < base; ++b) P(b, b) = S(1);
-    for (int k = 0; k < n; ++k) P(base + theirs_of_ours(k), base + k) = S(1);
+    for_each_block("matrix", base + n, base, [&](Block b) {
+      for (Eigen::Index e = 0; e < b.width; ++e) P(b.theirs + e, b.ours + e) = S(1);
+    });
     return P;
   }
 
  private:
-  void check_length(const char* who, Eigen::Index length, int base) const {
-    if (base < 0 || length < base ||
-        (sized_ && length - base != static_cast<Eigen::Index>(theirs_of_ours_.size())))
-      throw std::invalid_argument(std::string("liedyn::interop::JointPermutation::") + who +
-                                  ": length " + std::to_string(length) + " with " +
-                                  std::to_string(base) +
-                                  " base entries does not fit a permutation of " +
-                                  std::to_string(theirs_of_ours_.size()) + " joints");
+  /// One joint's entries: where they start in our vector and in theirs, and how many.
+  struct Block {
+    Eigen::Index ours, theirs, width;
+  };
+  /// Joint k's entry count in `widths` (nq_ or nv_), 1 without widths.
+  static int width(const std::vector<int>& widths, int k) { return widths.empty() ? 1 : widths[k]; }
+
+  /// f(block) for every joint of a vector (or the rows or columns of a matrix) of `length`
+  /// entries, the first `base` of them not joints. The joints' widths are their nv when the
+  /// joint entries number Σ nv, their nq when Σ nq (the two sums differ exactly when some joint
+  /// has nq ≠ nv, and then its layouts differ too). Throws std::invalid_argument for a length
+  /// that fits neither.
+  template <class F>
+  void for_each_block(const char* who, Eigen::Index length, int base, F&& f) const {
+    const Eigen::Index entries = length - base;
+    if (base < 0 || entries < 0) fail_length(who, length, base);
+    if (!sized_) {
+      f(Block{base, base, entries});
+      return;
+    }
+    const int n = size();
+    Eigen::Index sum_nq = 0, sum_nv = 0;
+    for (int k = 0; k < n; ++k) {
+      sum_nq += width(nq_, k);
+      sum_nv += width(nv_, k);
+    }
+    const std::vector<int>& widths = entries == sum_nv ? nv_ : nq_;
+    if (entries != sum_nv && entries != sum_nq) fail_length(who, length, base);
+    std::vector<Eigen::Index> their_start(static_cast<std::size_t>(n) + 1, base);
+    for (int j = 0; j < n; ++j)
+      their_start[j + 1] = their_start[j] + width(widths, ours_of_theirs_[j]);
+    Eigen::Index ours = base;
+    for (int k = 0; k < n; ++k) {
+      const int w = width(widths, k);
+      f(Block{ours, their_start[theirs_of_ours_[k]], w});
+      ours += w;
+    }
+  }
+
+  [[noreturn]] void fail_length(const char* who, Eigen::Index length, int base) const {
+    throw std::invalid_argument(
+        std::string("liedyn::interop::JointPermutation::") + who + ": length " +
+        std::to_string(length) + " with " + std::to_string(base) +
+        " base entries does not fit a permutation of " + std::to_string(theirs_of_ours_.size()) +
+        " joints" + (has_joint_widths() ? " (nq or nv entries)" : ""));
   }
 
   bool sized_ = false;
   std::vector<int> theirs_of_ours_;
   std::vector<int> ours_of_theirs_;
+  std::vector<int> nq_, nv_;  // our joint k's coordinate counts; empty: one each
 };
 
 }  // namespace interop
