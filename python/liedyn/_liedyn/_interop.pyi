@@ -66,7 +66,7 @@ class Library:
         ...
 class JointPermutation:
     """
-    A bijection between liedyn's joint order and another library's order of the same 1-DoF joints. JointPermutation() is the identity for any number of joints.
+    A bijection between liedyn's joint order and another library's order of the same joints (a multi-DoF joint moves as one block of its coordinates). JointPermutation() is the identity for any number of joints.
     """
     @staticmethod
     def from_names(model: liedyn._liedyn.Model, names: collections.abc.Sequence[str]) -> JointPermutation:
