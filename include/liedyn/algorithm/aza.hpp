@@ -148,46 +148,58 @@ LIEDYN_ALWAYS_INLINE int joint_width(const Model<S>& model, int i) {
   return K == 1 ? 1 : model.joint_nv(i);
 }
 
-/// D⁻¹ for a pivot D = Sᵀ M^A S + armature 1, symmetric positive definite: a reciprocal for
-/// K = 1, else by Cholesky D = L Lᵀ (LLT's unblocked algorithm, written out as Cholesky6 is) and
-/// D⁻¹ = L⁻ᵀ L⁻¹ formed in its lower triangle and mirrored, so that the blocks of M⁻¹ built from
-/// it are exactly symmetric. Eigen's LLT of a Dynamic-size pivot instantiated its blocked
-/// factorization and matrix triangular solves (GEMM kernels) for k ≤ 6: most of what aba,
-/// immamb and linearize cost to compile.
+/// X = D⁻¹ for a pivot D = Sᵀ M^A S + armature 1 of k > 1 rows (symmetric positive definite;
+/// plain arrays, k ≤ 6, its lower triangle read), by Cholesky D = L Lᵀ (LLT's unblocked algorithm,
+/// written out as Cholesky6 is) and D⁻¹ = L⁻ᵀ L⁻¹ formed in its lower triangle and mirrored, so
+/// that the blocks of M⁻¹ built from it are exactly symmetric. Eigen's LLT of a Dynamic-size
+/// pivot instantiated its blocked factorization and matrix triangular solves (GEMM kernels) for
+/// k ≤ 6: most of what aba, immamb and linearize cost to compile. k is K when K is fixed.
+template <int K, class S>
+void invert_pivot(const S (&D)[6][6], int k_, S (&X)[6][6]) {
+  using std::sqrt;
+  const int k = K == Eigen::Dynamic ? k_ : K;
+  S L[6][6], W[6][6];  // D = L Lᵀ, W = L⁻¹ (lower triangles)
+  for (int j = 0; j < k; ++j) {
+    S d = D[j][j];
+    for (int m = 0; m < j; ++m) d -= L[j][m] * L[j][m];
+    L[j][j] = sqrt(d);
+    for (int i = j + 1; i < k; ++i) {
+      S s = D[i][j];
+      for (int m = 0; m < j; ++m) s -= L[i][m] * L[j][m];
+      L[i][j] = s / L[j][j];
+    }
+  }
+  for (int j = 0; j < k; ++j) {
+    W[j][j] = S(1) / L[j][j];
+    for (int i = j + 1; i < k; ++i) {
+      S s = S(0);
+      for (int m = j; m < i; ++m) s -= L[i][m] * W[m][j];
+      W[i][j] = s / L[i][i];
+    }
+  }
+  for (int j = 0; j < k; ++j)
+    for (int i = j; i < k; ++i) {  // (Wᵀ W)(i, j) = Σ_{m ≥ i} W[m][i] W[m][j]
+      S s = S(0);
+      for (int m = i; m < k; ++m) s += W[m][i] * W[m][j];
+      X[i][j] = s;
+      X[j][i] = s;
+    }
+}
+
+/// D⁻¹ for a pivot D = Sᵀ M^A S + armature 1: a reciprocal for K = 1, else invert_pivot.
 template <int K, class S>
 JointPivot<S, K> inverse_of_pivot(const JointPivot<S, K>& D) {
   if constexpr (K == 1) {
     return JointPivot<S, 1>::Constant(S(1) / D(0, 0));
   } else {
-    using std::sqrt;
-    const int k = K == Eigen::Dynamic ? int(D.rows()) : K;
-    S L[6][6], W[6][6];  // D = L Lᵀ, W = L⁻¹ (lower triangles)
-    for (int j = 0; j < k; ++j) {
-      S d = D(j, j);
-      for (int m = 0; m < j; ++m) d -= L[j][m] * L[j][m];
-      L[j][j] = sqrt(d);
-      for (int i = j + 1; i < k; ++i) {
-        S s = D(i, j);
-        for (int m = 0; m < j; ++m) s -= L[i][m] * L[j][m];
-        L[i][j] = s / L[j][j];
-      }
-    }
-    for (int j = 0; j < k; ++j) {
-      W[j][j] = S(1) / L[j][j];
-      for (int i = j + 1; i < k; ++i) {
-        S s = S(0);
-        for (int m = j; m < i; ++m) s -= L[i][m] * W[m][j];
-        W[i][j] = s / L[i][i];
-      }
-    }
+    const int k = int(D.rows());
+    S Dv[6][6], Xv[6][6];
+    for (int j = 0; j < k; ++j)
+      for (int i = 0; i < k; ++i) Dv[i][j] = D(i, j);
+    invert_pivot<K>(Dv, k, Xv);
     JointPivot<S, K> X(k, k);
     for (int j = 0; j < k; ++j)
-      for (int i = j; i < k; ++i) {  // (Wᵀ W)(i, j) = Σ_{m ≥ i} W[m][i] W[m][j]
-        S s = S(0);
-        for (int m = i; m < k; ++m) s += W[m][i] * W[m][j];
-        X(i, j) = s;
-        X(j, i) = s;
-      }
+      for (int i = 0; i < k; ++i) X(i, j) = Xv[i][j];
     return X;
   }
 }

@@ -66,15 +66,15 @@ namespace liedyn {
 
 namespace detail {
 
-/// Lines 9–11 at body i, backward (joint i's k columns ci… at once, D_i⁻¹ a k × k block): column
-/// v_index(i) onward of Minv holds the table's rows i, and data.Fset[0]'s columns the 𝓕 of the
-/// subtree being processed.
-/// Lines 9–11 for a joint of k > 1 degrees of freedom (immamb_subtree_step's loops written out).
-template <int K, class S>
+/// Lines 9–11 for a joint of k ≠ 1, 3 degrees of freedom: immamb_subtree_step's products written
+/// out as plain loops over the k columns. Its Eigen expressions at K = Dynamic were the larger
+/// part of immamb's compile time; K = 3 (spherical, planar) keeps them, fixed-size, where they
+/// vectorize.
+template <class S>
 void immamb_subtree_step_cols(const Model<S>& model, Data<S>& data, int i) {
   MatrixX<S>& Minv = data.Minv;
   Matrix6X<S>& F = data.Fset[0];
-  const int p = model.parent(i), k = K == Eigen::Dynamic ? model.joint_nv(i) : K;
+  const int p = model.parent(i), k = model.joint_nv(i);
   const int ci = model.r_index(i), vi = model.offset() + ci;
   const int end = model.r_index(model.subtree_end(i));
   S Sv[6][6], Uv[6][6], Dv[6][6];  // S_i, U_i columns; D_i⁻¹
@@ -112,13 +112,16 @@ void immamb_subtree_step_cols(const Model<S>& model, Data<S>& data, int i) {
     }
     if (parent_reads_F)  // line 11
       for (int r = 0; r < 6; ++r) {
-        S sum = Fc[r];
+        S sum = S(0);
         for (int a = 0; a < k; ++a) sum += Uv[a][r] * m[a];
-        Fc[r] = sum;
+        Fc[r] += sum;
       }
   }
 }
 
+/// Lines 9–11 at body i, backward (joint i's k columns ci… at once, D_i⁻¹ a k × k block): column
+/// v_index(i) onward of Minv holds the table's rows i, and data.Fset[0]'s columns the 𝓕 of the
+/// subtree being processed.
 template <int K, class S>
 LIEDYN_ALWAYS_INLINE void immamb_subtree_step(const Model<S>& model, Data<S>& data, int i) {
   MatrixX<S>& Minv = data.Minv;
@@ -141,12 +144,13 @@ LIEDYN_ALWAYS_INLINE void immamb_subtree_step(const Model<S>& model, Data<S>& da
   }
 }
 
-/// Lines 16–19 for a joint of k > 1 degrees of freedom (immamb_row_step's loops written out).
-template <int K, class S>
+/// Lines 16–19 for a joint of k ≠ 1, 3 degrees of freedom: immamb_row_step written out as
+/// immamb_subtree_step_cols is.
+template <class S>
 void immamb_row_step_cols(const Model<S>& model, Data<S>& data, int i, int& last) {
   MatrixX<S>& Minv = data.Minv;
   const int n = model.nv_joints(), off = model.offset();
-  const int p = model.parent(i), k = K == Eigen::Dynamic ? model.joint_nv(i) : K;
+  const int p = model.parent(i), k = model.joint_nv(i);
   const int ci = model.r_index(i), vi = off + ci;
   const int end = model.r_index(model.subtree_end(i));
   const bool has_children = end > ci + k;
@@ -164,9 +168,9 @@ void immamb_row_step_cols(const Model<S>& model, Data<S>& data, int i, int& last
   auto set_P = [&](int c, const S* base, const S* m) {
     S* out = Pi.col(c).data();
     for (int r = 0; r < 6; ++r) {
-      S sum = base ? base[r] : S(0);
+      S sum = S(0);
       for (int a = 0; a < k; ++a) sum += Sv[a][r] * m[a];
-      out[r] = sum;
+      out[r] = base ? base[r] + sum : sum;
     }
   };
   if (p == 0 && model.base_joint().nv() == 0) {
@@ -288,17 +292,17 @@ LIEDYN_ALWAYS_INLINE void immamb_row_step(const Model<S>& model, Data<S>& data, 
   for (int c = last; c < n; ++c) set(c, JointRates<S, K>::Zero(k));
 }
 
-/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE), at
-/// the joint's width (with_joint_width).
+/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE): at
+/// K = 3 the fixed-size steps, else the plain loops.
 template <class S>
 LIEDYN_NEVER_INLINE void immamb_subtree_step_k(const Model<S>& model, Data<S>& data, int i) {
-  if (model.joint_nv(i) == 3) immamb_subtree_step_cols<3>(model, data, i);
-  else immamb_subtree_step_cols<Eigen::Dynamic>(model, data, i);
+  if (model.joint_nv(i) == 3) immamb_subtree_step<3>(model, data, i);
+  else immamb_subtree_step_cols(model, data, i);
 }
 template <class S>
 LIEDYN_NEVER_INLINE void immamb_row_step_k(const Model<S>& model, Data<S>& data, int i, int& last) {
-  if (model.joint_nv(i) == 3) immamb_row_step_cols<3>(model, data, i, last);
-  else immamb_row_step_cols<Eigen::Dynamic>(model, data, i, last);
+  if (model.joint_nv(i) == 3) immamb_row_step<3>(model, data, i, last);
+  else immamb_row_step_cols(model, data, i, last);
 }
 
 /// IMMAmb's column passes (lines 9–11, 15–26) on the articulated-body factorization that
