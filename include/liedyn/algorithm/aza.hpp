@@ -105,10 +105,10 @@ template <class S, int K = Eigen::Dynamic>
 using JointRates = Eigen::Matrix<S, K, 1, 0, K == Eigen::Dynamic ? 6 : K, 1>;
 
 /// step(std::integral_constant<int, K>{}) for a joint of k degrees of freedom: K = 3 for the
-/// common multi-DoF joints (spherical, planar), whose fixed sizes let Eigen unroll the 6 × 3
-/// products and the pivot's Cholesky factorization; K = Eigen::Dynamic (at most 6 on the stack)
-/// for the others. Each fixed width is one more instance of the step (compile time): aba's and
-/// immamb's steps use it.
+/// common multi-DoF joints (spherical, planar), whose fixed trip counts let the compiler unroll
+/// the 6 × 3 products and the pivot's Cholesky factorization; K = Eigen::Dynamic (at most 6 on
+/// the stack) for the others. Each fixed width is one more instance of the step (compile time):
+/// aba's k-column steps use it.
 template <class Step>
 LIEDYN_ALWAYS_INLINE void with_joint_width(int k, Step&& step) {
   if (k == 3) step(std::integral_constant<int, 3>{});
