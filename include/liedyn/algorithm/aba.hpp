@@ -32,8 +32,9 @@
 // [0] is the base frame itself (R_0 = 1, p_0 = 0), so a'_0 and the base rows are RBDA's.
 // A 1-DoF joint's steps (K = 1) are scalar: D_i is a number and the rank-one M^a_i is never
 // formed, its term subtracted as each entry is read; they are inlined in the loops. A joint of
-// k > 1 degrees of freedom takes the same formulas with k columns, out of line: fixed-size for
-// k = 3, else K = Dynamic (at most 6, on the stack; with_joint_width in aza.hpp).
+// k > 1 degrees of freedom takes the same formulas with k columns, out of line, as plain loops
+// over arrays on the stack: of fixed trip count for k = 3, else K = Dynamic (with_joint_width in
+// aza.hpp).
 //
 // Every joint type. Refuses a model with singular joints (ModelError naming them;
 // model.singular_joints()). Writes data.H_parent, data.H_base, and in the mixed frames
@@ -83,7 +84,8 @@ LIEDYN_ALWAYS_INLINE void aba_velocity_step(const Model<S>& model, Data<S>& data
 template <int K, class S, class Tau>
 LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& data, int i,
                                                const Tau& tau) {
-  const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
+  const int p = model.parent(i), r = model.r_index(i);
+  int k = model.joint_nv(i);
   const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
   const Matrix6<S>& IA = data.aba_IA[i];
   const Vector6<S>& c = data.aba_c[i].vector();
@@ -98,20 +100,68 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
     data.aba_u(r) = u;
     pa += U * (Dinv * (u - U.dot(c)));
     add_articulated_translated(d, IA, U, Dinv, data.aba_IA[p]);
-  } else {  // the columns copied to the stack (at most 6 × 6), where every temporary is too
-    const JointColumns<S, K> Si = data.aba_S.middleCols(r, k);
-    const JointColumns<S, K> U = IA * Si;
-    JointPivot<S, K> D = Si.transpose() * U;
-    D.diagonal().array() += model.joint(i).armature;
-    const JointPivot<S, K> Dinv = inverse_of_pivot<K>(D);
-    const JointRates<S, K> u =
-        tau.segment(model.v_index(i), k) - Si.transpose() * data.aba_pA[i].vector();
-    data.aba_U.middleCols(r, k) = U;
-    data.aba_Dinv.block(r, 0, k, k) = Dinv;
-    data.aba_u.segment(r, k) = u;
-    const JointRates<S, K> w = Dinv * JointRates<S, K>(u - U.transpose() * c);
-    pa += U * w;
-    add_articulated_translated_columns<K>(d, IA, U, Dinv, data.aba_IA[p]);
+  } else {
+    // Plain loops over the k columns, copied to the stack, of trip count K when it is fixed:
+    // Eigen's expressions here, at K = 3 and Dynamic, were most of aba's compile time.
+    if constexpr (K != Eigen::Dynamic) k = K;
+    S Sv[6][6], U[6][6], D[6][6], Dinv[6][6], u[6], w[6];  // Sv[t], U[t]: column t
+    for (int t = 0; t < k; ++t)
+      for (int row = 0; row < 6; ++row) Sv[t][row] = data.aba_S(row, r + t);
+    for (int t = 0; t < k; ++t)
+      for (int row = 0; row < 6; ++row) {
+        S sum = S(0);
+        for (int col = 0; col < 6; ++col) sum += IA(row, col) * Sv[t][col];
+        U[t][row] = sum;
+      }
+    const Vector6<S>& pA = data.aba_pA[i].vector();
+    for (int a = 0; a < k; ++a) {
+      for (int b = 0; b < k; ++b) {
+        S sum = S(0);
+        for (int row = 0; row < 6; ++row) sum += Sv[a][row] * U[b][row];
+        D[a][b] = sum;
+      }
+      D[a][a] += model.joint(i).armature;
+      S sp = S(0);
+      for (int row = 0; row < 6; ++row) sp += Sv[a][row] * pA(row);
+      u[a] = S(tau(model.v_index(i) + a)) - sp;
+    }
+    invert_pivot<K>(D, k, Dinv);
+    S uc[6];  // u − Uᵀ c
+    for (int a = 0; a < k; ++a) {
+      S sum = S(0);
+      for (int row = 0; row < 6; ++row) sum += U[a][row] * c(row);
+      uc[a] = u[a] - sum;
+      for (int row = 0; row < 6; ++row) data.aba_U(row, r + a) = U[a][row];
+      for (int b = 0; b < k; ++b) data.aba_Dinv(r + a, b) = Dinv[a][b];
+      data.aba_u(r + a) = u[a];
+    }
+    for (int a = 0; a < k; ++a) {
+      S sum = S(0);
+      for (int b = 0; b < k; ++b) sum += Dinv[a][b] * uc[b];
+      w[a] = sum;
+    }
+    // pa += U w; M^a = M^A − (U D⁻¹) Uᵀ, translated to the parent.
+    S UD[6][6];  // UD[b] = column b of U D⁻¹
+    for (int b = 0; b < k; ++b)
+      for (int row = 0; row < 6; ++row) {
+        S sum = S(0);
+        for (int a = 0; a < k; ++a) sum += U[a][row] * Dinv[a][b];
+        UD[b][row] = sum;
+      }
+    for (int row = 0; row < 6; ++row) {
+      S sum = S(0);
+      for (int a = 0; a < k; ++a) sum += U[a][row] * w[a];
+      pa(row) += sum;
+    }
+    Matrix6<S> Ma;
+    for (int col = 0; col < 6; ++col)
+      for (int row = 0; row < 6; ++row) {
+        S sum = S(0);
+        for (int b = 0; b < k; ++b) sum += UD[b][row] * U[b][col];
+        Ma(row, col) = IA(row, col) - sum;
+      }
+    add_translated(
+        d, [&](int row, int col) { return Ma(row, col); }, data.aba_IA[p]);
   }
   data.aba_pA[p] += Force<S>(pa).shifted(Vector3<S>(-d));
 }
@@ -119,20 +169,36 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
 /// ABA's last forward pass at body i: r̈_i and a'_i.
 template <int K, class S>
 LIEDYN_ALWAYS_INLINE void aba_acceleration_step(const Model<S>& model, Data<S>& data, int i) {
-  const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
+  const int p = model.parent(i), r = model.r_index(i);
+  int k = model.joint_nv(i);
   const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
   const Motion<S> a_in = data.aba_a[p].shifted(d) + data.aba_c[i];
   if constexpr (K == 1) {
     const S ddr = data.aba_Dinv(r, 0) * (data.aba_u(r) - data.aba_U.col(r).dot(a_in.vector()));
     data.ddq(model.v_index(i)) = ddr;
     data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.col(r) * ddr));
-  } else {
-    const JointPivot<S, K> Dinv = data.aba_Dinv.block(r, 0, k, k);
-    const JointColumns<S, K> U = data.aba_U.middleCols(r, k);
-    const JointRates<S, K> ddr =
-        Dinv * JointRates<S, K>(data.aba_u.segment(r, k) - U.transpose() * a_in.vector());
-    data.ddq.segment(model.v_index(i), k) = ddr;
-    data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.middleCols(r, k) * ddr));
+  } else {  // plain loops, as in aba_articulated_step
+    if constexpr (K != Eigen::Dynamic) k = K;
+    const Vector6<S>& av = a_in.vector();
+    S uc[6], ddr[6];
+    for (int b = 0; b < k; ++b) {
+      S sum = S(0);
+      for (int row = 0; row < 6; ++row) sum += data.aba_U(row, r + b) * av(row);
+      uc[b] = data.aba_u(r + b) - sum;
+    }
+    for (int a = 0; a < k; ++a) {
+      S sum = S(0);
+      for (int b = 0; b < k; ++b) sum += data.aba_Dinv(r + a, b) * uc[b];
+      ddr[a] = sum;
+      data.ddq(model.v_index(i) + a) = sum;
+    }
+    Vector6<S> ai = av;
+    for (int row = 0; row < 6; ++row) {
+      S sum = S(0);
+      for (int a = 0; a < k; ++a) sum += data.aba_S(row, r + a) * ddr[a];
+      ai(row) += sum;
+    }
+    data.aba_a[i] = Motion<S>(ai);
   }
 }
 

@@ -21,6 +21,7 @@
 // solves, and immamb's column passes, are plain 6-vector sums with no transform.
 #pragma once
 
+#include <cmath>
 #include <type_traits>
 
 #include "liedyn/algorithm/common.hpp"
@@ -104,10 +105,10 @@ template <class S, int K = Eigen::Dynamic>
 using JointRates = Eigen::Matrix<S, K, 1, 0, K == Eigen::Dynamic ? 6 : K, 1>;
 
 /// step(std::integral_constant<int, K>{}) for a joint of k degrees of freedom: K = 3 for the
-/// common multi-DoF joints (spherical, planar), whose fixed sizes let Eigen unroll the 6 × 3
-/// products and the pivot's Cholesky factorization; K = Eigen::Dynamic (at most 6 on the stack)
-/// for the others. Each fixed width is one more instance of the step (compile time): aba's and
-/// immamb's steps use it.
+/// common multi-DoF joints (spherical, planar), whose fixed trip counts let the compiler unroll
+/// the 6 × 3 products and the pivot's Cholesky factorization; K = Eigen::Dynamic (at most 6 on
+/// the stack) for the others. Each fixed width is one more instance of the step (compile time):
+/// aba's k-column steps use it.
 template <class Step>
 LIEDYN_ALWAYS_INLINE void with_joint_width(int k, Step&& step) {
   if (k == 3) step(std::integral_constant<int, 3>{});
@@ -147,16 +148,112 @@ LIEDYN_ALWAYS_INLINE int joint_width(const Model<S>& model, int i) {
   return K == 1 ? 1 : model.joint_nv(i);
 }
 
-/// D⁻¹ for a pivot D = Sᵀ M^A S + armature 1, symmetric positive definite: a reciprocal for
-/// K = 1, else by Cholesky, symmetrized so that the blocks of M⁻¹ built from it are exactly so.
+/// X = D⁻¹ for a pivot D = Sᵀ M^A S + armature 1 of k > 1 rows (symmetric positive definite;
+/// plain arrays, k ≤ 6, its lower triangle read), by Cholesky D = L Lᵀ (LLT's unblocked algorithm,
+/// written out as Cholesky6 is) and D⁻¹ = L⁻ᵀ L⁻¹ formed in its lower triangle and mirrored, so
+/// that the blocks of M⁻¹ built from it are exactly symmetric. Eigen's LLT of a Dynamic-size
+/// pivot instantiated its blocked factorization and matrix triangular solves (GEMM kernels) for
+/// k ≤ 6: most of what aba, immamb and linearize cost to compile. k is K when K is fixed.
+template <int K, class S>
+void invert_pivot(const S (&D)[6][6], int k_, S (&X)[6][6]) {
+  using std::sqrt;
+  const int k = K == Eigen::Dynamic ? k_ : K;
+  S L[6][6], W[6][6];  // D = L Lᵀ, W = L⁻¹ (lower triangles)
+  for (int j = 0; j < k; ++j) {
+    S d = D[j][j];
+    for (int m = 0; m < j; ++m) d -= L[j][m] * L[j][m];
+    L[j][j] = sqrt(d);
+    for (int i = j + 1; i < k; ++i) {
+      S s = D[i][j];
+      for (int m = 0; m < j; ++m) s -= L[i][m] * L[j][m];
+      L[i][j] = s / L[j][j];
+    }
+  }
+  for (int j = 0; j < k; ++j) {
+    W[j][j] = S(1) / L[j][j];
+    for (int i = j + 1; i < k; ++i) {
+      S s = S(0);
+      for (int m = j; m < i; ++m) s -= L[i][m] * W[m][j];
+      W[i][j] = s / L[i][i];
+    }
+  }
+  for (int j = 0; j < k; ++j)
+    for (int i = j; i < k; ++i) {  // (Wᵀ W)(i, j) = Σ_{m ≥ i} W[m][i] W[m][j]
+      S s = S(0);
+      for (int m = i; m < k; ++m) s += W[m][i] * W[m][j];
+      X[i][j] = s;
+      X[j][i] = s;
+    }
+}
+
+/// D⁻¹ for a pivot D = Sᵀ M^A S + armature 1: a reciprocal for K = 1, else invert_pivot.
 template <int K, class S>
 JointPivot<S, K> inverse_of_pivot(const JointPivot<S, K>& D) {
   if constexpr (K == 1) {
     return JointPivot<S, 1>::Constant(S(1) / D(0, 0));
   } else {
-    const JointPivot<S, K> X = D.llt().solve(JointPivot<S, K>::Identity(D.rows(), D.cols()));
-    return (X + X.transpose()) * S(0.5);
+    const int k = int(D.rows());
+    S Dv[6][6], Xv[6][6];
+    for (int j = 0; j < k; ++j)
+      for (int i = 0; i < k; ++i) Dv[i][j] = D(i, j);
+    invert_pivot<K>(Dv, k, Xv);
+    JointPivot<S, K> X(k, k);
+    for (int j = 0; j < k; ++j)
+      for (int i = 0; i < k; ++i) X(i, j) = Xv[i][j];
+    return X;
   }
+}
+
+/// A joint's k columns (k > 1) in the articulated-body factorization, as plain arrays (A[t] =
+/// column t): U = M^A S and D⁻¹ = (Sᵀ U + armature 1)⁻¹. Plain loops of trip count K when it is
+/// fixed: Eigen's products at K = Dynamic were the larger part of the k-column steps' compile
+/// time.
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void articulated_columns(const Matrix6<S>& IA, const S (&Sv)[6][6], int k_,
+                                              const S& armature, S (&U)[6][6], S (&Dinv)[6][6]) {
+  const int k = K == Eigen::Dynamic ? k_ : K;
+  for (int t = 0; t < k; ++t)
+    for (int row = 0; row < 6; ++row) {
+      S sum = S(0);
+      for (int col = 0; col < 6; ++col) sum += IA(row, col) * Sv[t][col];
+      U[t][row] = sum;
+    }
+  S D[6][6];
+  for (int a = 0; a < k; ++a) {
+    for (int b = 0; b < k; ++b) {
+      S sum = S(0);
+      for (int row = 0; row < 6; ++row) sum += Sv[a][row] * U[b][row];
+      D[a][b] = sum;
+    }
+    D[a][a] += armature;
+  }
+  invert_pivot<K>(D, k, Dinv);
+}
+
+/// out += Tᵀ (M − U D⁻¹ Uᵀ) T (add_translated) for a joint's k columns as plain arrays
+/// (articulated_columns).
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void add_articulated_translated_arrays(const Vector3<S>& d, const Matrix6<S>& M,
+                                                            const S (&U)[6][6],
+                                                            const S (&Dinv)[6][6], int k_,
+                                                            Matrix6<S>& out) {
+  const int k = K == Eigen::Dynamic ? k_ : K;
+  S UD[6][6];  // UD[b] = column b of U D⁻¹
+  for (int b = 0; b < k; ++b)
+    for (int row = 0; row < 6; ++row) {
+      S sum = S(0);
+      for (int a = 0; a < k; ++a) sum += U[a][row] * Dinv[a][b];
+      UD[b][row] = sum;
+    }
+  Matrix6<S> Ma;
+  for (int col = 0; col < 6; ++col)
+    for (int row = 0; row < 6; ++row) {
+      S sum = S(0);
+      for (int b = 0; b < k; ++b) sum += UD[b][row] * U[b][col];
+      Ma(row, col) = M(row, col) - sum;
+    }
+  add_translated(
+      d, [&](int row, int col) { return Ma(row, col); }, out);
 }
 
 /// out += Tᵀ (M − U D⁻¹ Uᵀ) T for a joint of K columns: the articulated inertia its child
@@ -233,21 +330,104 @@ LIEDYN_ALWAYS_INLINE void aza_acceleration_step(const Model<S>& model, Data<S>& 
   x.template segment<K>(model.v_index(i), k) = ddr;
 }
 
-/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE), at
-/// K = Dynamic: the factorization's fixed-width instance cost more compile time than the others
-/// together (BENCHMARKS.md), the solve's are instantiated once per right-hand side type.
+/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE), as
+/// plain loops over its k columns (articulated_columns says why). The solve's steps take and give
+/// the joint's k entries of the right-hand side and the solution, so that they are instantiated
+/// once, not once per right-hand side type.
 template <class S>
 LIEDYN_NEVER_INLINE void aza_articulated_step_k(const Model<S>& model, Data<S>& data, int i) {
-  aza_articulated_step<Eigen::Dynamic>(model, data, i);
+  const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
+  const Matrix6<S>& IA = data.aza_IA[i];
+  S Sv[6][6], U[6][6], Dinv[6][6];  // S_i (in [i]), U_i, D_i⁻¹
+  for (int t = 0; t < k; ++t)
+    for (int row = 0; row < 6; ++row) Sv[t][row] = data.aza_S(row, r + t);
+  articulated_columns<Eigen::Dynamic>(IA, Sv, k, model.joint(i).armature, U, Dinv);
+  for (int a = 0; a < k; ++a)
+    for (int b = 0; b < k; ++b) data.aza_Dinv(r + a, b) = Dinv[a][b];
+  const Vector3<S>& pi = data.H_base[i].translation();
+  // The root's articulated inertia is used only when it has coordinates.
+  if (p > 0 || model.base_joint().nv() > 0)
+    add_articulated_translated_arrays<Eigen::Dynamic>(
+        Vector3<S>(pi - data.H_base[p].translation()), IA, U, Dinv, k, data.aza_IA[p]);
+  // [i] → frame 0: moments and linear velocities about the base origin.
+  for (int c = 0; c < k; ++c) {
+    const Vec3<S> x{pi(0), pi(1), pi(2)};
+    const Vec3<S> pu = cross3(x, Vec3<S>{U[c][0], U[c][1], U[c][2]});
+    const Vec3<S> ps = cross3(x, Vec3<S>{Sv[c][3], Sv[c][4], Sv[c][5]});
+    S* Ui = data.aza_U.col(r + c).data();
+    S* Si = data.aza_S.col(r + c).data();
+    Ui[0] = U[c][0];
+    Ui[1] = U[c][1];
+    Ui[2] = U[c][2];
+    Ui[3] = U[c][3] + pu.x;
+    Ui[4] = U[c][4] + pu.y;
+    Ui[5] = U[c][5] + pu.z;
+    Si[0] += ps.x;
+    Si[1] += ps.y;
+    Si[2] += ps.z;
+  }
+}
+/// AZA's backward sweep at body i for joint i's entries y_i of a right-hand side.
+template <class S>
+LIEDYN_NEVER_INLINE void aza_bias_step_cols(const Model<S>& model, Data<S>& data, const S* yi,
+                                            int i) {
+  const int r = model.r_index(i), k = model.joint_nv(i);
+  const Vector6<S>& p = data.aza_p[i];
+  S u[6];
+  for (int a = 0; a < k; ++a) {
+    S sum = S(0);
+    for (int row = 0; row < 6; ++row) sum += data.aza_S(row, r + a) * p(row);
+    u[a] = yi[a] - sum;
+    data.aza_u(r + a) = u[a];
+  }
+  S w[6];  // D_i⁻¹ u_i
+  for (int a = 0; a < k; ++a) {
+    S sum = S(0);
+    for (int b = 0; b < k; ++b) sum += data.aza_Dinv(r + a, b) * u[b];
+    w[a] = sum;
+  }
+  Vector6<S>& pp = data.aza_p[model.parent(i)];
+  for (int row = 0; row < 6; ++row) {
+    S sum = S(0);
+    for (int a = 0; a < k; ++a) sum += data.aza_U(row, r + a) * w[a];
+    pp(row) += p(row) + sum;
+  }
+}
+/// AZA's forward sweep at body i: joint i's entries of the solution into ddr.
+template <class S>
+LIEDYN_NEVER_INLINE void aza_acceleration_step_cols(const Model<S>& model, Data<S>& data, S* ddr,
+                                                    int i) {
+  const int r = model.r_index(i), k = model.joint_nv(i);
+  const Vector6<S>& ap = data.aza_a[model.parent(i)];
+  S uc[6];  // u_i − U_iᵀ a_λ
+  for (int b = 0; b < k; ++b) {
+    S sum = S(0);
+    for (int row = 0; row < 6; ++row) sum += data.aza_U(row, r + b) * ap(row);
+    uc[b] = data.aza_u(r + b) - sum;
+  }
+  for (int a = 0; a < k; ++a) {
+    S sum = S(0);
+    for (int b = 0; b < k; ++b) sum += data.aza_Dinv(r + a, b) * uc[b];
+    ddr[a] = sum;
+  }
+  Vector6<S>& ai = data.aza_a[i];
+  for (int row = 0; row < 6; ++row) {
+    S sum = S(0);
+    for (int a = 0; a < k; ++a) sum += data.aza_S(row, r + a) * ddr[a];
+    ai(row) = ap(row) + sum;
+  }
 }
 template <class S, class Y>
-LIEDYN_NEVER_INLINE void aza_bias_step_k(const Model<S>& model, Data<S>& data, const Y& y, int i) {
-  aza_bias_step<Eigen::Dynamic>(model, data, y, i);
+void aza_bias_step_k(const Model<S>& model, Data<S>& data, const Y& y, int i) {
+  S yi[6];
+  for (int a = 0; a < model.joint_nv(i); ++a) yi[a] = S(y(model.v_index(i) + a));
+  aza_bias_step_cols(model, data, yi, i);
 }
 template <class S, class X>
-LIEDYN_NEVER_INLINE void aza_acceleration_step_k(const Model<S>& model, Data<S>& data, X& x,
-                                                 int i) {
-  aza_acceleration_step<Eigen::Dynamic>(model, data, x, i);
+void aza_acceleration_step_k(const Model<S>& model, Data<S>& data, X& x, int i) {
+  S ddr[6];
+  aza_acceleration_step_cols(model, data, ddr, i);
+  for (int a = 0; a < model.joint_nv(i); ++a) x(model.v_index(i) + a) = ddr[a];
 }
 
 /// aza_factorize at the poses already in data.H_parent and data.H_base and the joint positions

@@ -57,6 +57,17 @@ template <class S, class Derived>
 void update_joint_transforms(const Model<S>& model, Data<S>& data,
                              const Eigen::MatrixBase<Derived>& s) {
   update_joint_sin_cos(model, data, s);
+  // Unswitched on one_dof_joints_only(), as the kernels' loops are: a tree of 1-DoF joints runs
+  // their transform alone, whose code then does not depend on how much of the multi-DoF types'
+  // (quaternions, exponential maps) the compiler inlined next to it.
+  if (model.one_dof_joints_only()) {
+    for (int i = 1; i < model.num_bodies(); ++i) {
+      const int k = model.q_index(i);
+      model.joint(i).transform(data.joint_q(k), data.joint_sin(k), data.joint_cos(k),
+                               data.H_parent[i]);
+    }
+    return;
+  }
   for (int i = 1; i < model.num_bodies(); ++i) {
     const int k = model.q_index(i);
     model.joint(i).transform(data.joint_q.segment(k, model.joint_nq(i)), data.joint_sin(k),

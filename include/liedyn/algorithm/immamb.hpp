@@ -66,6 +66,59 @@ namespace liedyn {
 
 namespace detail {
 
+/// Lines 9–11 for a joint of k ≠ 1, 3 degrees of freedom: immamb_subtree_step's products written
+/// out as plain loops over the k columns. Its Eigen expressions at K = Dynamic were the larger
+/// part of immamb's compile time; K = 3 (spherical, planar) keeps them, fixed-size, where they
+/// vectorize.
+template <class S>
+void immamb_subtree_step_cols(const Model<S>& model, Data<S>& data, int i) {
+  MatrixX<S>& Minv = data.Minv;
+  Matrix6X<S>& F = data.Fset[0];
+  const int p = model.parent(i), k = model.joint_nv(i);
+  const int ci = model.r_index(i), vi = model.offset() + ci;
+  const int end = model.r_index(model.subtree_end(i));
+  S Sv[6][6], Uv[6][6], Dv[6][6];  // S_i, U_i columns; D_i⁻¹
+  for (int t = 0; t < k; ++t)
+    for (int r = 0; r < 6; ++r) {
+      Sv[t][r] = data.aza_S(r, ci + t);
+      Uv[t][r] = data.aza_U(r, ci + t);
+    }
+  for (int a = 0; a < k; ++a)
+    for (int b = 0; b < k; ++b) {
+      Dv[a][b] = data.aza_Dinv(ci + a, b);
+      Minv(vi + a, vi + b) = Dv[a][b];  // line 9
+    }
+  const bool parent_reads_F = p > 0 || model.base_joint().nv() > 0;
+  if (parent_reads_F)  // line 11, i's columns: U_i D_i⁻¹
+    for (int b = 0; b < k; ++b)
+      for (int r = 0; r < 6; ++r) {
+        S sum = S(0);
+        for (int a = 0; a < k; ++a) sum += Uv[a][r] * Dv[a][b];
+        F(r, ci + b) = sum;
+      }
+  for (int c = ci + k; c < end; ++c) {
+    S* Fc = F.col(c).data();
+    S sf[6], m[6];
+    for (int a = 0; a < k; ++a) {
+      S sum = S(0);
+      for (int r = 0; r < 6; ++r) sum += Sv[a][r] * Fc[r];
+      sf[a] = sum;
+    }
+    for (int a = 0; a < k; ++a) {  // line 10
+      S sum = S(0);
+      for (int b = 0; b < k; ++b) sum += Dv[a][b] * sf[b];
+      m[a] = -sum;
+      Minv(model.offset() + c, vi + a) = m[a];
+    }
+    if (parent_reads_F)  // line 11
+      for (int r = 0; r < 6; ++r) {
+        S sum = S(0);
+        for (int a = 0; a < k; ++a) sum += Uv[a][r] * m[a];
+        Fc[r] += sum;
+      }
+  }
+}
+
 /// Lines 9–11 at body i, backward (joint i's k columns ci… at once, D_i⁻¹ a k × k block): column
 /// v_index(i) onward of Minv holds the table's rows i, and data.Fset[0]'s columns the 𝓕 of the
 /// subtree being processed.
@@ -89,6 +142,97 @@ LIEDYN_ALWAYS_INLINE void immamb_subtree_step(const Model<S>& model, Data<S>& da
     Minv.row(model.offset() + c).template segment<K>(vi, k) = m.transpose();
     if (parent_reads_F) Fc += columns_times<K, S>(Ui, m);  // line 11
   }
+}
+
+/// Lines 16–19 for a joint of k ≠ 1, 3 degrees of freedom: immamb_row_step written out as
+/// immamb_subtree_step_cols is.
+template <class S>
+void immamb_row_step_cols(const Model<S>& model, Data<S>& data, int i, int& last) {
+  MatrixX<S>& Minv = data.Minv;
+  const int n = model.nv_joints(), off = model.offset();
+  const int p = model.parent(i), k = model.joint_nv(i);
+  const int ci = model.r_index(i), vi = off + ci;
+  const int end = model.r_index(model.subtree_end(i));
+  const bool has_children = end > ci + k;
+  Matrix6X<S>& Pi = data.Pset[i];
+  S Sv[6][6];  // S_i's columns
+  for (int t = 0; t < k; ++t)
+    for (int r = 0; r < 6; ++r) Sv[t][r] = data.aza_S(r, ci + t);
+  auto set = [&](int c, const S* m) {
+    for (int a = 0; a < k; ++a) {
+      Minv(off + c, vi + a) = m[a];
+      Minv(vi + a, off + c) = m[a];
+    }
+  };
+  // Pi[:, c] = base + S_i m (base: 𝓟_λ[:, c], or nothing).
+  auto set_P = [&](int c, const S* base, const S* m) {
+    S* out = Pi.col(c).data();
+    for (int r = 0; r < 6; ++r) {
+      S sum = S(0);
+      for (int a = 0; a < k; ++a) sum += Sv[a][r] * m[a];
+      out[r] = base ? base[r] + sum : sum;
+    }
+  };
+  if (p == 0 && model.base_joint().nv() == 0) {
+    last = end;
+    for (int c = ci + k; c < end; ++c) {
+      S m[6];
+      for (int a = 0; a < k; ++a) {
+        m[a] = Minv(off + c, vi + a);
+        Minv(vi + a, off + c) = m[a];
+      }
+      set_P(c, nullptr, m);
+    }
+  } else {
+    const Matrix6X<S>& Pp = data.Pset[p];
+    S UD[6][6];  // columns of U_i D_i⁻¹
+    {
+      S Dv[6][6];
+      for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b) Dv[a][b] = data.aza_Dinv(ci + a, b);
+      for (int b = 0; b < k; ++b)
+        for (int r = 0; r < 6; ++r) {
+          S sum = S(0);
+          for (int a = 0; a < k; ++a) sum += data.aza_U(r, ci + a) * Dv[a][b];
+          UD[b][r] = sum;
+        }
+    }
+    // m = (U_i D_i⁻¹)ᵀ v for a 6-vector v, subtracted from m.
+    auto sub_dot = [&](const S* v, S* m) {
+      for (int a = 0; a < k; ++a) {
+        S sum = S(0);
+        for (int r = 0; r < 6; ++r) sum += UD[a][r] * v[r];
+        m[a] -= sum;
+      }
+    };
+    S Mii[6][6];
+    for (int b = 0; b < k; ++b) {
+      for (int a = 0; a < k; ++a) Mii[a][b] = Minv(vi + a, vi + b);
+      S col[6];
+      for (int a = 0; a < k; ++a) col[a] = Mii[a][b];
+      sub_dot(Pp.col(ci + b).data(), col);
+      for (int a = 0; a < k; ++a) Mii[a][b] = col[a];
+    }
+    for (int a = 0; a < k; ++a)
+      for (int b = 0; b < k; ++b) Minv(vi + a, vi + b) = (Mii[a][b] + Mii[b][a]) * S(0.5);
+    for (int c = ci + k; c < end; ++c) {
+      S m[6];
+      for (int a = 0; a < k; ++a) m[a] = Minv(off + c, vi + a);
+      const S* Pc = Pp.col(c).data();
+      sub_dot(Pc, m);  // line 17
+      set(c, m);
+      set_P(c, Pc, m);  // line 18 (fixed)
+    }
+    for (int c = end; c < last; ++c) {
+      S m[6] = {};
+      const S* Pc = Pp.col(c).data();
+      sub_dot(Pc, m);
+      set(c, m);
+      if (has_children) set_P(c, Pc, m);
+    }
+  }
+  const S zero[6] = {};
+  for (int c = last; c < n; ++c) set(c, zero);
 }
 
 /// Lines 16–19 at body i, forward: the table's rows i of Minv, final, mirrored into their
@@ -148,17 +292,17 @@ LIEDYN_ALWAYS_INLINE void immamb_row_step(const Model<S>& model, Data<S>& data, 
   for (int c = last; c < n; ++c) set(c, JointRates<S, K>::Zero(k));
 }
 
-/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE), at
-/// the joint's width (with_joint_width).
+/// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE): at
+/// K = 3 the fixed-size steps, else the plain loops.
 template <class S>
 LIEDYN_NEVER_INLINE void immamb_subtree_step_k(const Model<S>& model, Data<S>& data, int i) {
-  with_joint_width(model.joint_nv(i),
-                   [&](auto K) { immamb_subtree_step<decltype(K)::value>(model, data, i); });
+  if (model.joint_nv(i) == 3) immamb_subtree_step<3>(model, data, i);
+  else immamb_subtree_step_cols(model, data, i);
 }
 template <class S>
 LIEDYN_NEVER_INLINE void immamb_row_step_k(const Model<S>& model, Data<S>& data, int i, int& last) {
-  with_joint_width(model.joint_nv(i),
-                   [&](auto K) { immamb_row_step<decltype(K)::value>(model, data, i, last); });
+  if (model.joint_nv(i) == 3) immamb_row_step<3>(model, data, i, last);
+  else immamb_row_step_cols(model, data, i, last);
 }
 
 /// IMMAmb's column passes (lines 9–11, 15–26) on the articulated-body factorization that

@@ -15,10 +15,9 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
-
-#include <Eigen/Cholesky>
 
 #include "liedyn/arithmetic/cholesky6.hpp"
 #include "liedyn/model/model.hpp"
@@ -225,6 +224,60 @@ inline double apply_inertia_policy(const InertiaReview& r, InertiaPolicy policy,
                                       "osmium ball); likely a placeholder",
                                   r.placeholder_ratio});
   return delta;
+}
+
+/// D⁻¹ for a symmetric k × k D (k ≤ 6, its lower triangle read) when every pivot of its
+/// factorization D = Pᵀ L diag(d) Lᵀ P exceeds `tol`, else false. The factorization is Eigen's
+/// LDLT (unblocked, the largest remaining diagonal entry as the next pivot), written out: Eigen's
+/// on a Dynamic-size matrix instantiated its matrix triangular solves and GEMM kernels in every
+/// translation unit that builds a model.
+template <class S>
+bool pivoted_ldlt_inverse(const JointTangentMap<S>& D, S tol, JointTangentMap<S>& Dinv) {
+  using std::abs;
+  const int k = int(D.rows());
+  auto a = [&](int i, int j) { return i >= j ? D(i, j) : D(j, i); };
+  int perm[6];
+  S L[6][6], d[6];  // unit lower L (below the diagonal), pivots d, of the permuted D
+  for (int i = 0; i < k; ++i) perm[i] = i;
+  for (int j = 0; j < k; ++j) {
+    int b = j;  // the first largest |diagonal entry| among the rows not yet factored
+    for (int i = j + 1; i < k; ++i)
+      if (abs(a(perm[i], perm[i])) > abs(a(perm[b], perm[b]))) b = i;
+    if (b != j) {
+      std::swap(perm[j], perm[b]);
+      for (int m = 0; m < j; ++m) std::swap(L[j][m], L[b][m]);
+    }
+    S t[6];  // d_m L_jm, as Eigen forms it
+    for (int m = 0; m < j; ++m) t[m] = d[m] * L[j][m];
+    S dj = a(perm[j], perm[j]);
+    for (int m = 0; m < j; ++m) dj -= L[j][m] * t[m];
+    if (!(dj > tol)) return false;
+    d[j] = dj;
+    for (int i = j + 1; i < k; ++i) {
+      S s = a(perm[i], perm[j]);
+      for (int m = 0; m < j; ++m) s -= L[i][m] * t[m];
+      L[i][j] = s / dj;
+    }
+  }
+  // W = L⁻¹ (unit lower), then (P D Pᵀ)⁻¹ = Wᵀ diag(d)⁻¹ W, written back through P.
+  S W[6][6];
+  for (int j = 0; j < k; ++j) {
+    W[j][j] = S(1);
+    for (int i = j + 1; i < k; ++i) {
+      S s = -L[i][j];
+      for (int m = j + 1; m < i; ++m) s -= L[i][m] * W[m][j];
+      W[i][j] = s;
+    }
+  }
+  Dinv.resize(k, k);
+  for (int j = 0; j < k; ++j)
+    for (int i = j; i < k; ++i) {
+      S s = S(0);
+      for (int m = i; m < k; ++m) s += W[m][i] * W[m][j] / d[m];
+      Dinv(perm[i], perm[j]) = s;
+      Dinv(perm[j], perm[i]) = s;
+    }
+  return true;
 }
 
 }  // namespace detail
@@ -666,10 +719,10 @@ class ModelBuilder {
       const Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> U = IA[i] * Gamma[i];
       JointTangentMap<S> D = Gamma[i].transpose() * U;
       D.diagonal().array() += j.armature;
-      const Eigen::LDLT<JointTangentMap<S>> ldlt(D);
+      JointTangentMap<S> Dinv;
       Matrix6<S> Ia = IA[i];
-      if (ldlt.info() == Eigen::Success && ldlt.isPositive() && ldlt.vectorD().minCoeff() > tol)
-        Ia -= U * ldlt.solve(JointTangentMap<S>(U.transpose()));
+      if (detail::pivoted_ldlt_inverse(D, tol, Dinv))
+        Ia -= U * JointTangentMap<S>(Dinv * U.transpose());
       else singular.insert(singular.begin(), i);
       const Matrix6<S> Xw = X[i].wrench_transform();
       IA[m.parent(i)] += Xw * Ia * Xw.transpose();

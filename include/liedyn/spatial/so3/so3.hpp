@@ -83,6 +83,11 @@ S so3_inverse_jacobian_coefficient(const S& theta2) {
   return (S(1) - half * cos(half) / sin(half)) / theta2;
 }
 
+/// SO3::from_quaternion's refusal, out of line (see there).
+[[noreturn]] LIEDYN_NEVER_INLINE inline void throw_not_a_quaternion() {
+  throw std::invalid_argument("liedyn: SO3::from_quaternion: the quaternion is zero or not finite");
+}
+
 }  // namespace detail
 
 /// A rotation ^A R_B, stored as a 3×3 matrix: maps B-coordinates to A-coordinates.
@@ -189,10 +194,9 @@ class SO3 {
   static SO3 from_quaternion(const S& x, const S& y, const S& z, const S& w) {
     using std::sqrt;
     const S n = sqrt(x * x + y * y + z * z + w * w);
-    // Not a hot path (input conversion): refuse always, a zero quaternion would give NaNs.
-    if (!(n > S(0)) || !(n < std::numeric_limits<S>::infinity()))
-      throw std::invalid_argument(
-          "liedyn: SO3::from_quaternion: the quaternion is zero or not finite");
+    // Refused always, a zero quaternion would give NaNs; the throw out of line, so that the
+    // spherical and free joints' poses in the kernels' pose loop inline the rest.
+    if (!(n > S(0)) || !(n < std::numeric_limits<S>::infinity())) detail::throw_not_a_quaternion();
     return from_unit_quaternion(x / n, y / n, z / n, w / n);
   }
   /// From a quaternion (x, y, z, w) already of unit norm (not checked, not normalized): the
