@@ -104,32 +104,19 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
     // Plain loops over the k columns, copied to the stack, of trip count K when it is fixed:
     // Eigen's expressions here, at K = 3 and Dynamic, were most of aba's compile time.
     if constexpr (K != Eigen::Dynamic) k = K;
-    S Sv[6][6], U[6][6], D[6][6], Dinv[6][6], u[6], w[6];  // Sv[t], U[t]: column t
+    S Sv[6][6], U[6][6], Dinv[6][6], u[6], w[6];  // Sv[t], U[t]: column t
     for (int t = 0; t < k; ++t)
       for (int row = 0; row < 6; ++row) Sv[t][row] = data.aba_S(row, r + t);
-    for (int t = 0; t < k; ++t)
-      for (int row = 0; row < 6; ++row) {
-        S sum = S(0);
-        for (int col = 0; col < 6; ++col) sum += IA(row, col) * Sv[t][col];
-        U[t][row] = sum;
-      }
+    articulated_columns<K>(IA, Sv, k, model.joint(i).armature, U, Dinv);
     const Vector6<S>& pA = data.aba_pA[i].vector();
-    for (int a = 0; a < k; ++a) {
-      for (int b = 0; b < k; ++b) {
-        S sum = S(0);
-        for (int row = 0; row < 6; ++row) sum += Sv[a][row] * U[b][row];
-        D[a][b] = sum;
-      }
-      D[a][a] += model.joint(i).armature;
-      S sp = S(0);
-      for (int row = 0; row < 6; ++row) sp += Sv[a][row] * pA(row);
-      u[a] = S(tau(model.v_index(i) + a)) - sp;
-    }
-    invert_pivot<K>(D, k, Dinv);
     S uc[6];  // u − Uᵀ c
     for (int a = 0; a < k; ++a) {
-      S sum = S(0);
-      for (int row = 0; row < 6; ++row) sum += U[a][row] * c(row);
+      S sp = S(0), sum = S(0);
+      for (int row = 0; row < 6; ++row) {
+        sp += Sv[a][row] * pA(row);
+        sum += U[a][row] * c(row);
+      }
+      u[a] = S(tau(model.v_index(i) + a)) - sp;
       uc[a] = u[a] - sum;
       for (int row = 0; row < 6; ++row) data.aba_U(row, r + a) = U[a][row];
       for (int b = 0; b < k; ++b) data.aba_Dinv(r + a, b) = Dinv[a][b];
@@ -140,28 +127,12 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
       for (int b = 0; b < k; ++b) sum += Dinv[a][b] * uc[b];
       w[a] = sum;
     }
-    // pa += U w; M^a = M^A − (U D⁻¹) Uᵀ, translated to the parent.
-    S UD[6][6];  // UD[b] = column b of U D⁻¹
-    for (int b = 0; b < k; ++b)
-      for (int row = 0; row < 6; ++row) {
-        S sum = S(0);
-        for (int a = 0; a < k; ++a) sum += U[a][row] * Dinv[a][b];
-        UD[b][row] = sum;
-      }
-    for (int row = 0; row < 6; ++row) {
+    for (int row = 0; row < 6; ++row) {  // pa += U w
       S sum = S(0);
       for (int a = 0; a < k; ++a) sum += U[a][row] * w[a];
       pa(row) += sum;
     }
-    Matrix6<S> Ma;
-    for (int col = 0; col < 6; ++col)
-      for (int row = 0; row < 6; ++row) {
-        S sum = S(0);
-        for (int b = 0; b < k; ++b) sum += UD[b][row] * U[b][col];
-        Ma(row, col) = IA(row, col) - sum;
-      }
-    add_translated(
-        d, [&](int row, int col) { return Ma(row, col); }, data.aba_IA[p]);
+    add_articulated_translated_arrays<K>(d, IA, U, Dinv, k, data.aba_IA[p]);  // M^a to the parent
   }
   data.aba_pA[p] += Force<S>(pa).shifted(Vector3<S>(-d));
 }
@@ -169,35 +140,19 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
 /// ABA's last forward pass at body i: r̈_i and a'_i.
 template <int K, class S>
 LIEDYN_ALWAYS_INLINE void aba_acceleration_step(const Model<S>& model, Data<S>& data, int i) {
-  const int p = model.parent(i), r = model.r_index(i);
-  int k = model.joint_nv(i);
+  const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
   const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
   const Motion<S> a_in = data.aba_a[p].shifted(d) + data.aba_c[i];
   if constexpr (K == 1) {
     const S ddr = data.aba_Dinv(r, 0) * (data.aba_u(r) - data.aba_U.col(r).dot(a_in.vector()));
     data.ddq(model.v_index(i)) = ddr;
     data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.col(r) * ddr));
-  } else {  // plain loops, as in aba_articulated_step
-    if constexpr (K != Eigen::Dynamic) k = K;
-    const Vector6<S>& av = a_in.vector();
-    S uc[6], ddr[6];
-    for (int b = 0; b < k; ++b) {
-      S sum = S(0);
-      for (int row = 0; row < 6; ++row) sum += data.aba_U(row, r + b) * av(row);
-      uc[b] = data.aba_u(r + b) - sum;
-    }
-    for (int a = 0; a < k; ++a) {
-      S sum = S(0);
-      for (int b = 0; b < k; ++b) sum += data.aba_Dinv(r + a, b) * uc[b];
-      ddr[a] = sum;
-      data.ddq(model.v_index(i) + a) = sum;
-    }
-    Vector6<S> ai = av;
-    for (int row = 0; row < 6; ++row) {
-      S sum = S(0);
-      for (int a = 0; a < k; ++a) sum += data.aba_S(row, r + a) * ddr[a];
-      ai(row) += sum;
-    }
+  } else {
+    S ddr[6];
+    Vector6<S> ai;
+    joint_acceleration_columns<K>(data.aba_U, data.aba_Dinv, data.aba_u, data.aba_S, r, k,
+                                  a_in.vector(), ddr, ai);
+    for (int a = 0; a < k; ++a) data.ddq(model.v_index(i) + a) = ddr[a];
     data.aba_a[i] = Motion<S>(ai);
   }
 }

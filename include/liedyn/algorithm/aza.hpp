@@ -233,8 +233,8 @@ LIEDYN_ALWAYS_INLINE void articulated_columns(const Matrix6<S>& IA, const S (&Sv
 /// out += Tᵀ (M − U D⁻¹ Uᵀ) T (add_translated) for a joint's k columns as plain arrays
 /// (articulated_columns).
 template <int K, class S>
-LIEDYN_ALWAYS_INLINE void add_articulated_translated_arrays(const Vector3<S>& d, const Matrix6<S>& M,
-                                                            const S (&U)[6][6],
+LIEDYN_ALWAYS_INLINE void add_articulated_translated_arrays(const Vector3<S>& d,
+                                                            const Matrix6<S>& M, const S (&U)[6][6],
                                                             const S (&Dinv)[6][6], int k_,
                                                             Matrix6<S>& out) {
   const int k = K == Eigen::Dynamic ? k_ : K;
@@ -347,8 +347,8 @@ LIEDYN_NEVER_INLINE void aza_articulated_step_k(const Model<S>& model, Data<S>& 
   const Vector3<S>& pi = data.H_base[i].translation();
   // The root's articulated inertia is used only when it has coordinates.
   if (p > 0 || model.base_joint().nv() > 0)
-    add_articulated_translated_arrays<Eigen::Dynamic>(
-        Vector3<S>(pi - data.H_base[p].translation()), IA, U, Dinv, k, data.aza_IA[p]);
+    add_articulated_translated_arrays<Eigen::Dynamic>(Vector3<S>(pi - data.H_base[p].translation()),
+                                                      IA, U, Dinv, k, data.aza_IA[p]);
   // [i] → frame 0: moments and linear velocities about the base origin.
   for (int c = 0; c < k; ++c) {
     const Vec3<S> x{pi(0), pi(1), pi(2)};
@@ -393,29 +393,41 @@ LIEDYN_NEVER_INLINE void aza_bias_step_cols(const Model<S>& model, Data<S>& data
     pp(row) += p(row) + sum;
   }
 }
+/// The forward step of a joint of k columns, shared by ABA and AZA (RBDA Table 7.1's last
+/// loop): ddr = D⁻¹ (u − Uᵀ a_in) and a_out = a_in + S ddr, with the joint's columns r.. of U
+/// and S (6 × ·), its k × k block of D⁻¹ (rows r..) and its entries of u; a_in the parent's
+/// acceleration brought to the child. Plain loops: Eigen's expressions at each width were most of
+/// the multi-DoF steps' compile time. K fixes the trip count where it is known.
+template <int K, class S, class Dinv>
+LIEDYN_ALWAYS_INLINE void joint_acceleration_columns(const Matrix6X<S>& U, const Dinv& D_inv,
+                                                     const VectorX<S>& u, const Matrix6X<S>& S_cols,
+                                                     int r, int k, const Vector6<S>& a_in, S* ddr,
+                                                     Vector6<S>& a_out) {
+  if constexpr (K != Eigen::Dynamic) k = K;
+  S uc[6];  // u_i − U_iᵀ a_in
+  for (int b = 0; b < k; ++b) {
+    S sum = S(0);
+    for (int row = 0; row < 6; ++row) sum += U(row, r + b) * a_in(row);
+    uc[b] = u(r + b) - sum;
+  }
+  for (int a = 0; a < k; ++a) {
+    S sum = S(0);
+    for (int b = 0; b < k; ++b) sum += D_inv(r + a, b) * uc[b];
+    ddr[a] = sum;
+  }
+  for (int row = 0; row < 6; ++row) {
+    S sum = S(0);
+    for (int a = 0; a < k; ++a) sum += S_cols(row, r + a) * ddr[a];
+    a_out(row) = a_in(row) + sum;
+  }
+}
 /// AZA's forward sweep at body i: joint i's entries of the solution into ddr.
 template <class S>
 LIEDYN_NEVER_INLINE void aza_acceleration_step_cols(const Model<S>& model, Data<S>& data, S* ddr,
                                                     int i) {
-  const int r = model.r_index(i), k = model.joint_nv(i);
-  const Vector6<S>& ap = data.aza_a[model.parent(i)];
-  S uc[6];  // u_i − U_iᵀ a_λ
-  for (int b = 0; b < k; ++b) {
-    S sum = S(0);
-    for (int row = 0; row < 6; ++row) sum += data.aza_U(row, r + b) * ap(row);
-    uc[b] = data.aza_u(r + b) - sum;
-  }
-  for (int a = 0; a < k; ++a) {
-    S sum = S(0);
-    for (int b = 0; b < k; ++b) sum += data.aza_Dinv(r + a, b) * uc[b];
-    ddr[a] = sum;
-  }
-  Vector6<S>& ai = data.aza_a[i];
-  for (int row = 0; row < 6; ++row) {
-    S sum = S(0);
-    for (int a = 0; a < k; ++a) sum += data.aza_S(row, r + a) * ddr[a];
-    ai(row) = ap(row) + sum;
-  }
+  joint_acceleration_columns<Eigen::Dynamic>(data.aza_U, data.aza_Dinv, data.aza_u, data.aza_S,
+                                             model.r_index(i), model.joint_nv(i),
+                                             data.aza_a[model.parent(i)], ddr, data.aza_a[i]);
 }
 template <class S, class Y>
 void aza_bias_step_k(const Model<S>& model, Data<S>& data, const Y& y, int i) {

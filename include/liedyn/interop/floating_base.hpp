@@ -150,8 +150,8 @@ inline bool w_first(ConfigurationLayout layout) {
 /// Throws unless the permutation fits the model's joints and every joint converts. A 1-DoF
 /// joint converts in every convention. A multi-DoF joint needs a permutation that knows its
 /// coordinate counts (JointPermutation::from_names(model, …)) and a convention whose joint of
-/// that type is liedyn's: Pinocchio's (BaseVelocity::Body) spherical, free, planar and universal joints are;
-/// a MuJoCo ball joint is (angular velocity in the child frame; its quaternion w first,
+/// that type is liedyn's: Pinocchio's (BaseVelocity::Body) spherical, free, planar and universal
+/// joints are; a MuJoCo ball joint is (angular velocity in the child frame; its quaternion w first,
 /// reordered by the configuration converters); nothing else is (a MuJoCo free joint's linear
 /// velocity is in the world, Drake's ball joint takes roll-pitch-yaw angles, RBDL puts a
 /// quaternion's w after all joints).
