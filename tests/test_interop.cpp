@@ -190,6 +190,14 @@ TEST_CASE("interop: JointPermutation from names, both directions, errors", "[int
   CHECK(I.vector_to_theirs(v, 6) == v);
   CHECK_THROWS_AS(P.vector_to_theirs(VectorX<double>(VectorX<double>::Zero(11)), 6),
                   std::invalid_argument);
+  // A base count outside the vector is refused before anything is read (either permutation).
+  for (const JointPermutation* p : {&P, &I}) {
+    CHECK_THROWS_AS(p->vector_to_ours(v, -1), std::invalid_argument);
+    CHECK_THROWS_AS(p->vector_to_theirs(v, static_cast<int>(v.size()) + 1), std::invalid_argument);
+    CHECK_THROWS_AS(p->rows_to_theirs(X, static_cast<int>(X.rows()) + 1), std::invalid_argument);
+    CHECK_THROWS_AS(p->cols_to_ours(X, -2), std::invalid_argument);
+    CHECK_THROWS_AS(p->matrix(-1, 6), std::invalid_argument);
+  }
 
   // Errors name the joint.
   std::vector<std::string> names = r.their_names;

@@ -136,9 +136,9 @@ class JointPermutation {
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_theirs(
       const Eigen::MatrixBase<Derived>& v, int base) const {
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> out(v.size());
-    out.head(base) = v.head(base);
     for_each_block("vector_to_theirs", v.size(), base,
                    [&](Block b) { out.segment(b.theirs, b.width) = v.segment(b.ours, b.width); });
+    out.head(base) = v.head(base);  // base is checked by now
     return out;
   }
   /// The inverse of vector_to_theirs: out[base + k] = v[base + theirs(k)].
@@ -146,9 +146,9 @@ class JointPermutation {
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> vector_to_ours(
       const Eigen::MatrixBase<Derived>& v, int base) const {
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, 1> out(v.size());
-    out.head(base) = v.head(base);
     for_each_block("vector_to_ours", v.size(), base,
                    [&](Block b) { out.segment(b.ours, b.width) = v.segment(b.theirs, b.width); });
+    out.head(base) = v.head(base);
     return out;
   }
 
@@ -157,10 +157,10 @@ class JointPermutation {
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> rows_to_theirs(
       const Eigen::MatrixBase<Derived>& m, int base) const {
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
-    out.topRows(base) = m.topRows(base);
     for_each_block("rows_to_theirs", m.rows(), base, [&](Block b) {
       out.middleRows(b.theirs, b.width) = m.middleRows(b.ours, b.width);
     });
+    out.topRows(base) = m.topRows(base);
     return out;
   }
   /// Rows reordered from their order to ours (the inverse of rows_to_theirs).
@@ -168,10 +168,10 @@ class JointPermutation {
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> rows_to_ours(
       const Eigen::MatrixBase<Derived>& m, int base) const {
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
-    out.topRows(base) = m.topRows(base);
     for_each_block("rows_to_ours", m.rows(), base, [&](Block b) {
       out.middleRows(b.ours, b.width) = m.middleRows(b.theirs, b.width);
     });
+    out.topRows(base) = m.topRows(base);
     return out;
   }
   /// Columns reordered to their order (columns 0..base−1 unchanged); the rows are left alone.
@@ -179,10 +179,10 @@ class JointPermutation {
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> cols_to_theirs(
       const Eigen::MatrixBase<Derived>& m, int base) const {
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
-    out.leftCols(base) = m.leftCols(base);
     for_each_block("cols_to_theirs", m.cols(), base, [&](Block b) {
       out.middleCols(b.theirs, b.width) = m.middleCols(b.ours, b.width);
     });
+    out.leftCols(base) = m.leftCols(base);
     return out;
   }
   /// Columns reordered from their order to ours (the inverse of cols_to_theirs).
@@ -190,10 +190,10 @@ class JointPermutation {
   Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> cols_to_ours(
       const Eigen::MatrixBase<Derived>& m, int base) const {
     Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic> out(m.rows(), m.cols());
-    out.leftCols(base) = m.leftCols(base);
     for_each_block("cols_to_ours", m.cols(), base, [&](Block b) {
       out.middleCols(b.ours, b.width) = m.middleCols(b.theirs, b.width);
     });
+    out.leftCols(base) = m.leftCols(base);
     return out;
   }
   /// Rows and columns reordered to their order: P m Pᵀ for a generalized (base + n) square
@@ -215,6 +215,7 @@ class JointPermutation {
   /// for the default identity, which has no size of its own.
   template <class S = double>
   Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> matrix(int base, int n) const {
+    if (base < 0 || n < 0) fail_length("matrix", Eigen::Index(base) + n, base);
     Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> P =
         Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>::Zero(base + n, base + n);
     for (int b = 0; b < base; ++b) P(b, b) = S(1);
