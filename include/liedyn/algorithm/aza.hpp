@@ -108,7 +108,7 @@ using JointRates = Eigen::Matrix<S, K, 1, 0, K == Eigen::Dynamic ? 6 : K, 1>;
 /// common multi-DoF joints (spherical, planar), whose fixed trip counts let the compiler unroll
 /// the 6 × 3 products and the pivot's Cholesky factorization; K = Eigen::Dynamic (at most 6 on
 /// the stack) for the others. Each fixed width is one more instance of the step (compile time):
-/// aba's k-column steps use it.
+/// aba's k-column steps and aza's factorization step use it.
 template <class Step>
 LIEDYN_ALWAYS_INLINE void with_joint_width(int k, Step&& step) {
   if (k == 3) step(std::integral_constant<int, 3>{});
@@ -209,8 +209,8 @@ JointPivot<S, K> inverse_of_pivot(const JointPivot<S, K>& D) {
 /// fixed: Eigen's products at K = Dynamic were the larger part of the k-column steps' compile
 /// time.
 template <int K, class S>
-LIEDYN_ALWAYS_INLINE void articulated_columns(const Matrix6<S>& IA, const S (&Sv)[6][6], int k_,
-                                              const S& armature, S (&U)[6][6], S (&Dinv)[6][6]) {
+LIEDYN_NEVER_INLINE void articulated_columns(const Matrix6<S>& IA, const S (&Sv)[6][6], int k_,
+                                             const S& armature, S (&U)[6][6], S (&Dinv)[6][6]) {
   const int k = K == Eigen::Dynamic ? k_ : K;
   for (int t = 0; t < k; ++t)
     for (int row = 0; row < 6; ++row) {
@@ -233,10 +233,10 @@ LIEDYN_ALWAYS_INLINE void articulated_columns(const Matrix6<S>& IA, const S (&Sv
 /// out += Tᵀ (M − U D⁻¹ Uᵀ) T (add_translated) for a joint's k columns as plain arrays
 /// (articulated_columns).
 template <int K, class S>
-LIEDYN_ALWAYS_INLINE void add_articulated_translated_arrays(const Vector3<S>& d,
-                                                            const Matrix6<S>& M, const S (&U)[6][6],
-                                                            const S (&Dinv)[6][6], int k_,
-                                                            Matrix6<S>& out) {
+LIEDYN_NEVER_INLINE void add_articulated_translated_arrays(const Vector3<S>& d, const Matrix6<S>& M,
+                                                           const S (&U)[6][6],
+                                                           const S (&Dinv)[6][6], int k_,
+                                                           Matrix6<S>& out) {
   const int k = K == Eigen::Dynamic ? k_ : K;
   S UD[6][6];  // UD[b] = column b of U D⁻¹
   for (int b = 0; b < k; ++b)
@@ -333,22 +333,24 @@ LIEDYN_ALWAYS_INLINE void aza_acceleration_step(const Model<S>& model, Data<S>& 
 /// The steps of a joint with several degrees of freedom, out of line (LIEDYN_NEVER_INLINE), as
 /// plain loops over its k columns (articulated_columns says why). The solve's steps take and give
 /// the joint's k entries of the right-hand side and the solution, so that they are instantiated
-/// once, not once per right-hand side type.
-template <class S>
-LIEDYN_NEVER_INLINE void aza_articulated_step_k(const Model<S>& model, Data<S>& data, int i) {
-  const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
+/// once, not once per right-hand side type. The factorization's step is the one on the path of
+/// M⁻¹ and the linearization: of fixed trip count for k = 3 (with_joint_width), as aba's.
+template <int K, class S>
+LIEDYN_ALWAYS_INLINE void aza_articulated_step_cols(const Model<S>& model, Data<S>& data, int i) {
+  const int p = model.parent(i), r = model.r_index(i);
+  const int k = K == Eigen::Dynamic ? model.joint_nv(i) : K;
   const Matrix6<S>& IA = data.aza_IA[i];
   S Sv[6][6], U[6][6], Dinv[6][6];  // S_i (in [i]), U_i, D_i⁻¹
   for (int t = 0; t < k; ++t)
     for (int row = 0; row < 6; ++row) Sv[t][row] = data.aza_S(row, r + t);
-  articulated_columns<Eigen::Dynamic>(IA, Sv, k, model.joint(i).armature, U, Dinv);
+  articulated_columns<K>(IA, Sv, k, model.joint(i).armature, U, Dinv);
   for (int a = 0; a < k; ++a)
     for (int b = 0; b < k; ++b) data.aza_Dinv(r + a, b) = Dinv[a][b];
   const Vector3<S>& pi = data.H_base[i].translation();
   // The root's articulated inertia is used only when it has coordinates.
   if (p > 0 || model.base_joint().nv() > 0)
-    add_articulated_translated_arrays<Eigen::Dynamic>(Vector3<S>(pi - data.H_base[p].translation()),
-                                                      IA, U, Dinv, k, data.aza_IA[p]);
+    add_articulated_translated_arrays<K>(Vector3<S>(pi - data.H_base[p].translation()), IA, U, Dinv,
+                                         k, data.aza_IA[p]);
   // [i] → frame 0: moments and linear velocities about the base origin.
   for (int c = 0; c < k; ++c) {
     const Vec3<S> x{pi(0), pi(1), pi(2)};
@@ -366,6 +368,13 @@ LIEDYN_NEVER_INLINE void aza_articulated_step_k(const Model<S>& model, Data<S>& 
     Si[1] += ps.y;
     Si[2] += ps.z;
   }
+}
+/// aza_articulated_step_cols at the joint's width; the helpers' K = 3 instances are aba's, so
+/// this adds one step body to compile.
+template <class S>
+LIEDYN_NEVER_INLINE void aza_articulated_step_k(const Model<S>& model, Data<S>& data, int i) {
+  with_joint_width(model.joint_nv(i),
+                   [&](auto K) { aza_articulated_step_cols<decltype(K)::value>(model, data, i); });
 }
 /// AZA's backward sweep at body i for joint i's entries y_i of a right-hand side.
 template <class S>
