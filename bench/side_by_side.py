@@ -71,7 +71,9 @@ def load_average():
 
 def commit():
     rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+    # The benchmark's own outputs (bench/results, BENCHMARKS.md) do not make the measured code dirty.
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--",
+                            ".", ":!bench/results", ":!BENCHMARKS.md"],
                            capture_output=True, text=True).stdout.strip()
     return rev + (" (with uncommitted changes)" if dirty else "")
 
