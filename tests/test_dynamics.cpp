@@ -801,6 +801,17 @@ TEST_CASE("textbook twins: the fast kernels agree with RBDA's tables on every ra
   check_twins("welded chain 50", liedyn::random_model<double>(50, rng, o), rng);
   o.branching = 4;
   check_twins("welded tree 60", liedyn::random_model<double>(60, rng, o), rng);
+  // Spherical, free, planar and universal joints beside the screws: the twin's own X_J(q),
+  // S(q) and c_J (joint_terms) against the joint files the fast kernels use.
+  o = {};
+  o.every_joint_type = true;
+  o.branching = 3;
+  check_twins("tree 21 of every joint type", liedyn::random_model<double>(21, rng, o), rng);
+  o.moving_base = false;
+  o.branching = 0;
+  o.armature = 0.1;
+  check_twins("welded chain 14 of every joint type with armature",
+              liedyn::random_model<double>(14, rng, o), rng);
 }
 
 #ifdef LIEDYN_TEST_DYNAMICS_URDF
@@ -824,14 +835,17 @@ TEST_CASE("textbook twins: M qdd + h = tau, G + V = h and Minv M = I hold among 
   RandomModelOptions o;
   o.branching = 3;
   o.armature = 0.02;
-  for (bool moving : {true, false}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool moving = variant % 2 == 0;
     o.moving_base = moving;
+    o.every_joint_type = variant >= 2;  // spherical, free, planar and universal joints too
     const Model<double> model = liedyn::random_model<double>(14, rng, o);
     const int nv = model.nv();
     const State<double> x = liedyn::random_state(model, rng);
     ExternalWrenches<double> fext(static_cast<std::size_t>(model.num_bodies()));
     for (Force<double>& f : fext) f = Force<double>(random_vec<double>(6, rng, -3, 3));
-    INFO((moving ? "moving" : "welded") << " base");
+    INFO((moving ? "moving" : "welded")
+         << " base" << (o.every_joint_type ? ", every joint type" : ""));
     const MatrixX<double> M = tb::crba(model, x.s);
     const VectorX<double> h = tb::bias_force(model, x, &fext);
     MatrixX<double> cols(nv, nv);
