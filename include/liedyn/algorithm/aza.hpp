@@ -207,7 +207,8 @@ JointPivot<S, K> inverse_of_pivot(const JointPivot<S, K>& D) {
 /// A joint's k columns (k > 1) in the articulated-body factorization, as plain arrays (A[t] =
 /// column t): U = M^A S and D⁻¹ = (Sᵀ U + armature 1)⁻¹. Plain loops of trip count K when it is
 /// fixed: Eigen's products at K = Dynamic were the larger part of the k-column steps' compile
-/// time.
+/// time. Out of line, as add_articulated_translated_arrays: aba's and aza's steps share one
+/// compiled copy at each width.
 template <int K, class S>
 LIEDYN_NEVER_INLINE void articulated_columns(const Matrix6<S>& IA, const S (&Sv)[6][6], int k_,
                                              const S& armature, S (&U)[6][6], S (&Dinv)[6][6]) {
