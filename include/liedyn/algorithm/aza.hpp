@@ -525,8 +525,8 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
     auto x = X.col(c);
     for (int i = 0; i < nb; ++i) data.aza_p[i].setZero();
     // Backward sweep: bias wrenches from the inputs alone (no velocity, no gravity). The loops are
-    // unswitched by hand: with the out-of-line k-column call in the loop, a 1-DoF tree's solve
-    // took 19 % more instructions (talos) than before multi-DoF joints, 8.5 % without it.
+    // unswitched by hand: the out-of-line k-column call inside the loop slowed a 1-DoF tree's
+    // solve (BENCHMARKS.md, design measurements).
     if (one_dof_tree) {
       for (int i = nb - 1; i >= 1; --i) detail::aza_bias_step<1>(model, data, y, i);
     } else {
