@@ -98,7 +98,10 @@ JointTerms<S> joint_terms(const Joint<S>& joint, const VectorX<S>& q, const Vect
       t.bias.template tail<3>() = a1_child.cross(joint.axis2) * (qdot(0) * qdot(1));
       break;
     }
-    default:  // revolute, prismatic, helical: X_J = exp((Γ q)^), S = Γ
+    // No default: a new type without its formulas here is a -Wswitch warning, not a silent screw.
+    case JointType::Revolute:
+    case JointType::Prismatic:
+    case JointType::Helical:  // X_J = exp((Γ q)^), S = Γ
       t.motion = SE3<S>::exp(Vector6<S>(joint.screw.vector() * q(0)));
       t.subspace = joint.screw.vector();
       break;
