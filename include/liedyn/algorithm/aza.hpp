@@ -186,24 +186,6 @@ void invert_pivot(const S (&D)[6][6], int k_, S (&X)[6][6]) {
     }
 }
 
-/// D⁻¹ for a pivot D = Sᵀ M^A S + armature 1: a reciprocal for K = 1, else invert_pivot.
-template <int K, class S>
-JointPivot<S, K> inverse_of_pivot(const JointPivot<S, K>& D) {
-  if constexpr (K == 1) {
-    return JointPivot<S, 1>::Constant(S(1) / D(0, 0));
-  } else {
-    const int k = int(D.rows());
-    S Dv[6][6], Xv[6][6];
-    for (int j = 0; j < k; ++j)
-      for (int i = 0; i < k; ++i) Dv[i][j] = D(i, j);
-    invert_pivot<K>(Dv, k, Xv);
-    JointPivot<S, K> X(k, k);
-    for (int j = 0; j < k; ++j)
-      for (int i = 0; i < k; ++i) X(i, j) = Xv[i][j];
-    return X;
-  }
-}
-
 /// A joint's k columns (k > 1) in the articulated-body factorization, as plain arrays (A[t] =
 /// column t): U = M^A S and D⁻¹ = (Sᵀ U + armature 1)⁻¹. Plain loops of trip count K when it is
 /// fixed: Eigen's products at K = Dynamic were the larger part of the k-column steps' compile
@@ -257,51 +239,27 @@ LIEDYN_NEVER_INLINE void add_articulated_translated_arrays(const Vector3<S>& d, 
       d, [&](int row, int col) { return Ma(row, col); }, out);
 }
 
-/// out += Tᵀ (M − U D⁻¹ Uᵀ) T for a joint of K columns: the articulated inertia its child
-/// passes to the parent (RBDA §7.3's I^a), the 1-DoF form above for K = 1.
-template <int K, class S>
-LIEDYN_ALWAYS_INLINE void add_articulated_translated_columns(const Vector3<S>& d,
-                                                             const Matrix6<S>& M,
-                                                             const JointColumns<S, K>& U,
-                                                             const JointPivot<S, K>& Dinv,
-                                                             Matrix6<S>& out) {
-  if constexpr (K == 1) {
-    add_articulated_translated(d, M, Vector6<S>(U), Dinv(0, 0), out);
-  } else {
-    const JointRows<S, K> DinvUt = Dinv * U.transpose();
-    const Matrix6<S> Ma = M - U * DinvUt;
-    add_translated(
-        d, [&](int r, int c) { return Ma(r, c); }, out);
-  }
-}
-
-/// AZA's factorization at body i (backward): U_i = M^A_i S_i and D_i⁻¹ in [i], M^a_i added to
-/// the parent's M^A, then S_i and U_i moved to frame 0 (data.aza_S, data.aza_U).
-template <int K, class S>
+/// AZA's factorization at body i (backward) for a 1-DoF joint: U_i = M^A_i S_i and D_i⁻¹ (a
+/// number) in [i], M^a_i added to the parent's M^A, then S_i and U_i moved to frame 0
+/// (data.aza_S, data.aza_U). A joint of k columns takes aza_articulated_step_k.
+template <class S>
 LIEDYN_ALWAYS_INLINE void aza_articulated_step(const Model<S>& model, Data<S>& data, int i) {
-  const int p = model.parent(i), r = model.r_index(i), k = joint_width<K>(model, i);
-  auto Si = joint_columns<K>(data.aza_S, r, k);  // in [i] until the end of the step
+  const int p = model.parent(i), r = model.r_index(i);
+  auto Si = data.aza_S.col(r);  // in [i] until the end of the step
   const Matrix6<S>& IA = data.aza_IA[i];
-  const JointColumns<S, K> U = IA * Si;
-  JointPivot<S, K> D;
-  if constexpr (K == 1) D(0, 0) = Si.col(0).dot(U.col(0));
-  else D = Si.transpose() * U;
-  D.diagonal().array() += model.joint(i).armature;
-  const JointPivot<S, K> Dinv = inverse_of_pivot<K>(D);
-  data.aza_Dinv.template block<K, K>(r, 0, k, k) = Dinv;
+  const Vector6<S> U = IA * Si;
+  const S Dinv = S(1) / (Si.dot(U) + model.joint(i).armature);
+  data.aza_Dinv(r, 0) = Dinv;
   const Vector3<S>& pi = data.H_base[i].translation();
   // The root's articulated inertia is used only when it has coordinates.
   if (p > 0 || model.base_joint().nv() > 0)
-    add_articulated_translated_columns<K>(Vector3<S>(pi - data.H_base[p].translation()), IA, U,
-                                          Dinv, data.aza_IA[p]);
+    add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()), IA, U, Dinv,
+                               data.aza_IA[p]);
   // [i] → frame 0: moments and linear velocities about the base origin.
-  auto Ui = joint_columns<K>(data.aza_U, r, k);
-  for (int c = 0; c < k; ++c) {
-    Ui.col(c).template head<3>() = U.col(c).template head<3>();
-    Ui.col(c).template tail<3>() =
-        U.col(c).template tail<3>() + pi.cross(Vector3<S>(U.col(c).template head<3>()));
-    Si.col(c).template head<3>() += pi.cross(Vector3<S>(Si.col(c).template tail<3>()));
-  }
+  auto Ui = data.aza_U.col(r);
+  Ui.template head<3>() = U.template head<3>();
+  Ui.template tail<3>() = U.template tail<3>() + pi.cross(Vector3<S>(U.template head<3>()));
+  Si.template head<3>() += pi.cross(Vector3<S>(Si.template tail<3>()));
 }
 
 /// AZA's backward sweep at body i for one right-hand side y: u_i = y_i − S_iᵀ p_i and
@@ -473,7 +431,7 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
     model.inertia(i).rotated(R).matrix_into(data.aza_IA[i]);
   }
   for (int i = nb - 1; i >= 1; --i) {
-    if (one_column(i)) aza_articulated_step<1>(model, data, i);
+    if (one_column(i)) aza_articulated_step(model, data, i);
     else aza_articulated_step_k(model, data, i);
   }
   model.base_joint().factor_articulated(data.aza_IA[0], data.aza_base);
