@@ -678,6 +678,17 @@ TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cas
           CHECK(relative_error(sum.vector(),
                                Vector6<double>(f_parent.vector() +
                                                Hp.wrench_transform() * f_child.vector())) < 1e-14);
+          // A composite inertia added to its parent's, _λX^i M ^iX_λ: exactly symmetric when
+          // both are (as the builder stores them).
+          const SpatialInertia<double> child = random_inertia<double>(rng).symmetrized(),
+                                       parent = random_inertia<double>(rng).symmetrized();
+          SpatialInertia<double> composite = parent;
+          j.add_inertia_to_parent(Hp, child, composite);
+          const Matrix6<double> composite_expected =
+              parent.matrix() +
+              Hp.wrench_transform() * child.matrix() * Hp.inverse().velocity_transform();
+          CHECK(relative_error(composite.matrix(), composite_expected) < 1e-14);
+          CHECK(composite.inertia_origin() == composite.inertia_origin().transpose());
         }
       }
   CHECK(fast_cases == 6);  // revolute about ±e_k, rotated and unrotated placements

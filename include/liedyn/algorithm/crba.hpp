@@ -93,7 +93,8 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
       M(vi + c, vi + a) = Mij;
     });
     for (int a = 0; a < n; ++a) M(vi + a, vi + a) += joint.armature;
-    data.Ic[parent].add_transformed(data.Ic[i], data.H_parent[i]);  // M^c_λ += _λX^i M^c_i ^iX_λ
+    joint.add_inertia_to_parent(data.H_parent[i], data.Ic[i],
+                                data.Ic[parent]);  // M^c_λ += _λX^i M^c_i ^iX_λ
     // A welded base's children need no move: F is then scratch.
     if (parent > 0 || off > 0) joint.forces_to_parent(data.H_parent[i], subtree);  // f ← _λX^i f
   }
@@ -156,7 +157,7 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
           M(off + c, vi + a) = Mic;
         }
     }
-    data.Ic[model.parent(i)].add_transformed(data.Ic[i], data.H_parent[i]);
+    joint.add_inertia_to_parent(data.H_parent[i], data.Ic[i], data.Ic[model.parent(i)]);
   }
   if (off == 0) return;
   M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();

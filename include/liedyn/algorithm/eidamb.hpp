@@ -76,8 +76,9 @@ const VectorX<S>& eidamb(const Model<S>& model, Data<S>& data, const State<S>& x
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
     const SE3<S>& X = data.H_parent[i];
-    data.Ic[p].add_transformed(data.Ic[i], X);                        // line 25
-    model.joint(i).add_force_to_parent(X, data.b_c[i], data.b_c[p]);  // line 26
+    const Joint<S>& j = model.joint(i);
+    j.add_inertia_to_parent(X, data.Ic[i], data.Ic[p]);  // line 25
+    j.add_force_to_parent(X, data.b_c[i], data.b_c[p]);  // line 26
   }
 
   // Lines 29–31: joint torques.

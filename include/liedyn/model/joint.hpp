@@ -598,6 +598,26 @@ struct Joint {
     }
   }
 
+  /// parent += _λX^i child ^iX_λ: a composite inertia of the child body i (child frame) added
+  /// to its parent's (parent frame), for H_parent = ^λH_i = transform(q) at the joint's current
+  /// position; the fast case as in forces_to_parent (its rotation about e_k mixes two axes).
+  LIEDYN_ALWAYS_INLINE void add_inertia_to_parent(const SE3<S>& H_parent,
+                                                  const SpatialInertia<S>& child,
+                                                  SpatialInertia<S>& parent) const {
+    const int k = revolute_coordinate_axis();
+    if (k < 0 || !placement_unrotated) {
+      parent.add_transformed(child, H_parent);
+      return;
+    }
+    const Matrix3<S>& R = H_parent.rotation();  // Rot(e_k, θ): cos θ = R(a, a), sin θ = R(b, a)
+    const Vector3<S>& p = H_parent.translation();
+    switch (k) {
+      case 0: parent.template add_transformed_about_axis<0>(child, R(1, 1), R(2, 1), p); break;
+      case 1: parent.template add_transformed_about_axis<1>(child, R(2, 2), R(0, 2), p); break;
+      default: parent.template add_transformed_about_axis<2>(child, R(0, 0), R(1, 0), p); break;
+    }
+  }
+
   /// Every column of `forces` (wrenches in the child frame i) moved to the parent frame in place,
   /// f ← _λX^i f, for H_parent = ^λH_i = transform(q) at the joint's current position. When the
   /// placement is unrotated and the joint revolute about ±e_k, H_parent's rotation turns about
