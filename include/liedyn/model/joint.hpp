@@ -332,7 +332,7 @@ struct Joint {
     auto& out = const_cast<Eigen::MatrixBase<O>&>(out_);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     switch (type) {
-      case JointType::Spherical: out = random_unit_quaternion(rng); break;
+      case JointType::Spherical: out.template head<4>() = random_unit_quaternion(rng); break;
       case JointType::Free:
         for (int k = 0; k < 3; ++k) out(k) = length_in_limits(0.5 * (u(rng) + 1.0));
         out.template tail<4>() = random_unit_quaternion(rng);

@@ -55,7 +55,8 @@ struct PlanarJoint {
   /// q = (0, 0, 1, 0).
   template <class O>
   static void neutral(const Eigen::MatrixBase<O>& out) {
-    const_cast<Eigen::MatrixBase<O>&>(out) = Vector4<S>(S(0), S(0), S(1), S(0));
+    // Through a fixed-size view, as SphericalJoint::neutral.
+    const_cast<Eigen::MatrixBase<O>&>(out).template head<4>() = Vector4<S>(S(0), S(0), S(1), S(0));
   }
   /// ad(v) = Γᵀ (Γ v)× Γ = [0, −ω, v_y; ω, 0, −v_x; 0, 0, 0]: the deviation η of q = q̄ ⊕ η
   /// obeys η̇ = −ad(v̄) η + δv.

@@ -44,7 +44,9 @@ struct SphericalJoint {
   /// q = (0, 0, 0, 1).
   template <class O>
   static void neutral(const Eigen::MatrixBase<O>& out) {
-    const_cast<Eigen::MatrixBase<O>&>(out) = Vector4<S>(S(0), S(0), S(0), S(1));
+    // Through a fixed-size view: on a dynamic block GCC 12 with AVX-512 warns that Eigen's
+    // 8-wide store (never taken for 4 entries) reads past the 4-vector.
+    const_cast<Eigen::MatrixBase<O>&>(out).template head<4>() = Vector4<S>(S(0), S(0), S(0), S(1));
   }
   /// ad(ω) = ω^ (3 × 3): the deviation η of q = q̄ ⊕ η obeys η̇ = −ad(ω̄) η + δω.
   template <class V, class A>
