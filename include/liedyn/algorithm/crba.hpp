@@ -20,8 +20,10 @@
 //  * walk (Σ depth ≤ 8 n: quadrupeds, humanoids, short arms): F = M^c_j Γ_j moves up one frame
 //    per ancestor k, M_kj = Γ_kᵀ (_kX^j F) — the textbook's d transforms per joint, done a
 //    subtree's block of columns per pose (crba_walk). Across a revolute joint about ±e_k whose
-//    placement is unrotated (nearly every joint of real robots) a move turns two coordinates of
-//    each 3-vector instead of multiplying by a 3×3 rotation (Joint::forces_to_parent);
+//    placement is unrotated (nearly every joint of legged robots; arms' URDFs often rotate theirs)
+//    a move turns two coordinates of each 3-vector instead of multiplying by a 3×3 rotation
+//    (Joint::forces_to_parent), and a composite inertia turns two of its axes
+//    (Joint::add_inertia_to_parent);
 //  * base frame (deeper trees — long chains): F_j = ^0X_j M^c_j Γ_j is formed once per joint and
 //    row k of M over subtree(k) is S_kᵀ times a contiguous block of those columns, S_k = ^0X_k Γ_k
 //    — three transforms per joint whatever its depth, then one 6-term dot product per entry.
@@ -93,8 +95,8 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
       M(vi + c, vi + a) = Mij;
     });
     for (int a = 0; a < n; ++a) M(vi + a, vi + a) += joint.armature;
-    joint.add_inertia_to_parent(data.H_parent[i], data.Ic[i],
-                                data.Ic[parent]);  // M^c_λ += _λX^i M^c_i ^iX_λ
+    // M^c_λ += _λX^i M^c_i ^iX_λ
+    joint.add_inertia_to_parent(data.H_parent[i], data.Ic[i], data.Ic[parent]);
     // A welded base's children need no move: F is then scratch.
     if (parent > 0 || off > 0) joint.forces_to_parent(data.H_parent[i], subtree);  // f ← _λX^i f
   }
