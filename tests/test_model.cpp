@@ -652,6 +652,12 @@ TEST_CASE("Joint: its operations on Gamma equal the plain 6x6 products, fast cas
           const SE3<double> rotation(H.rotation(), Vector3<double>::Zero());
           CHECK(relative_error(j.subspace_rotated(H.rotation()).vector(),
                                Vector6<double>(rotation.velocity_transform() * gamma)) < 1e-14);
+          // A (R Γ) reading half of A's columns, for a matrix without symmetry.
+          Matrix6<double> unsymmetric;
+          for (int c = 0; c < 6; ++c) unsymmetric.col(c) = random6();
+          const Vector6<double> rotated_gamma = j.subspace_rotated(H.rotation()).vector();
+          CHECK(relative_error(j.times_rotated_subspace(unsymmetric, rotated_gamma),
+                               Vector6<double>(unsymmetric * rotated_gamma)) < 1e-14);
           // Wrenches across the joint at its own transform: _λX^i f for three columns at once.
           const SE3<double> Hp = j.transform(u(rng));
           Eigen::Matrix<double, 6, 3> F = Eigen::Matrix<double, 6, 3>::Random(),

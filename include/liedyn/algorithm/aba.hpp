@@ -92,7 +92,7 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
   Vector6<S> pa = data.aba_pA[i].vector() + IA * c;  // p^a_i = p^A_i + M^A_i c_i + U_i w below
   if constexpr (K == 1) {  // D_i a number; M^a_i's rank-one term subtracted as it is read
     const Vector6<S> Si = data.aba_S.col(r);
-    const Vector6<S> U = IA * Si;
+    const Vector6<S> U = model.joint(i).times_rotated_subspace(IA, Si);
     const S Dinv = S(1) / (Si.dot(U) + model.joint(i).armature);
     const S u = S(tau(model.v_index(i))) - Si.dot(data.aba_pA[i].vector());
     data.aba_U.col(r) = U;

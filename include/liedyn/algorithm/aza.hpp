@@ -247,7 +247,7 @@ LIEDYN_ALWAYS_INLINE void aza_articulated_step(const Model<S>& model, Data<S>& d
   const int p = model.parent(i), r = model.r_index(i);
   auto Si = data.aza_S.col(r);  // in [i] until the end of the step
   const Matrix6<S>& IA = data.aza_IA[i];
-  const Vector6<S> U = IA * Si;
+  const Vector6<S> U = model.joint(i).times_rotated_subspace(IA, Si);
   const S Dinv = S(1) / (Si.dot(U) + model.joint(i).armature);
   data.aza_Dinv(r, 0) = Dinv;
   const Vector3<S>& pi = data.H_base[i].translation();

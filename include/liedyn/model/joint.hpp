@@ -549,6 +549,19 @@ struct Joint {
     m << S(0), S(0), S(0), sign * R(0, k), sign * R(1, k), sign * R(2, k);
     return Motion<S>(m);
   }
+  /// A (R Γ) for a 6 × 6 A and rotated_gamma = subspace_rotated(R), the joint's column in axes
+  /// turned by R about the child's origin (aba's and aza's U = M^A S): a revolute joint's column
+  /// has no linear part (its axis passes through the origin) and a prismatic joint's no angular
+  /// part, so half of A's columns are read. The skipped products are exact zeros.
+  template <class V>
+  Vector6<S> times_rotated_subspace(const Matrix6<S>& A,
+                                    const Eigen::MatrixBase<V>& rotated_gamma) const {
+    switch (type) {
+      case JointType::Revolute: return A.template rightCols<3>() * rotated_gamma.template tail<3>();
+      case JointType::Prismatic: return A.template leftCols<3>() * rotated_gamma.template head<3>();
+      default: return A * rotated_gamma;
+    }
+  }
   /// out = H_λ H_parent: the child's pose from the parent's pose H_λ (in any frame A, ^AH_λ) and
   /// H_parent = ^λH_i = transform(q) at the joint's current position. For an unrotated revolute
   /// about ±e_k two columns of H_λ's rotation turn into each other (12 multiplications instead
