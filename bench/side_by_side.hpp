@@ -88,6 +88,10 @@ class PinocchioSide : public Side {
 };
 std::unique_ptr<PinocchioSide> make_pinocchio_side(const Robot& robot,
                                                    const PinocchioModelRecord& record);
+/// The same, every kernel a call into the wheel's precompiled double instances
+/// (libpinocchio_default, the wheel's flags): what a pip user of Pinocchio links.
+std::unique_ptr<PinocchioSide> make_pinocchio_library_side(const Robot& robot,
+                                                           const PinocchioModelRecord& record);
 
 /// liedyn's side (side_by_side_liedyn.cpp): the model from liedyn's URDF loader (from Pinocchio's
 /// `record` for a generated robot), joints mapped to Pinocchio's by name; it draws the pool

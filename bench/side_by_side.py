@@ -12,7 +12,9 @@ Each --build is a build directory configured with Pinocchio found (bench/CMakeLi
 how); one run per build, Google Benchmark with random interleaving, the median of the
 repetitions, pinned to one core with taskset when it is installed. A build with -march=native in
 its flags is labelled "native", any other "portable". The program itself checks, before timing,
-that both libraries give the same results on every state, and stops if not.
+that both libraries give the same results on every state, and stops if not. Each table has a
+second ratio per build: liedyn against Pinocchio's wheel's precompiled instances (the library a
+pip user links), measured in the same run.
 Standard library only.
 """
 import argparse
@@ -126,9 +128,11 @@ def run_build(build, args):
     return meta, medians, nv
 
 
-def ratio(times):
-    if "liedyn" in times and "pinocchio" in times and times["pinocchio"] > 0:
-        return times["liedyn"] / times["pinocchio"]
+def ratio(times, against="pinocchio"):
+    """liedyn / `against`: "pinocchio" (its headers, this build's flags) or "pinocchio_library"
+    (the wheel's precompiled instances)."""
+    if "liedyn" in times and against in times and times[against] > 0:
+        return times["liedyn"] / times[against]
     return None
 
 
@@ -152,34 +156,42 @@ def split_case(case):
 def table(runs):
     labels = [m["label"] for m, _, _ in runs]
     head = "| kernel | robot (contacts) | nv | " + " | ".join(
-        f"{l}: liedyn ns | {l}: Pinocchio ns | **{l} ratio**" for l in labels) + " |"
-    rows = [head, "|---|---|---|" + "---|---|---|" * len(runs)]
+        f"{l}: liedyn ns | {l}: Pinocchio ns | **{l} ratio** | {l}: Pinocchio library ns | {l} ratio to library"
+        for l in labels) + " |"
+    rows = [head, "|---|---|---|" + "---|---|---|---|---|" * len(runs)]
     names = {k: n for k, n, _ in KERNELS}
     nv = {}
     for _, _, v in runs:
         nv.update(v)
+
+    def shown(r, bold=False):
+        return "—" if r is None else (f"**{r:.2f}**" if bold else f"{r:.2f}")
+
     for kernel, case in cases_in_order(runs):
         cells = []
         for _, medians, _ in runs:
             t = medians.get((kernel, case), {})
-            r = ratio(t)
             cells.append(f"{t.get('liedyn', float('nan')):.0f} | {t.get('pinocchio', float('nan')):.0f} | "
-                         + (f"**{r:.2f}**" if r is not None else "—"))
+                         f"{shown(ratio(t), bold=True)} | {t.get('pinocchio_library', float('nan')):.0f} | "
+                         f"{shown(ratio(t, 'pinocchio_library'))}")
         robot, contacts = split_case(case)
-        shown = robot + (f" ({contacts.replace('_', ', ')})" if contacts else "")
-        rows.append(f"| {names.get(kernel, kernel)} | {shown} | {nv.get(robot, '')} | " + " | ".join(cells) + " |")
+        name = robot + (f" ({contacts.replace('_', ', ')})" if contacts else "")
+        rows.append(f"| {names.get(kernel, kernel)} | {name} | {nv.get(robot, '')} | " + " | ".join(cells) + " |")
     return rows
 
 
 def summary(runs):
-    """Per kernel, the range of ratios over the robots, per build."""
-    rows = ["| kernel | " + " | ".join(m["label"] for m, _, _ in runs) + " |", "|---|" + "---|" * len(runs)]
+    """Per kernel, the range of ratios over the robots, per build: against Pinocchio's headers and
+    against the wheel's library."""
+    rows = ["| kernel | " + " | ".join(f"{m['label']} | {m['label']}, to library" for m, _, _ in runs) + " |",
+            "|---|" + "---|---|" * len(runs)]
     for kernel, name, _ in KERNELS:
         cells = []
         for _, medians, _ in runs:
-            rs = [ratio(t) for (k, _), t in medians.items() if k == kernel]
-            rs = [r for r in rs if r is not None]
-            cells.append("—" if not rs else (f"{min(rs):.2f}" if len(rs) == 1 else f"{min(rs):.2f}–{max(rs):.2f}"))
+            for against in ("pinocchio", "pinocchio_library"):
+                rs = [ratio(t, against) for (k, _), t in medians.items() if k == kernel]
+                rs = [r for r in rs if r is not None]
+                cells.append("—" if not rs else (f"{min(rs):.2f}" if len(rs) == 1 else f"{min(rs):.2f}–{max(rs):.2f}"))
         rows.append(f"| {name} | " + " | ".join(cells) + " |")
     return rows
 
@@ -194,7 +206,13 @@ def section(runs, args):
               " benchmark reused, Google Benchmark with random interleaving, the median of the repetitions,"
               " one pinned core. Before timing, the program compares every kernel's outputs on every state"
               " (relative to the largest entry, bound 1e-9) and stops on a mismatch. Ratio = liedyn /"
-              " Pinocchio (lower is better). Reproduce:\n")
+              " Pinocchio (lower is better). A third column, *Pinocchio library*, times the same calls"
+              " against the wheel's precompiled double instances in `libpinocchio_default` (compiled with the"
+              " wheel's own flags, whatever this build's: what a pip user of Pinocchio, or its Python bindings,"
+              " runs; `bench/side_by_side_pinocchio.cpp` compiled a second time into a shared library of its"
+              " own), checked against liedyn like the first; M⁻¹ of q has no precompiled instance, and there"
+              " that column is the headers' code compiled for plain x86-64 (that translation unit's flags:"
+              " it shares the wheel's types). Reproduce:\n")
     md.append("```sh\npip install pin cmeel-urdfdom-headers   # Pinocchio's C++ headers, libraries, CMake files\n"
               "PREFIX=$(python -c 'import cmeel, os; print(os.path.join(os.path.dirname(cmeel.__path__[0]), \"cmeel.prefix\"))')\n"
               "cmake --preset native -B build/pinocchio-native -DCMAKE_PREFIX_PATH=$PREFIX -DLIEDYN_PINOCCHIO_PYTHON=$(which python)\n"

@@ -1,7 +1,9 @@
 // liedyn against Pinocchio, side by side in one process: the same kernels on the same states,
 // each library's calls compiled in a translation unit of its own with the same compiler and
 // flags (side_by_side_liedyn.cpp, side_by_side_pinocchio.cpp; bench/side_by_side.hpp is all they
-// share). bench/side_by_side.py runs it and writes the ratio table into BENCHMARKS.md.
+// share), and a third column: Pinocchio's wheel's precompiled double instances (the same source
+// compiled into liedyn_bench_pinocchio_library). bench/side_by_side.py runs it and writes the
+// ratio table into BENCHMARKS.md.
 //
 //   liedyn_bench_pinocchio [--robot=NAME=PATH.urdf ...] [--arm=NAME=PATH.urdf ...]
 //                          [--no-default-robots] [--check-only] [benchmark flags]
@@ -15,7 +17,8 @@
 // 64 random states (liedyn's random_state, mapped to Pinocchio's q, v by joint name), one
 // workspace per benchmark, reused. Before any timing, every kernel's outputs are compared on
 // every state; a mismatch stops the program: a timing of two different computations means
-// nothing. Names: KERNEL/ROBOT[_CONTACTS]/LIBRARY. Run with
+// nothing. Names: KERNEL/ROBOT[_CONTACTS]/LIBRARY, LIBRARY one of liedyn, pinocchio (its
+// headers), pinocchio_library (the wheel's instances). Run with
 // --benchmark_enable_random_interleaving=true --benchmark_repetitions=5 (or more).
 #include <benchmark/benchmark.h>
 
@@ -79,7 +82,8 @@ double relative_error(const std::vector<double>& x, const std::vector<double>& y
 struct Loaded {
   Robot robot;
   std::unique_ptr<LiedynSide> liedyn;
-  std::unique_ptr<PinocchioSide> pinocchio;
+  std::unique_ptr<PinocchioSide> pinocchio;          ///< from Pinocchio's headers
+  std::unique_ptr<PinocchioSide> pinocchio_library;  ///< the wheel's precompiled instances
 };
 
 const Kernel kUnconstrained[] = {Kernel::Rnea,
@@ -107,15 +111,15 @@ std::string case_name(const Robot& robot, Kernel k, int contact_set) {
          (contact_set < 0 ? "" : "_" + robot.contacts[contact_set].name);
 }
 
-/// Compares the two libraries' outputs of every kernel on every state; prints the worst
-/// relative error per kernel and returns false on any above the tolerance.
-bool check(const Loaded& r) {
+/// Compares liedyn's outputs of every kernel on every state with those of a Pinocchio side;
+/// prints the worst relative error per kernel and returns false on any above the tolerance.
+bool check(const Loaded& r, PinocchioSide& pinocchio, const char* which) {
   bool ok = true;
   for (const auto& [kernel, set] : cases(r.robot)) {
     double worst = 0;
     for (int k = 0; k < kStates; ++k) {
       const auto ours = r.liedyn->outputs(kernel, set, k);
-      const auto theirs = r.pinocchio->outputs(kernel, set, k);
+      const auto theirs = pinocchio.outputs(kernel, set, k);
       if (ours.size() != theirs.size()) {
         worst = INFINITY;
         break;
@@ -125,8 +129,8 @@ bool check(const Loaded& r) {
     }
     const bool good = worst < kTolerance;
     ok = ok && good;
-    std::fprintf(stderr, "check %-45s worst relative difference %.2e%s\n",
-                 case_name(r.robot, kernel, set).c_str(), worst, good ? "" : "  MISMATCH");
+    std::fprintf(stderr, "check %-45s %-9s worst relative difference %.2e%s\n",
+                 case_name(r.robot, kernel, set).c_str(), which, worst, good ? "" : "  MISMATCH");
   }
   return ok;
 }
@@ -218,7 +222,10 @@ int main(int argc, char** argv) {
       r.pinocchio = make_pinocchio_side(robot, record);
       r.liedyn = make_liedyn_side(robot, record, r.pinocchio->joint_names(), kStates, kSeed);
       r.pinocchio->set_pool(r.liedyn->pool());
-      ok = check(r) && ok;
+      r.pinocchio_library = make_pinocchio_library_side(robot, record);
+      r.pinocchio_library->set_pool(r.liedyn->pool());
+      ok = check(r, *r.pinocchio, "headers") && ok;
+      ok = check(r, *r.pinocchio_library, "library") && ok;
       loaded.push_back(std::move(r));
     }
   } catch (const std::exception& e) {
@@ -235,6 +242,8 @@ int main(int argc, char** argv) {
       const std::string name = case_name(r.robot, kernel, set);
       register_side(name, "liedyn", r.liedyn->nv(), r.liedyn->kernel(kernel, set));
       register_side(name, "pinocchio", r.liedyn->nv(), r.pinocchio->kernel(kernel, set));
+      register_side(name, "pinocchio_library", r.liedyn->nv(),
+                    r.pinocchio_library->kernel(kernel, set));
     }
   int bargc = static_cast<int>(rest.size());
   benchmark::Initialize(&bargc, rest.data());

@@ -1,10 +1,15 @@
-// Pinocchio's side of liedyn_bench_pinocchio (bench/side_by_side.hpp): its templates
-// instantiated here from its headers, with this build's compiler and flags, as a user compiling
-// against Pinocchio gets them (PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION is left undefined, so no
-// call goes to the precompiled double instantiations of the wheel's libraries). The model is
-// Pinocchio's URDF parser's (libpinocchio_parsers, a free-flyer root joint unless the robot is
-// welded; or the reference generator's model with multi-DoF joints), rebuilt here joint by joint
-// and frame by frame from its records (side_by_side_pinocchio_model.hpp says why).
+// Pinocchio's side of liedyn_bench_pinocchio (bench/side_by_side.hpp), compiled twice:
+//  * make_pinocchio_side: its templates instantiated here from its headers, with this build's
+//    compiler and flags, as a user compiling against Pinocchio gets them
+//    (PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION left undefined, so no call goes to the wheel's
+//    precompiled double instances);
+//  * make_pinocchio_library_side (the shared library liedyn_bench_pinocchio_library, where
+//    Pinocchio's targets define PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION): every timed kernel
+//    calls the wheel's precompiled double instances in libpinocchio_default, compiled with the
+//    wheel's own flags — what a pip user of Pinocchio, or its Python bindings, runs.
+// The model is Pinocchio's URDF parser's (libpinocchio_parsers, a free-flyer root joint unless
+// the robot is welded; or the reference generator's model with multi-DoF joints), rebuilt here
+// joint by joint and frame by frame from its records (side_by_side_pinocchio_model.hpp says why).
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -25,17 +30,63 @@
 #include "side_by_side.hpp"
 #include "side_by_side_pinocchio_model.hpp"
 
-#ifdef PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION
-#error "side_by_side_pinocchio.cpp must instantiate Pinocchio's templates itself"
-#endif
-
 namespace side_by_side {
 namespace {
 
+#ifdef PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION
+#define LIEDYN_PINOCCHIO_SIDE make_pinocchio_library_side
+// The argument types of the wheel's instances: Eigen::Ref vectors for the unconstrained kernels,
+// vectors for the constrained ones, whose contact vectors have std::allocator.
+using Vector = Eigen::Ref<const Eigen::VectorXd>;
+using ConstraintModels = std::vector<pinocchio::RigidConstraintModel>;
+using ConstraintDatas = std::vector<pinocchio::RigidConstraintData>;
+// The constrained kernels are inline templates, which an explicit instantiation declaration does
+// not keep from being inlined (and so compiled here): called through these pointers, opaque to
+// the optimizer, they run the wheel's instances.
+using ConstraintModelAllocator = ConstraintModels::allocator_type;
+using ConstraintDataAllocator = ConstraintDatas::allocator_type;
+const Eigen::VectorXd& (*volatile constraint_dynamics)(const pinocchio::Model&, pinocchio::Data&,
+                                                       const Eigen::MatrixBase<Eigen::VectorXd>&,
+                                                       const Eigen::MatrixBase<Eigen::VectorXd>&,
+                                                       const Eigen::MatrixBase<Eigen::VectorXd>&,
+                                                       const ConstraintModels&, ConstraintDatas&,
+                                                       pinocchio::ProximalSettings&) =
+    &pinocchio::constraintDynamics<double, 0, pinocchio::JointCollectionDefaultTpl, Eigen::VectorXd,
+                                   Eigen::VectorXd, Eigen::VectorXd, ConstraintModelAllocator,
+                                   ConstraintDataAllocator>;
+void (*volatile constraint_dynamics_derivatives)(const pinocchio::Model&, pinocchio::Data&,
+                                                 const ConstraintModels&, ConstraintDatas&,
+                                                 const pinocchio::ProximalSettings&) =
+    &pinocchio::computeConstraintDynamicsDerivatives<
+        double, 0, pinocchio::JointCollectionDefaultTpl, ConstraintModelAllocator,
+        ConstraintDataAllocator>;
+const Eigen::VectorXd& (*volatile impulse_dynamics)(const pinocchio::Model&, pinocchio::Data&,
+                                                    const Eigen::MatrixBase<Eigen::VectorXd>&,
+                                                    const Eigen::MatrixBase<Eigen::VectorXd>&,
+                                                    const ConstraintModels&, ConstraintDatas&,
+                                                    double, const pinocchio::ProximalSettings&) =
+    &pinocchio::impulseDynamics<double, 0, pinocchio::JointCollectionDefaultTpl, Eigen::VectorXd,
+                                Eigen::VectorXd, ConstraintModelAllocator, ConstraintDataAllocator>;
+#else
+#define LIEDYN_PINOCCHIO_SIDE make_pinocchio_side
+using Vector = const Eigen::VectorXd&;
 using ConstraintModels = std::vector<pinocchio::RigidConstraintModel,
                                      Eigen::aligned_allocator<pinocchio::RigidConstraintModel>>;
 using ConstraintDatas = std::vector<pinocchio::RigidConstraintData,
                                     Eigen::aligned_allocator<pinocchio::RigidConstraintData>>;
+template <class... Args>
+void constraint_dynamics(Args&&... args) {
+  pinocchio::constraintDynamics(std::forward<Args>(args)...);
+}
+template <class... Args>
+void constraint_dynamics_derivatives(Args&&... args) {
+  pinocchio::computeConstraintDynamicsDerivatives(std::forward<Args>(args)...);
+}
+template <class... Args>
+void impulse_dynamics(Args&&... args) {
+  pinocchio::impulseDynamics(std::forward<Args>(args)...);
+}
+#endif
 
 std::vector<double> flat(const Eigen::MatrixXd& m) {
   return std::vector<double>(m.data(), m.data() + m.size());
@@ -146,19 +197,23 @@ class Pinocchio final : public PinocchioSide {
     const std::vector<Eigen::VectorXd>&q = q_, &v = v_, &a = a_, &tau = tau_;
     switch (kernel) {
       case Kernel::Rnea:
-        return [w, &m, &q, &v, &a](int k) { pinocchio::rnea(m, w->data, q[k], v[k], a[k]); };
-      case Kernel::Crba: return [w, &m, &q](int k) { pinocchio::crba(m, w->data, q[k]); };
+        return [w, &m, &q, &v, &a](int k) {
+          pinocchio::rnea(m, w->data, Vector(q[k]), Vector(v[k]), Vector(a[k]));
+        };
+      case Kernel::Crba: return [w, &m, &q](int k) { pinocchio::crba(m, w->data, Vector(q[k])); };
       case Kernel::Aba:
-        return [w, &m, &q, &v, &tau](int k) { pinocchio::aba(m, w->data, q[k], v[k], tau[k]); };
-      case Kernel::Minverse:
-        return [w, &m, &q](int k) { pinocchio::computeMinverse(m, w->data, q[k]); };
+        return [w, &m, &q, &v, &tau](int k) {
+          pinocchio::aba(m, w->data, Vector(q[k]), Vector(v[k]), Vector(tau[k]));
+        };
+      case Kernel::Minverse:  // no instance of M⁻¹(q) in the wheel: compiled here
+        return [w, &m, &q](int k) { pinocchio::computeMinverse(m, w->data, Vector(q[k])); };
       case Kernel::InverseDynamicsDerivatives:
         return [w, &m, &q, &v, &a](int k) {
-          pinocchio::computeRNEADerivatives(m, w->data, q[k], v[k], a[k]);
+          pinocchio::computeRNEADerivatives(m, w->data, Vector(q[k]), Vector(v[k]), Vector(a[k]));
         };
       case Kernel::ForwardDynamicsDerivatives:
         return [w, &m, &q, &v, &tau](int k) {
-          pinocchio::computeABADerivatives(m, w->data, q[k], v[k], tau[k]);
+          pinocchio::computeABADerivatives(m, w->data, Vector(q[k]), Vector(v[k]), Vector(tau[k]));
         };
       default: break;
     }
@@ -166,19 +221,16 @@ class Pinocchio final : public PinocchioSide {
     switch (kernel) {
       case Kernel::ConstrainedDynamics:
         return [w, &m, &set, &q, &v, &tau](int k) {
-          pinocchio::constraintDynamics(m, w->data, q[k], v[k], tau[k], set, w->contacts,
-                                        w->settings);
+          constraint_dynamics(m, w->data, q[k], v[k], tau[k], set, w->contacts, w->settings);
         };
       case Kernel::ConstrainedDynamicsDerivatives:
         return [w, &m, &set, &q, &v, &tau](int k) {
-          pinocchio::constraintDynamics(m, w->data, q[k], v[k], tau[k], set, w->contacts,
-                                        w->settings);
-          pinocchio::computeConstraintDynamicsDerivatives(m, w->data, set, w->contacts,
-                                                          w->settings);
+          constraint_dynamics(m, w->data, q[k], v[k], tau[k], set, w->contacts, w->settings);
+          constraint_dynamics_derivatives(m, w->data, set, w->contacts, w->settings);
         };
       case Kernel::ImpulseDynamics:
         return [w, &m, &set, &q, &v](int k) {
-          pinocchio::impulseDynamics(m, w->data, q[k], v[k], set, w->contacts, 0.0, w->settings);
+          impulse_dynamics(m, w->data, q[k], v[k], set, w->contacts, 0.0, w->settings);
         };
       default: break;
     }
@@ -228,8 +280,8 @@ class Pinocchio final : public PinocchioSide {
 
 }  // namespace
 
-std::unique_ptr<PinocchioSide> make_pinocchio_side(const Robot& robot,
-                                                   const PinocchioModelRecord& record) {
+std::unique_ptr<PinocchioSide> LIEDYN_PINOCCHIO_SIDE(const Robot& robot,
+                                                     const PinocchioModelRecord& record) {
   return std::make_unique<Pinocchio>(robot, record);
 }
 
