@@ -144,6 +144,11 @@ void check_inertia(std::mt19937& gen) {
   const Vector6<S> bias = v.cross_star_matrix() * momentum;
   LIEDYN_CHECK_CLOSE(J.bias_wrench(v).vector(), bias, tol);
   LIEDYN_CHECK_CLOSE(J.net_wrench(acc, v).vector(), Vector6<S>(MJ * acc.vector() + bias), tol);
+  Force<S> wrench(random_vector<S, 6>(gen));  // the forms with an output argument overwrite it
+  J.bias_wrench(v, wrench);
+  LIEDYN_CHECK_CLOSE(wrench.vector(), bias, tol);
+  J.net_wrench(acc, v, wrench);
+  LIEDYN_CHECK_CLOSE(wrench.vector(), Vector6<S>(MJ * acc.vector() + bias), tol);
   const Block65<S> in = random_matrix<S, 6, 5>(gen);
   Block65<S> out = Block65<S>::Zero();
   J.apply_columns(in, out);

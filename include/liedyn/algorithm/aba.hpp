@@ -74,7 +74,7 @@ LIEDYN_ALWAYS_INLINE void aba_velocity_step(const Model<S>& model, Data<S>& data
   if constexpr (K != 1) data.aba_c[i] += joint.bias(q, rates).rotated(R);
   const SpatialInertia<S> Mi = model.inertia(i).rotated(R);
   Mi.matrix_into(data.aba_IA[i]);
-  data.aba_pA[i] = Mi.bias_wrench(data.aba_v[i]);
+  Mi.bias_wrench(data.aba_v[i], data.aba_pA[i]);
   if (fext) data.aba_pA[i] -= (*fext)[i].rotated(R);
 }
 
@@ -201,7 +201,7 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
   data.aba_v[0] = base.twist(x);
   data.aba_c[0] = Motion<S>::Zero();
   model.inertia(0).matrix_into(data.aba_IA[0]);
-  data.aba_pA[0] = model.inertia(0).bias_wrench(data.aba_v[0]);
+  model.inertia(0).bias_wrench(data.aba_v[0], data.aba_pA[0]);
   if (fext) data.aba_pA[0] -= (*fext)[0];
   for (int i = 1; i < nb; ++i) {
     if (one_column(i)) detail::aba_velocity_step<1>(model, data, x, i, fext);

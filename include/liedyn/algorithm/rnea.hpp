@@ -39,7 +39,7 @@ LIEDYN_ALWAYS_INLINE void rnea_forward_step_1(const Model<S>& model, Data<S>& da
   data.v[i] += data.vJ[i];
   j.motion_to_child(X, data.a[p], data.a[i]);
   data.a[i] += j.screw * acc + data.v[i].cross(data.vJ[i]);
-  data.f[i] = model.inertia(i).net_wrench(data.a[i], data.v[i]);
+  model.inertia(i).net_wrench(data.a[i], data.v[i], data.f[i]);
   if (fext) data.f[i] -= (*fext)[i];
 }
 
@@ -61,7 +61,7 @@ LIEDYN_NEVER_INLINE void rnea_forward_step_k(const Model<S>& model, Data<S>& dat
   if (ddq) data.a[i] += j.subspace_times(q, ddq->segment(model.v_index(i), n));
   data.a[i] += data.v[i].cross(data.vJ[i]);
   if (with_velocity) j.add_bias(q, qd, data.a[i]);
-  data.f[i] = model.inertia(i).net_wrench(data.a[i], data.v[i]);
+  model.inertia(i).net_wrench(data.a[i], data.v[i], data.f[i]);
   if (fext) data.f[i] -= (*fext)[i];
 }
 
@@ -109,7 +109,7 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
   a0 = with_gravity ? gravity_in_base(model, x.H) : Motion<S>::Zero();
   if (ddq) base.add_acceleration(*ddq, a0);
   const SpatialInertia<S>& I0 = model.inertia(0);
-  data.f[0] = I0.net_wrench(a0, v0);
+  I0.net_wrench(a0, v0, data.f[0]);
   if (fext) data.f[0] -= (*fext)[0];
 
   // v_i = ^iX_λ v_λ + Γ_i q̇_i,  a_i = ^iX_λ a_λ + Γ_i q̈_i + v_i × Γ_i q̇_i + c_J,i

@@ -45,7 +45,11 @@ namespace detail {
 // registers; SE3's actions, the motion cross product and the Newton–Euler wrench use this form,
 // always inlined, and so do SpatialInertia * Motion and the wrench cross product where AVX is
 // available (above; BENCHMARKS.md has the timings that decided each). Any scalar type works (AD
-// too).
+// too). The same stall follows a result returned by value: its coordinates are stored one by one
+// into a temporary, and the copy into its destination reads them back in 16-byte halves that
+// each straddle two stores. Hence the forms that write into an output argument (SE3's actions,
+// SpatialInertia::net_wrench, the joints' motion_to_child), which a kernel uses for what it keeps
+// in its Data.
 template <class S>
 struct Vec3 {
   S x, y, z;

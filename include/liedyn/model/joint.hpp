@@ -587,7 +587,7 @@ struct Joint {
                                             Motion<S>& out) const {
     const int k = revolute_coordinate_axis();
     if (k < 0 || !placement_unrotated) {
-      out = H_parent.act_inverse(m);
+      H_parent.act_inverse(m, out);
       return;
     }
     switch (k) {
@@ -601,7 +601,7 @@ struct Joint {
                                                 Force<S>& out) const {
     const int k = revolute_coordinate_axis();
     if (k < 0 || !placement_unrotated) {
-      out += H_parent.act(f);
+      H_parent.add_act(f, out);
       return;
     }
     switch (k) {

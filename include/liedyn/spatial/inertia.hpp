@@ -134,10 +134,15 @@ class SpatialInertia {
   /// Written in registers: rnea calls it once per body, and I * a + v.cross(I * v) left both
   /// products and the cross product out of line there.
   LIEDYN_ALWAYS_INLINE Force<S> net_wrench(const Motion<S>& a, const Motion<S>& v) const {
-    detail::Vec3<S> fl, fn;
-    velocity_product(v, fl, fn);
-    const auto al = detail::load3(a.vector().data()), aw = detail::load3(a.vector().data() + 3);
-    return store(momentum_linear(al, aw) + fl, momentum_angular(al, aw) + fn);
+    Vector6<S> r;
+    net_wrench_coordinates(a, v, r.data());
+    return Force<S>(r);
+  }
+  /// net_wrench written into `out` (may not alias a or v), for a kernel that keeps it in its
+  /// Data: no temporary to copy out of (arithmetic/registers.hpp says why that matters).
+  LIEDYN_ALWAYS_INLINE void net_wrench(const Motion<S>& a, const Motion<S>& v,
+                                       Force<S>& out) const {
+    net_wrench_coordinates(a, v, out.vector().data());
   }
   /// v ×̄* (I v): the velocity-product (bias) wrench of a body of this inertia moving with twist
   /// v, both in this frame (net_wrench at zero acceleration; aba's p_i).
@@ -145,6 +150,13 @@ class SpatialInertia {
     detail::Vec3<S> fl, fn;
     velocity_product(v, fl, fn);
     return store(fl, fn);
+  }
+  /// bias_wrench written into `out` (may not alias v), as net_wrench's form with `out`.
+  LIEDYN_ALWAYS_INLINE void bias_wrench(const Motion<S>& v, Force<S>& out) const {
+    detail::Vec3<S> fl, fn;
+    velocity_product(v, fl, fn);
+    detail::store3(out.vector().data(), fl);
+    detail::store3(out.vector().data() + 3, fn);
   }
   /// M applied to each column of a 6×k block of motions.
   template <class DIn, class DOut>
@@ -375,6 +387,15 @@ class SpatialInertia {
     detail::store3(r.data(), linear);
     detail::store3(r.data() + 3, angular);
     return Force<S>(r);
+  }
+  /// net_wrench's coordinates into out[0..5].
+  LIEDYN_ALWAYS_INLINE void net_wrench_coordinates(const Motion<S>& a, const Motion<S>& v,
+                                                   S* out) const {
+    detail::Vec3<S> fl, fn;
+    velocity_product(v, fl, fn);
+    const auto al = detail::load3(a.vector().data()), aw = detail::load3(a.vector().data() + 3);
+    detail::store3(out, momentum_linear(al, aw) + fl);
+    detail::store3(out + 3, momentum_angular(al, aw) + fn);
   }
 
   S m_;

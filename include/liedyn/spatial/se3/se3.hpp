@@ -126,43 +126,56 @@ class SE3 {
 
   /// ^A v = ^A X_B ^B v.
   LIEDYN_ALWAYS_INLINE Motion<S> act(const Motion<S>& v) const {
-    using namespace detail;
-    const S* x = v.vector().data();
-    const Vec3<S> w = mul3(R_, load3(x + 3));
     Vector6<S> r;
-    store3(r.data(), mul3(R_, load3(x)) + cross3(load3(p_.data()), w));
-    store3(r.data() + 3, w);
+    motion_act(v.vector().data(), r.data());
     return Motion<S>(r);
   }
   /// ^B v = ^B X_A ^A v.
   LIEDYN_ALWAYS_INLINE Motion<S> act_inverse(const Motion<S>& v) const {
-    using namespace detail;
-    const S* x = v.vector().data();
-    const Vec3<S> w = load3(x + 3);
     Vector6<S> r;
-    store3(r.data(), mul3_transpose(R_, load3(x) - cross3(load3(p_.data()), w)));
-    store3(r.data() + 3, mul3_transpose(R_, w));
+    motion_act_inverse(v.vector().data(), r.data());
     return Motion<S>(r);
   }
   /// _A f = _A X^B _B f.
   LIEDYN_ALWAYS_INLINE Force<S> act(const Force<S>& f) const {
-    using namespace detail;
-    const S* x = f.vector().data();
-    const Vec3<S> fl = mul3(R_, load3(x));
     Vector6<S> r;
-    store3(r.data(), fl);
-    store3(r.data() + 3, mul3(R_, load3(x + 3)) + cross3(load3(p_.data()), fl));
+    force_act(f.vector().data(), r.data());
     return Force<S>(r);
   }
   /// _B f = _B X^A _A f.
   LIEDYN_ALWAYS_INLINE Force<S> act_inverse(const Force<S>& f) const {
-    using namespace detail;
-    const S* x = f.vector().data();
-    const Vec3<S> fl = load3(x);
     Vector6<S> r;
-    store3(r.data(), mul3_transpose(R_, fl));
-    store3(r.data() + 3, mul3_transpose(R_, load3(x + 3) - cross3(load3(p_.data()), fl)));
+    force_act_inverse(f.vector().data(), r.data());
     return Force<S>(r);
+  }
+
+  // The same actions written into `out` (which may alias the argument), and one added to it, for
+  // a kernel that keeps the result in its Data: no temporary to copy out of
+  // (arithmetic/registers.hpp says why that matters).
+
+  /// out = ^A X_B v.
+  LIEDYN_ALWAYS_INLINE void act(const Motion<S>& v, Motion<S>& out) const {
+    motion_act(v.vector().data(), out.vector().data());
+  }
+  /// out = ^B X_A v.
+  LIEDYN_ALWAYS_INLINE void act_inverse(const Motion<S>& v, Motion<S>& out) const {
+    motion_act_inverse(v.vector().data(), out.vector().data());
+  }
+  /// out = _A X^B f.
+  LIEDYN_ALWAYS_INLINE void act(const Force<S>& f, Force<S>& out) const {
+    force_act(f.vector().data(), out.vector().data());
+  }
+  /// out = _B X^A f.
+  LIEDYN_ALWAYS_INLINE void act_inverse(const Force<S>& f, Force<S>& out) const {
+    force_act_inverse(f.vector().data(), out.vector().data());
+  }
+  /// out += _A X^B f (out may not alias f).
+  LIEDYN_ALWAYS_INLINE void add_act(const Force<S>& f, Force<S>& out) const {
+    using namespace detail;
+    S* o = out.vector().data();
+    const Vec3<S> fl = mul3(R_, load3(f.vector().data()));
+    store3(o + 3, load3(o + 3) + force_act_angular(f.vector().data(), fl));
+    store3(o, load3(o) + fl);
   }
 
   // The column-wise forms below work in registers (arithmetic/registers.hpp says why), one
@@ -298,6 +311,43 @@ class SE3 {
   }
 
  private:
+  // The four actions on coordinates (6 in, 6 out, linear first), written in registers
+  // (arithmetic/registers.hpp). `out` may alias `x`: every coordinate is read before the first
+  // store. Featherstone's RBDA §2.8 with X = (R, p): ^A X_B v = (R v_l + p × R v_a, R v_a).
+  LIEDYN_ALWAYS_INLINE void motion_act(const S* x, S* out) const {
+    using namespace detail;
+    const Vec3<S> w = mul3(R_, load3(x + 3));
+    const Vec3<S> l = mul3(R_, load3(x)) + cross3(load3(p_.data()), w);
+    store3(out, l);
+    store3(out + 3, w);
+  }
+  LIEDYN_ALWAYS_INLINE void motion_act_inverse(const S* x, S* out) const {
+    using namespace detail;
+    const Vec3<S> w = load3(x + 3);
+    const Vec3<S> l = mul3_transpose(R_, load3(x) - cross3(load3(p_.data()), w));
+    store3(out, l);
+    store3(out + 3, mul3_transpose(R_, w));
+  }
+  /// The angular part of _A X^B f, given its linear part fl = R f_l.
+  LIEDYN_ALWAYS_INLINE detail::Vec3<S> force_act_angular(const S* x,
+                                                         const detail::Vec3<S>& fl) const {
+    using namespace detail;
+    return mul3(R_, load3(x + 3)) + cross3(load3(p_.data()), fl);
+  }
+  LIEDYN_ALWAYS_INLINE void force_act(const S* x, S* out) const {
+    using namespace detail;
+    const Vec3<S> fl = mul3(R_, load3(x));
+    const Vec3<S> n = force_act_angular(x, fl);
+    store3(out, fl);
+    store3(out + 3, n);
+  }
+  LIEDYN_ALWAYS_INLINE void force_act_inverse(const S* x, S* out) const {
+    using namespace detail;
+    const Vec3<S> fl = load3(x);
+    const Vec3<S> n = mul3_transpose(R_, load3(x + 3) - cross3(load3(p_.data()), fl));
+    store3(out, mul3_transpose(R_, fl));
+    store3(out + 3, n);
+  }
   Matrix3<S> R_;
   Vector3<S> p_;
 };
