@@ -195,31 +195,26 @@ void check_se3_actions(const SE3<S>& H, std::mt19937& gen) {
   LIEDYN_CHECK_CLOSE(H.act(H.act_inverse(f)).vector(), f.vector(), tol);
   // The forms with an output argument, into another vector and in place (documented), and the
   // accumulating one: against the 6×6 matrices as above.
-  const Motion<S> v_out0(random_vector<S, 6>(gen));
-  const Force<S> f_out0(random_vector<S, 6>(gen));
-  Motion<S> v_out = v_out0, v_io = v;
-  Force<S> f_out = f_out0, f_io = f;
-  H.act(v, v_out);
-  LIEDYN_CHECK_CLOSE(v_out.vector(), Vector6<S>(X * v.vector()), tol);
-  H.act(v_io, v_io);
-  LIEDYN_CHECK_CLOSE(v_io.vector(), Vector6<S>(X * v.vector()), tol);
-  v_io = v;
-  H.act_inverse(v, v_out);
-  LIEDYN_CHECK_CLOSE(v_out.vector(), Vector6<S>(Xi * v.vector()), tol);
-  H.act_inverse(v_io, v_io);
-  LIEDYN_CHECK_CLOSE(v_io.vector(), Vector6<S>(Xi * v.vector()), tol);
-  H.act(f, f_out);
-  LIEDYN_CHECK_CLOSE(f_out.vector(), Vector6<S>(Xf * f.vector()), tol);
-  H.act(f_io, f_io);
-  LIEDYN_CHECK_CLOSE(f_io.vector(), Vector6<S>(Xf * f.vector()), tol);
-  f_io = f;
-  H.act_inverse(f, f_out);
-  LIEDYN_CHECK_CLOSE(f_out.vector(), Vector6<S>(Xfi * f.vector()), tol);
-  H.act_inverse(f_io, f_io);
-  LIEDYN_CHECK_CLOSE(f_io.vector(), Vector6<S>(Xfi * f.vector()), tol);
-  f_out = f_out0;
-  H.add_act(f, f_out);
-  LIEDYN_CHECK_CLOSE(f_out.vector(), Vector6<S>(f_out0.vector() + Xf * f.vector()), tol);
+  const auto into_and_in_place = [&](auto x, const auto& action, const Vector6<S>& expected) {
+    auto out = x;
+    out.vector() = random_vector<S, 6>(gen);
+    action(x, out);
+    LIEDYN_CHECK_CLOSE(out.vector(), expected, tol);
+    action(x, x);
+    LIEDYN_CHECK_CLOSE(x.vector(), expected, tol);
+  };
+  into_and_in_place(
+      v, [&](const Motion<S>& a, Motion<S>& b) { H.act(a, b); }, X * v.vector());
+  into_and_in_place(
+      v, [&](const Motion<S>& a, Motion<S>& b) { H.act_inverse(a, b); }, Xi * v.vector());
+  into_and_in_place(
+      f, [&](const Force<S>& a, Force<S>& b) { H.act(a, b); }, Xf * f.vector());
+  into_and_in_place(
+      f, [&](const Force<S>& a, Force<S>& b) { H.act_inverse(a, b); }, Xfi * f.vector());
+  Force<S> sum(random_vector<S, 6>(gen));
+  const Vector6<S> sum0 = sum.vector();
+  H.add_act(f, sum);
+  LIEDYN_CHECK_CLOSE(sum.vector(), Vector6<S>(sum0 + Xf * f.vector()), tol);
   // Power is frame-independent: ⟨X v, X^{-T} f⟩ = ⟨v, f⟩.
   const LD scale = std::max<LD>(1, to_long_double(S(v.vector().norm() * f.vector().norm())));
   LIEDYN_CHECK_BELOW(
