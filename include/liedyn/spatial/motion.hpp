@@ -121,18 +121,20 @@ class Motion {
 
   /// The 6×6 matrix v× = ad_v.
   Matrix6<S> cross_matrix() const {
+    // Coefficient by coefficient: the block form built two 3×3 temporaries and copied them in.
+    const S vx = data_(0), vy = data_(1), vz = data_(2);
+    const S wx = data_(3), wy = data_(4), wz = data_(5), o(0);
     Matrix6<S> m;
-    const Matrix3<S> w = hat(angular());
-    m << w, hat(linear()), Matrix3<S>::Zero(), w;
+    m << o, -wz, wy, o, -vz, vy,  //
+        wz, o, -wx, vz, o, -vx,   //
+        -wy, wx, o, -vy, vx, o,   //
+        o, o, o, o, -wz, wy,      //
+        o, o, o, wz, o, -wx,      //
+        o, o, o, -wy, wx, o;
     return m;
   }
   /// The 6×6 matrix v×̄* = −(v×)ᵀ.
-  Matrix6<S> cross_star_matrix() const {
-    Matrix6<S> m;
-    const Matrix3<S> w = hat(angular());
-    m << w, Matrix3<S>::Zero(), hat(linear()), w;
-    return m;
-  }
+  Matrix6<S> cross_star_matrix() const { return -cross_matrix().transpose(); }
 
   /// The same motion with its coordinates converted to scalar type T.
   template <class T>
