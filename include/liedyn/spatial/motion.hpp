@@ -119,7 +119,7 @@ class Motion {
     return Motion(r);
   }
 
-  /// The 6×6 matrix v× = ad_v.
+  /// The 6×6 matrix v× = ad_v, acting on motions in v's frame.
   Matrix6<S> cross_matrix() const {
     // Coefficient by coefficient: the block form built two 3×3 temporaries and copied them in.
     const S vx = data_(0), vy = data_(1), vz = data_(2);
@@ -133,7 +133,7 @@ class Motion {
         o, o, o, -wy, wx, o;
     return m;
   }
-  /// The 6×6 matrix v×̄* = −(v×)ᵀ.
+  /// The 6×6 matrix v×̄* = −(v×)ᵀ, acting on wrenches in v's frame.
   Matrix6<S> cross_star_matrix() const { return -cross_matrix().transpose(); }
 
   /// The same motion with its coordinates converted to scalar type T.
