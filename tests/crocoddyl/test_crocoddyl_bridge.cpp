@@ -23,8 +23,11 @@
 
 #include <crocoddyl/core/costs/cost-sum.hpp>
 #include <crocoddyl/core/costs/residual.hpp>
+#include <crocoddyl/core/integrator/euler.hpp>
 #include <crocoddyl/core/numdiff/diff-action.hpp>
+#include <crocoddyl/core/optctrl/shooting.hpp>
 #include <crocoddyl/core/residuals/control.hpp>
+#include <crocoddyl/core/solvers/fddp.hpp>
 #include <crocoddyl/multibody/residuals/state.hpp>
 
 #include <liedyn/crocoddyl/all.hpp>
@@ -508,6 +511,81 @@ TEST_CASE("crocoddyl bridge: group Jacobians of every joint type against central
     st.Jintegrate(x0, dx, acc, unused, crocoddyl::first, crocoddyl::rmfrom);
     CHECK(scaled_error(acc, MatrixXd::Identity(ndx, ndx)) < 1e-15);
   }
+}
+
+TEST_CASE("crocoddyl bridge: Crocoddyl's Euler integrator and FDDP run on the bridge",
+          "[crocoddyl]") {
+  // IntegratedActionModelEuler builds its Fx from the model's Fx and the state's Jintegrate and
+  // JintegrateTransport: its Fx, Fu against central differences of x_next ⊖ x̄_next (steps and
+  // tolerance as for the action model above: 1e-5, 1e-7 relative). Then FDDP on solo12 — from
+  // bent joints towards the neutral state — converges from the zero-control rollout, and lowers
+  // its cost.
+  constexpr double kCentralTol = 1e-7;
+  constexpr double h = 1e-5;
+  auto model =
+      std::make_shared<const Model<double>>(liedyn::load_urdf_file(kData + "/solo12.urdf"));
+  auto state = std::make_shared<StateLiedyn>(model);
+  const std::size_t nu = static_cast<std::size_t>(model->nv_joints());
+  auto running_costs = make_costs(state, nu, state->zero(), VectorXd::Zero(static_cast<int>(nu)));
+  auto dam = std::make_shared<DifferentialActionModelFreeFwdDynamicsLiedyn>(
+      state, Actuation::FloatingBase, running_costs);
+  auto iam = std::make_shared<crocoddyl::IntegratedActionModelEuler>(dam, 1e-2);
+  std::mt19937 rng(17);
+  const VectorXd x = state->from_state(liedyn::random_state(*model, rng));
+  const VectorXd u = VectorXd::Random(static_cast<int>(nu));
+  auto data = iam->createData();
+  iam->calc(data, x, u);
+  iam->calcDiff(data, x, u);
+  const int ndx = static_cast<int>(state->get_ndx());
+  MatrixXd fx(ndx, ndx), fu(ndx, static_cast<int>(nu));
+  auto d = iam->createData();
+  VectorXd xp(state->get_nx()), xm(state->get_nx()), dp(ndx), dm(ndx);
+  for (int c = 0; c < ndx; ++c) {
+    const VectorXd e = VectorXd::Unit(ndx, c) * h;
+    state->integrate(x, e, xp);
+    state->integrate(x, -e, xm);
+    iam->calc(d, xp, u);
+    state->diff(data->xnext, d->xnext, dp);
+    iam->calc(d, xm, u);
+    state->diff(data->xnext, d->xnext, dm);
+    fx.col(c) = (dp - dm) / (2 * h);
+  }
+  for (int c = 0; c < static_cast<int>(nu); ++c) {
+    const VectorXd e = VectorXd::Unit(static_cast<int>(nu), c) * h;
+    iam->calc(d, x, u + e);
+    state->diff(data->xnext, d->xnext, dp);
+    iam->calc(d, x, u - e);
+    state->diff(data->xnext, d->xnext, dm);
+    fu.col(c) = (dp - dm) / (2 * h);
+  }
+  const double e = std::max(scaled_error(data->Fx, fx), scaled_error(data->Fu, fu));
+  CHECK(e < kCentralTol);
+  liedyn::test::report("solo12: Euler step's Fx, Fu vs central differences", e);
+
+  const std::size_t horizon = 20;
+  auto terminal_costs = std::make_shared<crocoddyl::CostModelSum>(state, nu);
+  terminal_costs->addCost("state",
+                          std::make_shared<crocoddyl::CostModelResidual>(
+                              state, std::make_shared<ResidualModelStateLiedyn>(state, nu)),
+                          10.0);
+  auto terminal = std::make_shared<crocoddyl::IntegratedActionModelEuler>(
+      std::make_shared<DifferentialActionModelFreeFwdDynamicsLiedyn>(state, Actuation::FloatingBase,
+                                                                     terminal_costs),
+      0.0);
+  std::vector<std::shared_ptr<crocoddyl::ActionModelAbstract>> running(horizon, iam);
+  VectorXd x0 = state->zero();
+  x0.segment(7, model->nq_joints()) = VectorXd::Random(model->nq_joints()) * 0.3;
+  auto problem = std::make_shared<crocoddyl::ShootingProblem>(x0, running, terminal);
+  crocoddyl::SolverFDDP solver(problem);
+  // The initial guess: zero controls, rolled out (the robot falls: nothing holds it up).
+  std::vector<VectorXd> xs(horizon + 1, x0), us(horizon, VectorXd::Zero(static_cast<int>(nu)));
+  problem->rollout(us, xs);
+  const double initial_cost = problem->calc(xs, us);
+  REQUIRE(solver.solve(xs, us, 100, true));
+  INFO("iterations " << solver.get_iter() << ", cost " << initial_cost << " -> "
+                     << solver.get_cost());
+  CHECK(solver.get_cost() < initial_cost);
+  CHECK(solver.get_stop() < solver.get_th_stop());
 }
 
 TEST_CASE("crocoddyl bridge: full actuation drives the base", "[crocoddyl]") {
