@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes tests/data/crocoddyl/{solo12,talos}.txt: Crocoddyl 3.2 reference values for the
-liedyn-Crocoddyl bridge (include/liedyn/crocoddyl/, tests/crocoddyl/test_crocoddyl_bridge.cpp).
+"""Writes tests/data/crocoddyl/{solo12,talos,solo12_armature}.txt: Crocoddyl 3.2 reference values
+for the liedyn-Crocoddyl bridge (include/liedyn/crocoddyl/, tests/crocoddyl/test_crocoddyl_bridge.cpp).
 
 Run from the repository root, with the pip packages of docs/crocoddyl.md installed:
 
@@ -16,6 +16,9 @@ and each of `--samples` random (x, u), the file holds:
   * StateMultibody's diff(x, x1), integrate(x, dx), Jdiff(x, x1) (first, second),
     Jintegrate(x, dx) (first, second) and JintegrateTransport(x, dx, Jin) (first, second) for a
     second random state x1, a random tangent dx and a random Jin (ndx × 3).
+solo12_armature.txt holds the action model's records alone, with the joints' armature set
+(`vec armature`, Pinocchio's velocity order, 0 on the base): Crocoddyl then takes another route,
+M + diag(armature) factorized, and RNEA derivatives for Fx.
 Everything is in Pinocchio's coordinates and joint order (the `joint` records list Pinocchio's
 joints); the C++ test converts with the documented map (docs/crocoddyl.md).
 
@@ -31,7 +34,8 @@ Sample k's records are named NAME.k (x.0, Fx.0, ...). Numbers are written with r
 round-trip form), so the file reproduces Crocoddyl's doubles exactly.
 
 The script aborts (exit status 1) when one of its checks fails:
-  * Crocoddyl's xout against pin.aba at the same (q, v, tau), above ABA_TOL relative: libcrocoddyl
+  * Crocoddyl's xout against pin.aba at the same (q, v, tau) (with armature: a solve with
+    crba + diag(armature) and nonLinearEffects), above ABA_TOL relative: libcrocoddyl
     3.2.1's wheel was built against libpinocchio 4.0.0, and with libpinocchio 4.1.0 installed its
     xout lacks gravity (Fx stays right), so the packages must be pinned as docs/crocoddyl.md says;
   * Crocoddyl's Fx, Fu against central differences through StateMultibody.integrate, max error
@@ -48,7 +52,12 @@ import crocoddyl
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(REPO, "tests", "data")
-ROBOTS = (("solo12", "solo12.urdf", 1), ("talos", "talos.urdf", 2))
+# (file name, URDF, seed, armature, state operations too)
+ROBOTS = (
+    ("solo12", "solo12.urdf", 1, False, True),
+    ("talos", "talos.urdf", 2, False, True),
+    ("solo12_armature", "solo12.urdf", 3, True, False),
+)
 W_STATE = 2.0
 W_CONTROL = 0.5
 ABA_TOL = 1e-12  # the same ABA, called from Crocoddyl and from Python: rounding only
@@ -79,7 +88,7 @@ def build(model):
     return state, actuation
 
 
-def generate(name, urdf, seed, samples):
+def generate(name, urdf, seed, samples, with_armature, state_operations):
     model = pin.buildModelFromUrdf(os.path.join(DATA, urdf), pin.JointModelFreeFlyer())
     rng = np.random.default_rng(seed)
     state, actuation = build(model)
@@ -98,6 +107,10 @@ def generate(name, urdf, seed, samples):
         W_CONTROL,
     )
     dam = crocoddyl.DifferentialActionModelFreeFwdDynamics(state, actuation, costs)
+    armature = np.zeros(model.nv)
+    if with_armature:
+        armature[6:] = 0.01 * np.arange(1, model.nv - 5)  # distinct per joint: catches a permutation
+        dam.armature = armature
     data = dam.createData()
 
     lines = [
@@ -122,6 +135,8 @@ def generate(name, urdf, seed, samples):
         lines.append("joint %d %s %s" % (i, model.names[i], model.joints[i].shortname()))
     lines.append("vec xref %d %s" % (xref.size, fmt(xref)))
     lines.append("vec uref %d %s" % (uref.size, fmt(uref)))
+    if with_armature:
+        lines.append("vec armature %d %s" % (armature.size, fmt(armature)))
 
     def vec(n, v):
         lines.append("vec %s %d %s" % (n, np.asarray(v).size, fmt(v)))
@@ -147,7 +162,14 @@ def generate(name, urdf, seed, samples):
         dam.calc(data, x, u)
         dam.calcDiff(data, x, u)
         tau = np.concatenate([np.zeros(6), u])
-        xout = pin.aba(model, pin.Data(model), x[: model.nq], x[model.nq :], tau)
+        q, v = x[: model.nq], x[model.nq :]
+        if with_armature:
+            pdata = pin.Data(model)
+            M = pin.crba(model, pdata, q)
+            M = np.triu(M) + np.triu(M, 1).T + np.diag(armature)
+            xout = np.linalg.solve(M, tau - pin.nonLinearEffects(model, pdata, q, v))
+        else:
+            xout = pin.aba(model, pin.Data(model), q, v, tau)
         aba_error = np.abs(data.xout - xout).max() / max(1.0, np.abs(xout).max())
         if aba_error > ABA_TOL:
             print("FAILED: Crocoddyl's xout differs from pin.aba by %.2e (relative): is "
@@ -188,6 +210,8 @@ def generate(name, urdf, seed, samples):
         F = np.hstack([data.Fx, data.Fu])
         worst = max(worst, np.abs(fd - F).max() / max(1.0, np.abs(F).max()))
 
+        if not state_operations:
+            continue
         x1 = random_state(model, rng)
         dx = rng.uniform(-1.0, 1.0, state.ndx)
         jin = rng.uniform(-1.0, 1.0, (state.ndx, 3))
@@ -220,8 +244,8 @@ def main():
     ap.add_argument("--samples", type=int, default=10)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    for name, urdf, seed in ROBOTS:
-        text = generate(name, urdf, seed, args.samples)
+    for name, urdf, seed, with_armature, state_operations in ROBOTS:
+        text = generate(name, urdf, seed, args.samples, with_armature, state_operations)
         with open(os.path.join(args.out, name + ".txt"), "w") as f:
             f.write(text)
 

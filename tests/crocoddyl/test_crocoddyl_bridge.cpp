@@ -168,13 +168,44 @@ struct Robot {
   MatrixXd Pu;  // controls (the joints): u_pin = Pu u (nu × nu)
 };
 
+// `model` rebuilt with joint k's armature armature[k] (liedyn's joint order): the URDF has none,
+// so the joints are copied into a builder with it, as lock_joints does.
+Model<double> with_armature(const Model<double>& model, const VectorXd& armature) {
+  liedyn::ModelBuilder<double> b(model.base_type(), model.body_name(0));
+  b.set_base_inertia(model.inertia(0));
+  b.set_gravity(model.gravity());
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const liedyn::Joint<double>& j = model.joint(i);
+    liedyn::JointSpec<double> spec;
+    spec.name = j.name;
+    spec.type = j.type;
+    spec.axis = j.axis;
+    spec.axis2 = j.axis2;
+    spec.pitch = j.pitch;
+    spec.placement = j.placement;
+    spec.armature = armature(model.r_index(i));
+    spec.lower = j.lower;
+    spec.upper = j.upper;
+    b.add_body(model.body_name(model.parent(i)), model.body_name(i), spec, model.inertia(i));
+  }
+  return b.build();
+}
+
+// The reference file `name` (tests/data/crocoddyl/NAME.txt) and its URDF (NAME up to the first
+// '_'), with the file's armature when it has one.
 Robot load_robot(const std::string& name) {
   Robot r;
   r.name = name;
   r.ref = read_reference(kData + "/crocoddyl/" + name + ".txt");
-  r.model =
-      std::make_shared<const Model<double>>(liedyn::load_urdf_file(kData + "/" + name + ".urdf"));
+  const std::string urdf = kData + "/" + name.substr(0, name.find('_')) + ".urdf";
+  r.model = std::make_shared<const Model<double>>(liedyn::load_urdf_file(urdf));
   r.perm = JointPermutation::from_names(*r.model, r.ref.joint_names);
+  if (r.ref.vecs.count("armature")) {
+    const VectorXd ours =
+        r.perm.matrix<double>(6, r.model->nv_joints()).transpose() * r.ref.vec("armature");
+    r.model = std::make_shared<const Model<double>>(
+        with_armature(*r.model, ours.tail(r.model->nv_joints())));
+  }
   r.state = std::make_shared<StateLiedyn>(r.model);
   r.T = r.state->tangent_permutation(r.perm);
   const int n = r.model->nv_joints();
@@ -251,7 +282,9 @@ TEST_CASE("crocoddyl bridge: state operations agree with Crocoddyl StateMultibod
 }
 
 TEST_CASE("crocoddyl bridge: free forward dynamics and costs agree with Crocoddyl", "[crocoddyl]") {
-  for (const std::string name : {"solo12", "talos"}) {
+  // solo12_armature: joint armature in both models; Crocoddyl then factorizes M + diag(armature)
+  // and differentiates RNEA instead of running ABA and its derivatives.
+  for (const std::string name : {"solo12", "talos", "solo12_armature"}) {
     const Robot r = load_robot(name);
     const StateLiedyn& st = *r.state;
     const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
