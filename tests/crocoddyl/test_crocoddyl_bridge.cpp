@@ -621,6 +621,32 @@ TEST_CASE("crocoddyl bridge: Crocoddyl's Euler integrator and FDDP run on the br
   CHECK(solver.get_stop() < solver.get_th_stop());
 }
 
+TEST_CASE("crocoddyl bridge: the conversion to Pinocchio's layout with every joint type",
+          "[crocoddyl]") {
+  // A permutation that moves multi-DoF joints (their names in reverse order): the state's
+  // round trip is exact (copies; the base quaternion renormalized, its sign w ≥ 0), and
+  // tangent_permutation is the permutation that JointPermutation applies to each half of dx.
+  for (const auto& [label, model] : fd_models()) {
+    INFO(label);
+    StateLiedyn st(model);
+    std::vector<std::string> names;
+    for (int i = model->num_bodies() - 1; i >= 1; --i) names.push_back(model->joint_name(i));
+    const JointPermutation perm = JointPermutation::from_names(*model, names);
+    std::mt19937 rng(23);
+    const VectorXd x = st.from_state(liedyn::random_state(*model, rng));
+    const VectorXd x_pin = st.to_pinocchio(x, perm);
+    CHECK(scaled_error(st.from_pinocchio(x_pin, perm), x) < 1e-15);
+    const int nv = model->nv(), off = model->offset();
+    const VectorXd dx = VectorXd::Random(2 * nv);
+    const MatrixXd T = st.tangent_permutation(perm);
+    VectorXd expected(2 * nv);
+    expected.head(nv) = perm.vector_to_theirs(dx.head(nv), off);
+    expected.tail(nv) = perm.vector_to_theirs(dx.tail(nv), off);
+    CHECK(scaled_error(T * dx, expected) == 0.0);  // a permutation: copies
+    CHECK(scaled_error(T * T.transpose(), MatrixXd::Identity(2 * nv, 2 * nv)) == 0.0);
+  }
+}
+
 TEST_CASE("crocoddyl bridge: full actuation drives the base", "[crocoddyl]") {
   // With u = [0; u_joints], full actuation gives the floating-base model's dynamics exactly,
   // and its Fu's joint columns are the floating-base Fu (the same M⁻¹ columns).
