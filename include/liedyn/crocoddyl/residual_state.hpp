@@ -7,9 +7,12 @@
 // the formulas of a vector space, where R_x = 1. On SE(3) × G, R_x = Jdiff's second Jacobian
 // (Jr⁻¹(η) on the base block, each spherical or free joint's on its group) is not 1 once x and
 // x_ref differ, and that L_x is not the gradient. ResidualModelStateLiedyn keeps the residual and
-// uses the Gauss–Newton derivatives of the residual base class instead,
-// L_x = R_xᵀ A_r and L_xx = R_xᵀ diag(A_rr) R_x, which are StateMultibody's block formulas
-// written densely.
+// writes the Gauss–Newton derivatives L_x = R_xᵀ A_r and L_xx = R_xᵀ diag(A_rr) R_x, block by
+// block: R_x is block-diagonal (StateLiedyn::for_each_configuration_block, then 1 on the
+// velocities), as StateMultibody's branch uses it. The dense products of the residual base
+// class would give the same numbers, but allocate Eigen's matrix-product workspace once ndx
+// passes a few dozen (a heap allocation in every calcDiff). On a state other than StateLiedyn it
+// falls back to them.
 #pragma once
 
 #include <memory>
@@ -17,6 +20,7 @@
 #include <crocoddyl/multibody/residuals/state.hpp>
 
 #include "liedyn/config.hpp"
+#include "liedyn/crocoddyl/state.hpp"
 
 namespace liedyn {
 namespace crocoddyl {
@@ -29,12 +33,33 @@ class ResidualModelStateLiedyn : public ::crocoddyl::ResidualModelStateTpl<doubl
   using Base = ::crocoddyl::ResidualModelStateTpl<double>;
   using Base::Base;  // Crocoddyl's constructors: (state, xref, nu), (state, xref), (state, nu), …
 
-  /// L_x = R_xᵀ A_r, L_xx = R_xᵀ diag(A_rr) R_x (tangent coordinates of the state, ndx).
+  /// L_x = R_xᵀ A_r, L_xx = R_xᵀ diag(A_rr) R_x (tangent coordinates of the state, ndx); block
+  /// by block on StateLiedyn (no allocation), densely on another state. The residual does not
+  /// depend on u: L_u, L_uu, L_xu are left alone.
   void calcCostDiff(const std::shared_ptr<CostDataAbstract>& cdata,
                     const std::shared_ptr<ResidualDataAbstract>& rdata,
                     const std::shared_ptr<ActivationDataAbstract>& adata,
                     const bool update_u = true) override {
-    ::crocoddyl::ResidualModelAbstractTpl<double>::calcCostDiff(cdata, rdata, adata, update_u);
+    const auto* state = dynamic_cast<const StateLiedyn*>(state_.get());
+    if (state == nullptr) {
+      ::crocoddyl::ResidualModelAbstractTpl<double>::calcCostDiff(cdata, rdata, adata, update_u);
+      return;
+    }
+    const int nv = static_cast<int>(state_->get_nv());
+    const auto& Rx = rdata->Rx;
+    const auto& Ar = adata->Ar;
+    const auto& arr = adata->Arr.diagonal();  // a reference: Arr is a DiagonalMatrix
+    auto& Lx = cdata->Lx;
+    auto& Lxx = cdata->Lxx;
+    Lxx.setZero();
+    state->for_each_configuration_block([&](int r, int k) {
+      const auto R = Rx.block(r, r, k, k);
+      Lx.segment(r, k).noalias() = R.transpose().lazyProduct(Ar.segment(r, k));
+      const JointTangentMap<double> AR = arr.segment(r, k).asDiagonal() * R;  // k ≤ 6: on the stack
+      Lxx.block(r, r, k, k).noalias() = R.transpose().lazyProduct(AR);
+    });
+    Lx.tail(nv) = Ar.tail(nv);  // R_x is 1 on the velocities
+    Lxx.diagonal().tail(nv) = arr.tail(nv);
   }
 
   /// A copy of this residual (Crocoddyl's cast to double).

@@ -1,7 +1,10 @@
 // liedyn — Crocoddyl bridge: liedyn's state space SE(3) × G × R⁶ × R^n as a Crocoddyl state
-// (crocoddyl::StateAbstractTpl<double>, Crocoddyl 3.2), built on configuration.hpp's Lie-group
-// operations (docs/crocoddyl.md). A bridge layer: it sits above every other liedyn header and is
-// compiled only where Crocoddyl is installed; nothing in liedyn includes it.
+// (crocoddyl::StateAbstractTpl<double>, Crocoddyl 3.2), built on the Lie-group operations of
+// configuration.hpp — SE(3)'s exp, log and Jacobians for the base, each joint's integrate,
+// difference and Jacobians (joint.hpp) — applied joint by joint straight into Crocoddyl's
+// outputs, so that no operation allocates (docs/crocoddyl.md). A bridge layer: it sits above
+// every other liedyn header and is compiled only where Crocoddyl is installed; nothing in liedyn
+// includes it.
 //
 // Layout of Crocoddyl's state vector x (size nx) for a moving base:
 //
@@ -92,35 +95,46 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
     return from_state(random_state(*model_, rng));
   }
 
-  /// dxout = x1 ⊖ x0 = (log(H0⁻¹ H1), s1 ⊖ s0, ν1 − ν0, r1 − r0) (configuration.hpp difference).
+  /// dxout = x1 ⊖ x0 = (log(H0⁻¹ H1), s1 ⊖ s0, ν1 − ν0, r1 − r0), each joint's s1 ⊖ s0 on its
+  /// group (configuration.hpp difference, joint by joint). No allocation.
   void diff(const Eigen::Ref<const VectorXs>& x0, const Eigen::Ref<const VectorXs>& x1,
             Eigen::Ref<VectorXs> dxout) const override {
     check_x("StateLiedyn::diff", "x0", x0);
     check_x("StateLiedyn::diff", "x1", x1);
     check_dx("StateLiedyn::diff", "dxout", dxout);
-    const int nv = model_->nv();
-    liedyn::difference(*model_, configuration(x0), configuration(x1), dxout.head(nv));
+    const int nv = model_->nv(), off = model_->offset(), n = model_->nv_joints();
+    const int jq = joints_offset(), nj = model_->nq_joints();
+    if (off) dxout.head<6>() = base_pose(x0).inverse_times(base_pose(x1)).log();
+    detail::difference_joints(*model_, x0.segment(jq, nj), x1.segment(jq, nj),
+                              dxout.segment(off, n));
     dxout.tail(nv) = x1.tail(nv) - x0.tail(nv);
   }
 
-  /// xout = x ⊕ dx (configuration.hpp integrate); the base quaternion in x's hemisphere.
+  /// xout = x ⊕ dx = (H exp(η^), s ⊕ δs, ν + δν, r + δr) (configuration.hpp integrate, joint by
+  /// joint); the base quaternion in x's hemisphere. xout may be x. No allocation.
   void integrate(const Eigen::Ref<const VectorXs>& x, const Eigen::Ref<const VectorXs>& dx,
                  Eigen::Ref<VectorXs> xout) const override {
     check_x("StateLiedyn::integrate", "x", x);
     check_dx("StateLiedyn::integrate", "dx", dx);
     check_x("StateLiedyn::integrate", "xout", xout);
-    const int nc = configuration_size(), nv = model_->nv();
-    const Configuration<double> q = liedyn::integrate(*model_, configuration(x), dx.head(nv));
-    Vector4<double> quat_in = Vector4<double>::Zero();
-    if (model_->has_moving_base()) quat_in = x.segment<4>(3);
-    write_configuration(q, quat_in, xout.head(nc));
+    const int nv = model_->nv(), off = model_->offset(), n = model_->nv_joints();
+    const int jq = joints_offset(), nj = model_->nq_joints();
+    if (off) {
+      const SE3<double> H = base_pose(x) * SE3<double>::exp(Vector6<double>(dx.head<6>()));
+      Vector4<double> quat = SO3<double>(H.rotation()).to_quaternion();
+      if (quat.dot(x.segment<4>(3)) < 0.0) quat = -quat;
+      xout.head<3>() = H.translation();
+      xout.segment<4>(3) = quat;
+    }
+    detail::integrate_joints(*model_, x.segment(jq, nj), dx.segment(off, n), xout.segment(jq, nj));
     xout.tail(nv) = x.tail(nv) + dx.tail(nv);
   }
 
   /// Jacobians of x1 ⊖ x0 (left-trivialized): Jfirst = blockdiag(∂/∂q0, −1), Jsecond =
-  /// blockdiag(∂/∂q1, 1), the configuration blocks from configuration.hpp difference_jacobians
-  /// (base −Jl⁻¹(η) and Jr⁻¹(η), each joint's on its group). `firstsecond` selects which are
-  /// written.
+  /// blockdiag(∂/∂q1, 1), the configuration blocks those of configuration.hpp
+  /// difference_jacobians (base −Jl⁻¹(η) and Jr⁻¹(η), η = log(H0⁻¹ H1); each joint's
+  /// Joint::difference_jacobians). `firstsecond` selects which are written; the other argument is
+  /// not touched (Crocoddyl passes one matrix twice). No allocation.
   void Jdiff(const Eigen::Ref<const VectorXs>& x0, const Eigen::Ref<const VectorXs>& x1,
              Eigen::Ref<MatrixXs> Jfirst, Eigen::Ref<MatrixXs> Jsecond,
              const ::crocoddyl::Jcomponent firstsecond = ::crocoddyl::both) const override {
@@ -132,24 +146,34 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
     const bool second = firstsecond != ::crocoddyl::first;
     if (first) check_square(who, "Jfirst", Jfirst);
     if (second) check_square(who, "Jsecond", Jsecond);
-    const int nv = model_->nv();
-    MatrixX<double> J0, J1;
-    difference_jacobians(*model_, configuration(x0), configuration(x1), J0, J1);
+    const int nv = model_->nv(), off = model_->offset(), jq = joints_offset();
     if (first) {
       Jfirst.setZero();
-      Jfirst.topLeftCorner(nv, nv) = J0;
       Jfirst.bottomRightCorner(nv, nv).diagonal().setConstant(-1.0);
     }
     if (second) {
       Jsecond.setZero();
-      Jsecond.topLeftCorner(nv, nv) = J1;
       Jsecond.bottomRightCorner(nv, nv).diagonal().setConstant(1.0);
+    }
+    if (off) {
+      const Vector6<double> eta = base_pose(x0).inverse_times(base_pose(x1)).log();
+      if (first) Jfirst.topLeftCorner<6, 6>() = -SE3<double>::left_jacobian_inverse(eta);
+      if (second) Jsecond.topLeftCorner<6, 6>() = SE3<double>::right_jacobian_inverse(eta);
+    }
+    for (int i = 1; i < model_->num_bodies(); ++i) {
+      const int q = jq + model_->q_index(i), nq = model_->joint_nq(i);
+      const int r = off + model_->r_index(i), k = model_->joint_nv(i);
+      JointTangentMap<double> J0(k, k), J1(k, k);
+      model_->joint(i).difference_jacobians(x0.segment(q, nq), x1.segment(q, nq), J0, J1);
+      if (first) Jfirst.block(r, r, k, k) = J0;
+      if (second) Jsecond.block(r, r, k, k) = J1;
     }
   }
 
   /// Jacobians of x ⊕ dx (left-trivialized): Jfirst = blockdiag(∂/∂q, 1), Jsecond =
-  /// blockdiag(∂/∂δq, 1), from configuration.hpp integrate_jacobians (base Ad(exp(η)⁻¹) and
-  /// Jr(η), each joint's on its group); `op` sets, adds or subtracts them.
+  /// blockdiag(∂/∂δq, 1), the configuration blocks those of configuration.hpp
+  /// integrate_jacobians (base Ad(exp(η))⁻¹ and Jr(η); each joint's
+  /// Joint::integrate_jacobians); `op` sets, adds or subtracts them. No allocation.
   void Jintegrate(const Eigen::Ref<const VectorXs>& x, const Eigen::Ref<const VectorXs>& dx,
                   Eigen::Ref<MatrixXs> Jfirst, Eigen::Ref<MatrixXs> Jsecond,
                   const ::crocoddyl::Jcomponent firstsecond = ::crocoddyl::both,
@@ -165,15 +189,24 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
     if (first) check_square(who, "Jfirst", Jfirst);
     if (second) check_square(who, "Jsecond", Jsecond);
     const int nv = model_->nv();
-    MatrixX<double> Jq, Jdq;
-    integrate_jacobians(*model_, configuration(x), dx.head(nv), Jq, Jdq);
-    if (first) apply(op, Jq, Jfirst);
-    if (second) apply(op, Jdq, Jsecond);
+    const double sign = op == ::crocoddyl::rmfrom ? -1.0 : 1.0;
+    if (first) {
+      if (op == ::crocoddyl::setto) Jfirst.setZero();
+      Jfirst.bottomRightCorner(nv, nv).diagonal().array() += sign;
+    }
+    if (second) {
+      if (op == ::crocoddyl::setto) Jsecond.setZero();
+      Jsecond.bottomRightCorner(nv, nv).diagonal().array() += sign;
+    }
+    for_each_integrate_block(dx, [&](int r, int k, const auto& Jq, const auto& Jd) {
+      if (first) Jfirst.block(r, r, k, k) += sign * Jq;
+      if (second) Jsecond.block(r, r, k, k) += sign * Jd;
+    });
   }
 
   /// Parallel transport of Jin's columns from the tangent space at x ⊕ dx to that at x:
   /// Jin ← Jintegrate's Jfirst · Jin (`first`) or Jsecond · Jin (`second`); only the first nv
-  /// rows change (the velocity blocks are identities). Jin has ndx rows.
+  /// rows change (the velocity blocks are identities). Jin has ndx rows. No allocation.
   void JintegrateTransport(const Eigen::Ref<const VectorXs>& x,
                            const Eigen::Ref<const VectorXs>& dx, Eigen::Ref<MatrixXs> Jin,
                            const ::crocoddyl::Jcomponent firstsecond) const override {
@@ -184,11 +217,22 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
     LIEDYN_CHECK(static_cast<std::size_t>(Jin.rows()) == ndx_,
                  std::string(who) + ": Jin has " + std::to_string(Jin.rows()) + " rows, expected " +
                      std::to_string(ndx_));
-    const int nv = model_->nv();
-    MatrixX<double> Jq, Jdq;
-    integrate_jacobians(*model_, configuration(x), dx.head(nv), Jq, Jdq);
-    const MatrixX<double> top = Jin.topRows(nv);
-    Jin.topRows(nv).noalias() = (firstsecond == ::crocoddyl::first ? Jq : Jdq) * top;
+    const bool first = firstsecond == ::crocoddyl::first;
+    for_each_integrate_block(dx, [&](int r, int k, const auto& Jq, const auto& Jd) {
+      for (Eigen::Index c = 0; c < Jin.cols(); ++c) {
+        const JointTangent<double> column = Jin.block(r, c, k, 1);
+        Jin.block(r, c, k, 1) = (first ? Jq : Jd) * column;
+      }
+    });
+  }
+
+  /// f(r, k) for each diagonal block of the configuration part of dx, where Jdiff's and
+  /// Jintegrate's configuration Jacobians are non-zero: the base's (r = 0, k = 6, moving base
+  /// only), then each joint's (r = Model::v_index(i), k = Model::joint_nv(i)), in body order.
+  template <class F>
+  void for_each_configuration_block(F&& f) const {
+    if (model_->has_moving_base()) f(0, 6);
+    for (int i = 1; i < model_->num_bodies(); ++i) f(model_->v_index(i), model_->joint_nv(i));
   }
 
   /// The liedyn state of x (size nx; the base quaternion is normalized).
@@ -307,18 +351,32 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
                      (both_allowed ? "first, second or both" : "first or second"));
   }
 
-  // The configuration (H, s) of x (the base quaternion normalized).
-  Configuration<double> configuration(const Eigen::Ref<const VectorXs>& x) const {
-    Configuration<double> q;
-    const int nj = model_->nq_joints();
-    if (model_->has_moving_base()) {
-      q.H = SE3<double>(SO3<double>::from_quaternion(x.segment<4>(3)), x.head<3>());
-      q.s = x.segment(7, nj);
-    } else {
-      q.H = model_->welded_base_pose();
-      q.s = x.head(nj);
+  // Where the joints' coordinates start in x: after p and the quaternion for a moving base.
+  int joints_offset() const { return model_->has_moving_base() ? 7 : 0; }
+
+  // The base pose (p, normalized quaternion) of x (a moving base's).
+  static SE3<double> base_pose(const Eigen::Ref<const VectorXs>& x) {
+    return SE3<double>(SO3<double>::from_quaternion(x.segment<4>(3)), Vector3<double>(x.head<3>()));
+  }
+
+  // f(r, k, J_q, J_dq) for each diagonal block of ∂(q ⊕ δq)/∂q and ∂(q ⊕ δq)/∂δq (rows and
+  // columns r … r + k − 1): the base's Ad(exp(η))⁻¹ and Jr(η), then each joint's. Left-
+  // trivialized, they depend on δq alone.
+  template <class F>
+  void for_each_integrate_block(const Eigen::Ref<const VectorXs>& dx, F&& f) const {
+    const int off = model_->offset();
+    if (off) {
+      const Vector6<double> eta = dx.head<6>();
+      const Matrix6<double> Jq = SE3<double>::exp(eta).inverse().velocity_transform();
+      const Matrix6<double> Jd = SE3<double>::right_jacobian(eta);
+      f(0, 6, Jq, Jd);
     }
-    return q;
+    for (int i = 1; i < model_->num_bodies(); ++i) {
+      const int r = off + model_->r_index(i), k = model_->joint_nv(i);
+      JointTangentMap<double> Jq(k, k), Jd(k, k);
+      model_->joint(i).integrate_jacobians(dx.segment(r, k), Jq, Jd);
+      f(r, k, Jq, Jd);
+    }
   }
 
   // Writes (H, s) as [p, quaternion, s]; the quaternion in the hemisphere of `hemisphere`
@@ -336,16 +394,6 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
     out.template head<3>() = q.H.translation();
     out.template segment<4>(3) = quat;
     out.segment(7, nj) = q.s;
-  }
-
-  // J ⊕= blockdiag(Jq, 1) by `op`.
-  void apply(::crocoddyl::AssignmentOp op, const MatrixX<double>& Jq,
-             Eigen::Ref<MatrixXs> J) const {
-    const int nv = model_->nv();
-    const double sign = op == ::crocoddyl::rmfrom ? -1.0 : 1.0;
-    if (op == ::crocoddyl::setto) J.setZero();
-    J.topLeftCorner(nv, nv) += sign * Jq;
-    J.bottomRightCorner(nv, nv).diagonal().array() += sign;
   }
 
   std::shared_ptr<const Model<double>> model_;
