@@ -647,6 +647,53 @@ TEST_CASE("crocoddyl bridge: the conversion to Pinocchio's layout with every joi
   }
 }
 
+TEST_CASE("crocoddyl bridge: state operations and the action model allocate nothing",
+          "[crocoddyl]") {
+  // StateLiedyn's operations write into Crocoddyl's outputs joint by joint, and the action
+  // model's kernels run in its data: no call to operator new (every build) and no Eigen heap
+  // allocation (checked where Eigen's assertions are on: the sanitized test build).
+  for (const auto& [label, model] : fd_models()) {
+    INFO(label);
+    auto state = std::make_shared<StateLiedyn>(model);
+    const StateLiedyn& st = *state;
+    const int ndx = static_cast<int>(st.get_ndx()), nx = static_cast<int>(st.get_nx());
+    const std::size_t nu = static_cast<std::size_t>(model->nv_joints());
+    std::mt19937 rng(29);
+    const VectorXd x0 = st.from_state(liedyn::random_state(*model, rng));
+    const VectorXd x1 = st.from_state(liedyn::random_state(*model, rng));
+    const VectorXd dx = VectorXd::Random(ndx), u = VectorXd::Random(static_cast<int>(nu));
+    VectorXd d(ndx), y(nx);
+    MatrixXd J0(ndx, ndx), J1(ndx, ndx), jin = MatrixXd::Random(ndx, 3);
+    DifferentialActionModelFreeFwdDynamicsLiedyn dam(
+        state, Actuation::FloatingBase,
+        make_costs(state, nu, x1, VectorXd::Zero(static_cast<int>(nu))));
+    auto data = dam.createData();
+    std::size_t state_allocations = 0, action_allocations = 0;
+    {
+      liedyn::test::NoAllocation guard;
+      st.diff(x0, x1, d);
+      st.integrate(x0, dx, y);
+      y = x0;
+      st.integrate(y, dx, y);  // in place
+      st.Jdiff(x0, x1, J0, J1, crocoddyl::both);
+      st.Jdiff(x0, x1, J0, J0, crocoddyl::second);  // one matrix twice, as ResidualModelState does
+      st.Jintegrate(x0, dx, J0, J1, crocoddyl::both, crocoddyl::setto);
+      st.Jintegrate(x0, dx, J0, J0, crocoddyl::first, crocoddyl::addto);
+      st.JintegrateTransport(x0, dx, jin, crocoddyl::first);
+      st.JintegrateTransport(x0, dx, jin, crocoddyl::second);
+      state_allocations = guard.allocations();
+    }
+    {
+      liedyn::test::NoAllocation guard;
+      dam.calc(data, x0, u);
+      dam.calcDiff(data, x0, u);
+      action_allocations = guard.allocations();
+    }
+    CHECK(state_allocations == 0);
+    CHECK(action_allocations == 0);
+  }
+}
+
 TEST_CASE("crocoddyl bridge: full actuation drives the base", "[crocoddyl]") {
   // With u = [0; u_joints], full actuation gives the floating-base model's dynamics exactly,
   // and its Fu's joint columns are the floating-base Fu (the same M⁻¹ columns).
