@@ -1,0 +1,8 @@
+// liedyn — Crocoddyl bridge: every header of include/liedyn/crocoddyl/ (docs/crocoddyl.md).
+// Needs Crocoddyl 3.2's headers (and, through them, Pinocchio's and Boost's); not part of
+// liedyn.hpp, which stays free of Crocoddyl.
+#pragma once
+
+#include "liedyn/crocoddyl/free_forward_dynamics.hpp"
+#include "liedyn/crocoddyl/residual_state.hpp"
+#include "liedyn/crocoddyl/state.hpp"

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Writes tests/data/crocoddyl/{solo12,talos,solo12_armature}.txt: Crocoddyl 3.2 reference values
+for the liedyn-Crocoddyl bridge (include/liedyn/crocoddyl/, tests/crocoddyl/test_crocoddyl_bridge.cpp).
+
+Run from the repository root, with the pip packages of docs/crocoddyl.md installed:
+
+    python3 scripts/generate_crocoddyl_reference.py [--out tests/data/crocoddyl] [--samples 10]
+
+For each robot (tests/data/solo12.urdf, tests/data/talos.urdf, free-flyer root, <mimic> ignored)
+and each of `--samples` random (x, u), the file holds:
+  * Crocoddyl's Pinocchio-backed DifferentialActionModelFreeFwdDynamics with
+    ActuationModelFloatingBase and a CostModelSum of a state residual (ResidualModelState, weight
+    W_STATE, reference xref) and a control residual (ResidualModelControl, weight W_CONTROL,
+    reference uref), both with the default quadratic activation: calc's xout and cost, calcDiff's
+    Fx, Fu, Lx, Lu, Lxx, Lxu, Luu;
+  * StateMultibody's diff(x, x1), integrate(x, dx), Jdiff(x, x1) (first, second),
+    Jintegrate(x, dx) (first, second) and JintegrateTransport(x, dx, Jin) (first, second) for a
+    second random state x1, a random tangent dx and a random Jin (ndx × 3).
+solo12_armature.txt holds the action model's records alone, with the joints' armature set
+(`vec armature`, Pinocchio's velocity order, 0 on the base): Crocoddyl then takes another route,
+M + diag(armature) factorized, and RNEA derivatives for Fx.
+Everything is in Pinocchio's coordinates and joint order (the `joint` records list Pinocchio's
+joints); the C++ test converts with the documented map (docs/crocoddyl.md).
+
+Format, line-oriented text:
+  meta KEY VALUE...
+  nq N | nv N | nu N | samples N
+  joint I NAME TYPE          Pinocchio joint I >= 2 (after universe and root_joint), in order
+  vec NAME N v1 .. vN
+  mat NAME R C v11 v12 .. vRC   (dense, row-major, one line)
+  sparse NAME R C K i1 j1 v1 .. iK jK vK   (the K non-zero entries, 0-based; the rest is 0)
+  end
+Sample k's records are named NAME.k (x.0, Fx.0, ...). Numbers are written with repr (shortest
+round-trip form), so the file reproduces Crocoddyl's doubles exactly.
+
+The script aborts (exit status 1) when one of its checks fails:
+  * Crocoddyl's xout against pin.aba at the same (q, v, tau) (with armature: a solve with
+    crba + diag(armature) and nonLinearEffects), above ABA_TOL relative: libcrocoddyl
+    3.2.1's wheel was built against libpinocchio 4.0.0, and with libpinocchio 4.1.0 installed its
+    xout lacks gravity (Fx stays right), so the packages must be pinned as docs/crocoddyl.md says;
+  * Crocoddyl's Fx, Fu against central differences through StateMultibody.integrate, max error
+    above FD_TOL relative to max(1, |F|).
+"""
+import argparse
+import datetime
+import os
+import sys
+
+import numpy as np
+import pinocchio as pin
+import crocoddyl
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(REPO, "tests", "data")
+# (file name, URDF, seed, armature, state operations too)
+ROBOTS = (
+    ("solo12", "solo12.urdf", 1, False, True),
+    ("talos", "talos.urdf", 2, False, True),
+    ("solo12_armature", "solo12.urdf", 3, True, False),
+)
+W_STATE = 2.0
+W_CONTROL = 0.5
+ABA_TOL = 1e-12  # the same ABA, called from Crocoddyl and from Python: rounding only
+FD_TOL = 1e-6  # central differences with step 1e-6: truncation ~1e-12 |F'''|, rounding ~1e-10
+
+
+def random_state(model, rng):
+    """Base position in [-1, 1]^3, a uniformly random attitude, joints uniform within their
+    limits (clipped to [-pi, pi]), velocities uniform in [-1, 1]."""
+    q = np.zeros(model.nq)
+    q[:3] = rng.uniform(-1.0, 1.0, 3)
+    quat = rng.normal(size=4)
+    q[3:7] = quat / np.linalg.norm(quat)
+    lo = np.maximum(model.lowerPositionLimit[7:], -np.pi)
+    hi = np.minimum(model.upperPositionLimit[7:], np.pi)
+    q[7:] = rng.uniform(lo, hi)
+    v = rng.uniform(-1.0, 1.0, model.nv)
+    return np.concatenate([q, v])
+
+
+def fmt(values):
+    return " ".join(repr(float(v)) for v in np.asarray(values).ravel())
+
+
+def build(model):
+    state = crocoddyl.StateMultibody(model)
+    actuation = crocoddyl.ActuationModelFloatingBase(state)
+    return state, actuation
+
+
+def generate(name, urdf, seed, samples, with_armature, state_operations):
+    model = pin.buildModelFromUrdf(os.path.join(DATA, urdf), pin.JointModelFreeFlyer())
+    rng = np.random.default_rng(seed)
+    state, actuation = build(model)
+    nu = actuation.nu
+    xref = random_state(model, rng)
+    uref = rng.uniform(-1.0, 1.0, nu)
+    costs = crocoddyl.CostModelSum(state, nu)
+    costs.addCost(
+        "state",
+        crocoddyl.CostModelResidual(state, crocoddyl.ResidualModelState(state, xref, nu)),
+        W_STATE,
+    )
+    costs.addCost(
+        "control",
+        crocoddyl.CostModelResidual(state, crocoddyl.ResidualModelControl(state, uref)),
+        W_CONTROL,
+    )
+    dam = crocoddyl.DifferentialActionModelFreeFwdDynamics(state, actuation, costs)
+    armature = np.zeros(model.nv)
+    if with_armature:
+        armature[6:] = 0.01 * np.arange(1, model.nv - 5)  # distinct per joint: catches a permutation
+        dam.armature = armature
+    data = dam.createData()
+
+    lines = [
+        "# Crocoddyl reference for the liedyn-Crocoddyl bridge (format: see the generator)",
+        "meta generator python3 scripts/generate_crocoddyl_reference.py",
+        "meta crocoddyl_version " + crocoddyl.__version__,
+        "meta pinocchio_version " + pin.__version__,
+        "meta numpy_version " + np.__version__,
+        "meta date " + datetime.date.today().isoformat(),
+        "meta urdf " + urdf,
+        "meta seed %d" % seed,
+        "meta actuation ActuationModelFloatingBase",
+        "meta costs state:ResidualModelState:%r control:ResidualModelControl:%r"
+        % (W_STATE, W_CONTROL),
+        "nq %d" % model.nq,
+        "nv %d" % model.nv,
+        "nu %d" % nu,
+        "samples %d" % samples,
+        "gravity " + fmt(model.gravity.linear),
+    ]
+    for i in range(2, model.njoints):
+        lines.append("joint %d %s %s" % (i, model.names[i], model.joints[i].shortname()))
+    lines.append("vec xref %d %s" % (xref.size, fmt(xref)))
+    lines.append("vec uref %d %s" % (uref.size, fmt(uref)))
+    if with_armature:
+        lines.append("vec armature %d %s" % (armature.size, fmt(armature)))
+
+    def vec(n, v):
+        lines.append("vec %s %d %s" % (n, np.asarray(v).size, fmt(v)))
+
+    def mat(n, m):
+        m = np.array(m, copy=True)  # Crocoddyl's returned Jacobians may alias its buffers
+        nz = np.nonzero(m)
+        if 3 * nz[0].size < m.size:  # mostly zeros (block-diagonal Jacobians, Hessians)
+            triplets = " ".join("%d %d %r" % (i, j, float(m[i, j])) for i, j in zip(*nz))
+            lines.append("sparse %s %d %d %d %s" % (n, m.shape[0], m.shape[1], nz[0].size,
+                                                    triplets))
+        else:
+            lines.append("mat %s %d %d %s" % (n, m.shape[0], m.shape[1], fmt(m)))
+
+    def only(jacobians):
+        held = jacobians  # keep the returned vector alive while its one matrix is copied
+        return np.array(held[0], copy=True)
+
+    worst = 0.0
+    for k in range(samples):
+        x = random_state(model, rng)
+        u = rng.uniform(-20.0, 20.0, nu)
+        dam.calc(data, x, u)
+        dam.calcDiff(data, x, u)
+        tau = np.concatenate([np.zeros(6), u])
+        q, v = x[: model.nq], x[model.nq :]
+        if with_armature:
+            pdata = pin.Data(model)
+            M = pin.crba(model, pdata, q)
+            M = np.triu(M) + np.triu(M, 1).T + np.diag(armature)
+            xout = np.linalg.solve(M, tau - pin.nonLinearEffects(model, pdata, q, v))
+        else:
+            xout = pin.aba(model, pin.Data(model), q, v, tau)
+        aba_error = np.abs(data.xout - xout).max() / max(1.0, np.abs(xout).max())
+        if aba_error > ABA_TOL:
+            print("FAILED: Crocoddyl's xout differs from pin.aba by %.2e (relative): is "
+                  "libpinocchio the version libcrocoddyl was built for?" % aba_error,
+                  file=sys.stderr)
+            sys.exit(1)
+        s = ".%d" % k
+        vec("x" + s, x)
+        vec("u" + s, u)
+        vec("xout" + s, data.xout)
+        vec("cost" + s, [data.cost])
+        mat("Fx" + s, data.Fx)
+        mat("Fu" + s, data.Fu)
+        vec("Lx" + s, data.Lx)
+        vec("Lu" + s, data.Lu)
+        mat("Lxx" + s, data.Lxx)
+        mat("Lxu" + s, data.Lxu)
+        mat("Luu" + s, data.Luu)
+
+        # The generator's own check: Fx, Fu against central differences.
+        h = 1e-6
+        fd = np.zeros((model.nv, state.ndx + nu))
+        d2 = dam.createData()
+        for c in range(state.ndx):
+            e = np.zeros(state.ndx)
+            e[c] = h
+            dam.calc(d2, state.integrate(x, e), u)
+            plus = d2.xout.copy()
+            dam.calc(d2, state.integrate(x, -e), u)
+            fd[:, c] = (plus - d2.xout) / (2 * h)
+        for c in range(nu):
+            e = np.zeros(nu)
+            e[c] = h
+            dam.calc(d2, x, u + e)
+            plus = d2.xout.copy()
+            dam.calc(d2, x, u - e)
+            fd[:, state.ndx + c] = (plus - d2.xout) / (2 * h)
+        F = np.hstack([data.Fx, data.Fu])
+        worst = max(worst, np.abs(fd - F).max() / max(1.0, np.abs(F).max()))
+
+        if not state_operations:
+            continue
+        x1 = random_state(model, rng)
+        dx = rng.uniform(-1.0, 1.0, state.ndx)
+        jin = rng.uniform(-1.0, 1.0, (state.ndx, 3))
+        vec("x1" + s, x1)
+        vec("dx" + s, dx)
+        vec("diff" + s, state.diff(x, x1))
+        vec("integrate" + s, state.integrate(x, dx))
+        mat("Jdiff_first" + s, only(state.Jdiff(x, x1, crocoddyl.Jcomponent.first)))
+        mat("Jdiff_second" + s, only(state.Jdiff(x, x1, crocoddyl.Jcomponent.second)))
+        mat("Jintegrate_first" + s, only(state.Jintegrate(x, dx, crocoddyl.Jcomponent.first)))
+        mat("Jintegrate_second" + s, only(state.Jintegrate(x, dx, crocoddyl.Jcomponent.second)))
+        mat("Jin" + s, jin)
+        for which, comp in (("first", crocoddyl.Jcomponent.first),
+                            ("second", crocoddyl.Jcomponent.second)):
+            j = jin.copy()
+            state.JintegrateTransport(x, dx, j, comp)
+            mat("JintegrateTransport_" + which + s, j)
+    lines.append("end")
+    print("%s: nq %d nv %d nu %d, %d samples, Fx/Fu vs central differences %.2e"
+          % (name, model.nq, model.nv, nu, samples, worst))
+    if worst > FD_TOL:
+        print("FAILED: finite-difference check above %g" % FD_TOL, file=sys.stderr)
+        sys.exit(1)
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=os.path.join(DATA, "crocoddyl"))
+    ap.add_argument("--samples", type=int, default=10)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name, urdf, seed, with_armature, state_operations in ROBOTS:
+        text = generate(name, urdf, seed, args.samples, with_armature, state_operations)
+        with open(os.path.join(args.out, name + ".txt"), "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
