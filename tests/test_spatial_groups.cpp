@@ -568,3 +568,35 @@ TEST_CASE("spatial: AutoDiff derivatives of exp and log are the Jacobians",
                        tol);
   }
 }
+
+TEST_CASE("spatial: rotation_defect and the boundary checks of rotations and quaternions",
+          "[spatial][so3]") {
+  using liedyn::rotation_tolerance;
+  const Matrix3<double> R = SO3<double>::exp(Vector3<double>(0.3, -0.2, 0.5)).matrix();
+  // A rotation of exp: RᵀR − I of a few ulps.
+  CHECK(liedyn::rotation_defect(R) < 1e-15);
+  CHECK(liedyn::rotation_defect(Matrix3<double>(2.0 * R)) == 3.0);  // |4 − 1|, exactly
+  Matrix3<double> reflected = R;
+  reflected.col(2) *= -1.0;  // orthonormal, det −1
+  CHECK(liedyn::rotation_defect(reflected) == std::numeric_limits<double>::infinity());
+  Matrix3<double> not_finite = R;
+  not_finite(1, 1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK(liedyn::rotation_defect(not_finite) == std::numeric_limits<double>::infinity());
+  // Within the tolerance passes (float32 data), beyond it is refused with the defect named.
+  CHECK_NOTHROW(
+      liedyn::detail::check_rotation("f", "R", Matrix3<double>(R.cast<float>().cast<double>())));
+  CHECK_THROWS_WITH(liedyn::detail::check_rotation("f", "R", Matrix3<double>(1.1 * R)),
+                    Catch::Contains("f: R is not a rotation matrix: R^T R differs from the "
+                                    "identity by 0.21"));
+  CHECK_THROWS_WITH(liedyn::detail::check_rotation("f", "R", reflected),
+                    Catch::Contains("determinant is not positive"));
+  Vector4<double> q(0.1, -0.2, 0.3, 0.9);
+  q.normalize();
+  CHECK_NOTHROW(liedyn::detail::check_unit_quaternion("f", "q", q));
+  CHECK_NOTHROW(liedyn::detail::check_unit_quaternion(
+      "f", "q", Vector4<double>((1.0 + 0.5 * rotation_tolerance) * q)));
+  CHECK_THROWS_WITH(liedyn::detail::check_unit_quaternion("f", "q", Vector4<double>(1.7 * q)),
+                    Catch::Contains("f: q is not a unit quaternion: its norm is 1.7"));
+  CHECK_THROWS_AS(liedyn::detail::check_unit_quaternion("f", "q", Vector4<double>::Zero()),
+                  liedyn::InvalidArgument);
+}

@@ -7,10 +7,14 @@
 #pragma once
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 
 #include "liedyn/arithmetic/registers.hpp"
+#include "liedyn/config.hpp"
 #include "liedyn/spatial/fwd.hpp"
 #include "liedyn/spatial/skew.hpp"
 
@@ -251,4 +255,85 @@ class SO3 {
   Matrix3<S> R_;
 };
 
+/// How far a matrix or a quaternion handed in by a user (Python, batch rows, the interop
+/// converters, the command-line tool) may be from a rotation: the largest entry of |RᵀR − I|, or
+/// |‖q‖ − 1|, at most this. Far above the rounding of a computed rotation (about 1e-15) and of
+/// float32 data (about 1e-7); an input further off is a different input (a scaled, sheared or
+/// reflected matrix, an unnormalized quaternion), refused rather than silently used or repaired.
+inline constexpr double rotation_tolerance = 1e-6;
+
+/// How far R is from a rotation: the largest entry of |RᵀR − I| when det R > 0, +infinity when
+/// det R ≤ 0 (a reflection or a singular matrix) or an entry is not finite.
+template <class Derived>
+typename Derived::Scalar rotation_defect(const Eigen::MatrixBase<Derived>& R) {
+  using S = typename Derived::Scalar;
+  const S inf = std::numeric_limits<S>::infinity();
+  const S det = R(0, 0) * (R(1, 1) * R(2, 2) - R(1, 2) * R(2, 1)) -
+                R(0, 1) * (R(1, 0) * R(2, 2) - R(1, 2) * R(2, 0)) +
+                R(0, 2) * (R(1, 0) * R(2, 1) - R(1, 1) * R(2, 0));
+  if (!(det > S(0))) return inf;  // NaN compares false too
+  const S defect = (R.transpose() * R - Matrix3<S>::Identity()).cwiseAbs().maxCoeff();
+  return defect == defect ? defect : inf;
+}
+
+/// How far a quaternion is from a unit one: |‖q‖ − 1|, +infinity when an entry is not finite.
+template <class Derived>
+typename Derived::Scalar quaternion_defect(const Eigen::MatrixBase<Derived>& q) {
+  using S = typename Derived::Scalar;
+  using std::abs;
+  const S defect = abs(q.norm() - S(1));
+  return defect == defect && defect < std::numeric_limits<S>::infinity()
+             ? defect
+             : std::numeric_limits<S>::infinity();
+}
+
+namespace detail {
+
+/// A scalar for an error message, in printf's %g with `digits` significant digits ("?" for a
+/// scalar type that has no such value, e.g. an automatic-differentiation one).
+template <class S>
+std::string printable(const S& value, int digits) {
+  if constexpr (std::is_arithmetic<S>::value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(value));
+    return text;
+  } else {
+    return "?";
+  }
+}
+
+/// Throws InvalidArgument ("liedyn: <who>: <what> is not a rotation: ...", with its defect) unless
+/// rotation_defect(R) ≤ rotation_tolerance. Every build: a boundary check, not a kernel's.
+template <class Derived>
+void check_rotation(const char* who, const char* what, const Eigen::MatrixBase<Derived>& R) {
+  using S = typename Derived::Scalar;
+  const S defect_s = rotation_defect(R);
+  if (LIEDYN_UNLIKELY(!(defect_s <= S(rotation_tolerance)))) {
+    const std::string how =
+        defect_s < std::numeric_limits<S>::infinity()
+            ? "R^T R differs from the identity by " + printable(defect_s, 3)
+            : std::string(
+                  "its determinant is not positive (a reflection, a singular or a "
+                  "non-finite matrix)");
+    throw_invalid_argument(std::string(who) + ": " + what + " is not a rotation matrix: " + how +
+                           " (a rotation must be orthonormal with det +1 within " +
+                           printable(rotation_tolerance, 3) +
+                           "; project it onto the rotations first if that is meant)");
+  }
+}
+
+/// Throws InvalidArgument unless quaternion_defect(q) ≤ rotation_tolerance: liedyn takes a
+/// quaternion as it is given, and one of another norm is a mistake to report, not to repair.
+template <class Derived>
+void check_unit_quaternion(const char* who, const char* what, const Eigen::MatrixBase<Derived>& q) {
+  using S = typename Derived::Scalar;
+  if (LIEDYN_UNLIKELY(!(quaternion_defect(q) <= S(rotation_tolerance)))) {
+    throw_invalid_argument(std::string(who) + ": " + what +
+                           " is not a unit quaternion: its norm is " + printable(S(q.norm()), 10) +
+                           " (it must be 1 within " + printable(rotation_tolerance, 3) +
+                           "; liedyn does not normalize it silently)");
+  }
+}
+
+}  // namespace detail
 }  // namespace liedyn
