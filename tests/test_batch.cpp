@@ -214,6 +214,12 @@ TEST_CASE("batch: the state column holds a state bit for bit", "[batch]") {
   CHECK(y.nu == x.nu);
   CHECK(y.r == x.r);
   CHECK(column.segment<3>(9) == x.H.translation());
+  // A column whose R is no rotation (scaled by 2) is refused, naming R: used as given, it would
+  // be a wrong answer without a word.
+  column.head<9>() *= 2.0;
+  CHECK_THROWS_WITH(liedyn::read_state_column(model, column, y),
+                    Catch::Contains("read_state_column: the base rotation R is not a rotation "
+                                    "matrix: R^T R differs from the identity by 3"));
 }
 
 // --- the constrained kernels ----------------------------------------------------------------

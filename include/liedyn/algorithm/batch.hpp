@@ -33,6 +33,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "liedyn/algorithm/aba.hpp"
@@ -104,7 +105,8 @@ void write_state_column(const Model<S>& model, const State<S>& x,
 
 /// Reads the state in `column` (layout of write_state_column) into x, whose s and r must have
 /// the model's nq_joints() and nv_joints() entries (nothing allocates). A welded base gets the
-/// welded pose and ν = 0.
+/// welded pose and ν = 0. R must be a rotation within rotation_tolerance (InvalidArgument
+/// otherwise; a transposed rotation is one too, so the column-major order is the caller's to keep).
 template <class S, class Derived>
 void read_state_column(const Model<S>& model, const Eigen::MatrixBase<Derived>& column,
                        State<S>& x) {
@@ -114,6 +116,8 @@ void read_state_column(const Model<S>& model, const Eigen::MatrixBase<Derived>& 
     for (int c = 0; c < 3; ++c)
       for (int r = 0; r < 3; ++r) x.H.rotation()(r, c) = column(k++);
     for (int r = 0; r < 3; ++r) x.H.translation()(r) = column(k++);
+    if constexpr (std::is_floating_point<S>::value)
+      detail::check_rotation("read_state_column", "the base rotation R", x.H.rotation());
   } else {
     x.H = model.welded_base_pose();
     x.nu.setZero();
