@@ -117,12 +117,12 @@ TwistRepresentation representation(const Ctx& c, const json& v, const std::strin
 liedyn::Vector4<double> unit_quaternion(const Ctx& c, const json& v, const std::string& where) {
   const liedyn::Vector4<double> q = numbers<4>(c, v, where);
   const double norm = q.norm();
-  if (!(std::abs(norm - 1.0) <= 1e-6)) {
+  if (!(liedyn::quaternion_defect(q) <= liedyn::rotation_tolerance)) {
     std::ostringstream msg;
     msg.precision(17);
-    msg << "not a unit quaternion: its norm is " << norm
-        << " (it must be 1 within 1e-6; liedyn does not normalize it silently). Order: [x, y, z, "
-           "w]";
+    msg << "not a unit quaternion: its norm is " << norm << " (it must be 1 within "
+        << liedyn::rotation_tolerance
+        << "; liedyn does not normalize it silently). Order: [x, y, z, w]";
     c.fail(where, msg.str());
   }
   return q;

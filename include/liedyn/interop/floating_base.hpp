@@ -203,6 +203,20 @@ void joint_quaternions_to_w_first(const Model<S>& model, VectorX<S>& s) {
   }
 }
 
+/// Throws InvalidArgument naming the first joint whose quaternion in s (liedyn's order, x y z w)
+/// is not of unit norm (SO3's rotation_tolerance): the kernels read it as given.
+template <class S>
+void check_joint_quaternions(const char* who, const Model<S>& model, const VectorX<S>& s) {
+  for (int i = 1; i < model.num_bodies(); ++i) {
+    const int k = model.joint(i).quaternion_index();
+    if (k < 0) continue;
+    const auto quaternion = s.template segment<4>(model.q_index(i) + k);
+    if (quaternion_defect(quaternion) <= S(rotation_tolerance)) continue;
+    const std::string what = "the quaternion of joint '" + model.joint_name(i) + "'";
+    liedyn::detail::check_unit_quaternion(who, what.c_str(), quaternion);
+  }
+}
+
 /// The converse: each joint quaternion of s read w first (w x y z) and written x y z w.
 template <class S>
 void joint_quaternions_to_w_last(const Model<S>& model, VectorX<S>& s) {
@@ -482,8 +496,10 @@ VectorX<S> configuration_to(const Convention& conv, const Model<S>& model, const
   return q;
 }
 
-/// The base pose ^A H_0 and our joint positions s from their configuration vector q (the
-/// quaternion is normalized). Returned as a State with zero velocities.
+/// The base pose ^A H_0 and our joint positions s from their configuration vector q. Every
+/// quaternion of q (the base's, a spherical or free joint's) must be of unit norm within
+/// rotation_tolerance (InvalidArgument otherwise, naming it); the base's is then normalized to
+/// the last bit. Returned as a State with zero velocities.
 template <class S, class Derived>
 State<S> configuration_from(const Convention& conv, const Model<S>& model,
                             const Eigen::MatrixBase<Derived>& q,
@@ -495,6 +511,7 @@ State<S> configuration_from(const Convention& conv, const Model<S>& model,
   if (!model.has_moving_base()) {
     x.s = perm.vector_to_ours(VectorX<S>(q), 0);
     if (detail::w_first(conv.layout)) detail::joint_quaternions_to_w_last(model, x.s);
+    detail::check_joint_quaternions("interop::configuration_from", model, x.s);
     return x;
   }
   Vector3<S> p = Vector3<S>::Zero();
@@ -525,9 +542,11 @@ State<S> configuration_from(const Convention& conv, const Model<S>& model,
   }
   if (!(xyzw.squaredNorm() > S(0)))
     throw std::invalid_argument("liedyn::interop::configuration_from: the base quaternion is zero");
+  liedyn::detail::check_unit_quaternion("interop::configuration_from", "the base quaternion", xyzw);
   x.H = SE3<S>(SO3<S>::from_quaternion(xyzw), p);
   x.s = perm.vector_to_ours(s, 0);
   if (detail::w_first(conv.layout)) detail::joint_quaternions_to_w_last(model, x.s);
+  detail::check_joint_quaternions("interop::configuration_from", model, x.s);
   return x;
 }
 

@@ -43,7 +43,8 @@ IDynTreeState<S> to_idyntree_state(const Model<S>& model, const State<S>& x,
   return out;
 }
 
-/// Our state from iDynTree's (the rotation block of world_T_base is taken as orthonormal).
+/// Our state from iDynTree's. The rotation block of world_T_base must be a rotation within
+/// rotation_tolerance (InvalidArgument otherwise).
 template <class S>
 State<S> from_idyntree_state(const Model<S>& model, const IDynTreeState<S>& st,
                              const JointPermutation& perm = JointPermutation()) {
@@ -54,6 +55,8 @@ State<S> from_idyntree_state(const Model<S>& model, const IDynTreeState<S>& st,
   x.s = perm.vector_to_ours(st.s, 0);
   x.r = perm.vector_to_ours(st.s_dot, 0);
   if (model.has_moving_base()) {
+    liedyn::detail::check_rotation("from_idyntree_state", "the rotation of world_T_base",
+                                   st.world_T_base.template topLeftCorner<3, 3>());
     x.H = SE3<S>::from_matrix(st.world_T_base);
     x.nu = base_velocity_matrix(Convention(Library::iDynTree), x.H.rotation()).transpose() *
            st.base_velocity;
