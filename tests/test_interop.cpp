@@ -245,11 +245,15 @@ TEST_CASE("interop: configuration layouts put p and the quaternion where each li
   }
   CHECK_THROWS_AS(interop::configuration_to(Library::iDynTree, r.model, x, r.perm),
                   std::invalid_argument);
-  // A zero quaternion is refused; a non-unit one is normalized.
+  // A quaternion off unit norm by more than rotation_tolerance, or zero, is refused; one within
+  // it is normalized.
   VectorX<double> q = expect(Library::MuJoCo);
-  q.segment<4>(3) *= 3.0;
+  q.segment<4>(3) *= 1.0 + 0.5 * liedyn::rotation_tolerance;
   CHECK(relative_error(interop::configuration_from(Library::MuJoCo, r.model, q, r.perm).H.matrix(),
                        x.H.matrix()) < 1e-15);
+  q.segment<4>(3) *= 3.0;
+  CHECK_THROWS_WITH(interop::configuration_from(Library::MuJoCo, r.model, q, r.perm),
+                    Catch::Contains("the base quaternion is not a unit quaternion"));
   q.segment<4>(3).setZero();
   CHECK_THROWS_AS(interop::configuration_from(Library::MuJoCo, r.model, q, r.perm),
                   std::invalid_argument);
@@ -560,4 +564,64 @@ TEST_CASE("interop: the Body linearization rebuilt from Pinocchio-layout Jacobia
   // Permutations and a copy of −ad_ν: exact.
   CHECK(A == data.A);
   CHECK(B == data.B);
+}
+
+TEST_CASE("interop: PinocchioCoordinates equals the Pinocchio converters, allocation-free",
+          "[interop]") {
+  // Every joint type (a spherical or free joint's quaternion, a planar joint's cos/sin) in a
+  // shuffled joint order, moving and welded: the index maps must equal the converters exactly
+  // (both only move numbers, so equality is bit for bit but for the base quaternion's round trip).
+  for (bool moving : {true, false}) {
+    auto rng = liedyn::test::make_rng(moving ? 91 : 92);
+    liedyn::RandomModelOptions opt;
+    opt.branching = 3;
+    opt.moving_base = moving;
+    opt.every_joint_type = true;
+    const Model<double> m = liedyn::random_model(9, rng, opt);
+    std::vector<std::string> names;
+    for (int i = 1; i <= m.num_joints(); ++i) names.push_back(m.joint_name(i));
+    std::shuffle(names.begin(), names.end(), rng);
+    const JointPermutation perm = JointPermutation::from_names(m, names);
+    const interop::PinocchioCoordinates<double> pc(m, perm);
+    const State<double> x = make_state(m, 5);
+    const VectorX<double> q = interop::configuration_to(Library::Pinocchio, m, x, perm);
+    const VectorX<double> v = interop::velocity_to(Library::Pinocchio, m, x, perm);
+    REQUIRE(pc.nq() == q.size());
+    REQUIRE(pc.nv() == v.size());
+    State<double> y(m);
+    VectorX<double> q_back(pc.nq()), theirs(m.nv()), ours(m.nv());
+    MatrixX<double> matrix_theirs(m.nv(), m.nv());
+    VectorX<double> tau(m.nv());
+    for (int k = 0; k < m.nv(); ++k) tau(k) = 0.1 * k - 1.0;
+    MatrixX<double> X(m.nv(), m.nv());
+    for (int j = 0; j < m.nv(); ++j)
+      for (int i = 0; i < m.nv(); ++i) X(i, j) = i + 100.0 * j;
+    {
+      liedyn::test::NoAllocation guard;
+      pc.state_from(q, v, y);
+      pc.configuration_to(x, q_back);
+      pc.to_theirs(tau, theirs);
+      pc.to_ours(theirs, ours);
+      pc.matrix_to_theirs(X, matrix_theirs);
+    }
+    const State<double> z = interop::state_from(Library::Pinocchio, m, q, v, perm);
+    CHECK(y.s == z.s);
+    CHECK(y.r == z.r);
+    CHECK(y.nu == z.nu);
+    CHECK(y.H.matrix() == z.H.matrix());
+    CHECK(q_back == q);
+    CHECK(theirs == interop::force_to(Library::Pinocchio, m, x.H, tau, perm));
+    CHECK(theirs == interop::acceleration_to(Library::Pinocchio, m, x, tau, perm));
+    CHECK(ours == tau);
+    CHECK(matrix_theirs == interop::matrix_to(Library::Pinocchio, m, x.H, X, perm));
+    // Sizes and quaternions are checked.
+    CHECK_THROWS_WITH(pc.state_from(VectorX<double>(q.head(q.size() - 1)), v, y),
+                      Catch::Contains("state_from: q has size"));
+    if (moving) {
+      VectorX<double> bad = q;
+      bad.segment<4>(3) *= 1.5;
+      CHECK_THROWS_WITH(pc.state_from(bad, v, y),
+                        Catch::Contains("the base quaternion is not a unit quaternion"));
+    }
+  }
 }

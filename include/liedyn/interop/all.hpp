@@ -9,3 +9,4 @@
 #include "liedyn/interop/idyntree.hpp"
 #include "liedyn/interop/joint_permutation.hpp"
 #include "liedyn/interop/mujoco.hpp"
+#include "liedyn/interop/pinocchio_coordinates.hpp"

@@ -18,6 +18,7 @@
 // std::invalid_argument with a message that names the function.
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +29,29 @@
 
 namespace liedyn {
 namespace interop {
+
+/// The joint names of `model` in the order Pinocchio lists them when it loads the same URDF:
+/// depth-first from the base, a link's children visited in the byte order of their joints'
+/// names (its URDF reader keeps a link's child joints sorted by name), where liedyn keeps the
+/// file's order. Equal to liedyn's order exactly when every link's children appear in the file
+/// in name order (Solo-12, say; not Talos, whose torso comes before its legs in the file).
+template <class S>
+std::vector<std::string> pinocchio_urdf_joint_order(const Model<S>& model) {
+  std::vector<std::string> names;
+  names.reserve(model.num_joints());
+  std::vector<int> stack{0};  // bodies still to visit; the next one on top
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    if (i > 0) names.push_back(model.joint_name(i));
+    std::vector<int> children = model.children(i);
+    std::sort(children.begin(), children.end(), [&](int a, int b) {
+      return model.joint_name(a) > model.joint_name(b);  // descending: the first name on top
+    });
+    stack.insert(stack.end(), children.begin(), children.end());
+  }
+  return names;
+}
 
 /// A bijection between our joint order and another library's order of the same joints.
 /// Indices are 0-based joint positions in each list: our joint k is body k + 1 (velocity index
