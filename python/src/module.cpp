@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "fast_call.hpp"
+#include "numpy_compat.hpp"
 
 namespace liedyn {
 namespace python {
@@ -1016,6 +1017,7 @@ void bind_testing(py::module_& top) {
 
 PYBIND11_MODULE(_liedyn, m) {
   namespace lp = liedyn::python;
+  lp::refuse_unreadable_numpy("liedyn");
   m.doc() =
       "liedyn: rigid-body dynamics of moving-base robots and their exact Lie-group linearization "
       "(double "
