@@ -3,6 +3,10 @@
 // carry the state index first: states (N, batch_state_size), vectors (N, k), matrices
 // (N, rows, cols). Their memory is the C++ layer's column-major blocks, so nothing is copied on
 // the way in (C-contiguous float64) or out (new arrays, or the caller's `out=`).
+#include <string>
+#include <variant>
+#include <vector>
+
 #include <liedyn/algorithm/batch.hpp>
 
 #include "bindings.hpp"
@@ -267,8 +271,13 @@ void bind_unconstrained(py::module_& m) {
   m.def(
       "batch_frame_placements",
       [](const Model& mo, Workspace& ws, const py::handle& states,
-         const std::vector<int>& frame_ids) {
+         const std::vector<std::variant<int, std::string>>& frames) {
         const char* who = "batch_frame_placements";
+        std::vector<int> frame_ids;  // names resolved (KeyError naming the closest ones)
+        for (const auto& frame : frames) {
+          const int* id = std::get_if<int>(&frame);
+          frame_ids.push_back(id ? *id : frame_index(who, mo, std::get<std::string>(frame)));
+        }
         const BatchInput X = states_input(who, mo, states);
         const py::ssize_t N = X.block().cols(), F = static_cast<py::ssize_t>(frame_ids.size());
         BatchOutput y(who, {N, 12 * F}, 1, py::none());
@@ -284,7 +293,8 @@ void bind_unconstrained(py::module_& m) {
         return py::make_tuple(R, p);
       },
       py::arg("model"), py::arg("workspace"), py::arg("states"), py::arg("frame_ids"),
-      "The placements ^A H_F of the model frames `frame_ids` at every state: (R (N, F, 3, 3), p "
+      "The placements ^A H_F of the model frames `frame_ids` (indices or names) at every state: "
+      "(R (N, F, 3, 3), p "
       "(N, F, 3)), R[i, f] and p[i, f] the rotation and position of frame frame_ids[f] at "
       "states[i], in the inertial frame.");
   m.def(

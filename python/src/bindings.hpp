@@ -110,8 +110,12 @@ void copy_into(const char* who, const Eigen::PlainObjectBase<Derived>& m, const 
   // Built on error only: a hot loop's call allocates nothing.
   const auto where = [who] { return std::string("liedyn: ") + who + ": out"; };
   if (!py::isinstance<py::array_t<double>>(out))  // an ndarray of dtype float64
-    throw py::type_error(where() + " must be a numpy array of float64, got " +
-                         std::string(py::str(py::type::handle_of(out))));
+    throw py::type_error(
+        where() + " must be a numpy array of float64, got " +
+        (py::isinstance<py::array>(out)
+             ? "an array of dtype " +
+                   std::string(py::str(py::reinterpret_borrow<py::array>(out).dtype()))
+             : std::string(py::str(py::type::handle_of(out)))));
   auto a = py::reinterpret_borrow<py::array>(out);
   const bool vector = Derived::ColsAtCompileTime == 1;
   const bool shape_ok = vector
@@ -168,12 +172,18 @@ inline py::handle owner_of(Data& data) {
 /// A Data built for another model would be indexed out of bounds, or (same sizes) give a
 /// plausible wrong answer: refused with liedyn.InvalidArgument (a ValueError).
 inline void check_data(const char* who, const Model& model, const Data& data) {
-  if (data.model_id != model.id())
-    throw InvalidArgument(
-        std::string("liedyn: ") + who + ": data was made for a model with " +
-        std::to_string(data.num_bodies) + " bodies and nv = " + std::to_string(data.tau.size()) +
-        " (another Model object), this model has " + std::to_string(model.num_bodies()) +
-        " bodies and nv = " + std::to_string(model.nv()) + ": make one with liedyn.Data(model)");
+  if (data.model_id == model.id()) return;
+  const bool same_sizes = data.num_bodies == model.num_bodies() && data.tau.size() == model.nv();
+  if (same_sizes)
+    throw InvalidArgument(std::string("liedyn: ") + who +
+                          ": data was made for another Model object of the same sizes (a model "
+                          "loaded or built again is a new model, whose Data must be made anew): "
+                          "make one with liedyn.Data(model)");
+  throw InvalidArgument(
+      std::string("liedyn: ") + who + ": data was made for a model with " +
+      std::to_string(data.num_bodies) + " bodies and nv = " + std::to_string(data.tau.size()) +
+      " (another Model object), this model has " + std::to_string(model.num_bodies()) +
+      " bodies and nv = " + std::to_string(model.nv()) + ": make one with liedyn.Data(model)");
 }
 
 /// The index of the model frame named `name`, or KeyError naming the closest names (module.cpp).
@@ -308,6 +318,8 @@ void bind_batch(py::module_& m);     // the batch layer and rollouts (batch.cpp)
 void bind_pickling(py::module_& m);  // a Model as plain data and back (pickle.cpp)
 void bind_testing(py::module_& m);
 void bind_interop(py::module_& m);  // liedyn.interop: other libraries' conventions (interop.cpp)
+void bind_pinocchio_view(
+    py::module_& interop);               // liedyn.interop.PinocchioView (pinocchio_view.cpp)
 void bind_late_members(py::module_& m);  // members whose types are bound last (module.cpp)
 
 }  // namespace python

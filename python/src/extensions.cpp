@@ -418,6 +418,22 @@ void bind_constraints(py::module_& m) {
       .def_static("coupling", &ConstraintSpec::coupling, py::arg("joint"), py::arg("master"),
                   py::arg("ratio"), py::arg("offset") = 0.0,
                   "The coupling s_joint = ratio * s_master + offset.")
+      .def("__repr__",
+           [](const ConstraintSpec& c) {
+             const auto quoted = [](const std::string& s) {
+               return std::string(py::repr(py::str(s)));
+             };
+             std::string r = "<liedyn.ConstraintSpec " + std::string(to_string(c.type));
+             if (c.type == ConstraintType::Coupling) {
+               r += " " + quoted(c.joint) + " = " + std::string(py::repr(py::float_(c.ratio))) +
+                    " * " + quoted(c.master) + " + " + std::string(py::repr(py::float_(c.offset)));
+             } else {
+               r += " of " + quoted(c.frame);
+               if (!c.frame2.empty()) r += " and " + quoted(c.frame2);
+               r += ", sense " + std::string(py::str(py::cast(c.sense)));
+             }
+             return r + ">";
+           })
       .def(py::pickle(
           [](const ConstraintSpec& c) {
             return py::make_tuple(c.type, c.name, c.frame, c.frame2, c.sense, c.axis, c.axis_frame,
@@ -477,6 +493,10 @@ void bind_constraints(py::module_& m) {
   LIEDYN_PY_CVIEW(position_error, "Position error e of the rows.");
   LIEDYN_PY_CVIEW(velocity_error, "J [nu; r] - v*.");
   LIEDYN_PY_CVIEW(lambda, "Constraint forces on the robot: M ddq + h - tau = J^T lambda.");
+  // `lambda` is a Python keyword: cdata.lambda_ is the same view under a name one can type.
+  cd.def_property_readonly(
+      "lambda_", [](ConstraintData& c) { return view(c.lambda, owner_of_constraint_data(c)); },
+      "Constraint forces on the robot (the same as `lambda`, a Python keyword).");
   LIEDYN_PY_CVIEW(ddq, "Constrained accelerations [nu'; r'].");
   LIEDYN_PY_CVIEW(impulse, "Constraint impulses on the robot (impulse_dynamics).");
   LIEDYN_PY_CVIEW(v_after, "Velocity after the impact [nu+; r+].");

@@ -37,7 +37,28 @@ auto converting(F&& f) -> decltype(f()) {
   }
 }
 
-JointPermutation perm_or_identity(const PermArg& perm) { return perm ? *perm : JointPermutation(); }
+// The permutation a converter uses: the caller's, or with perm=None the identity, which is
+// refused for Pinocchio when Pinocchio would list the model's joints in another order (the
+// order it gives the same URDF): a silently unpermuted vector is a wrong answer without a word.
+// JointPermutation() states that the orders are equal (a Pinocchio model built in liedyn's
+// order, or from the same MJCF).
+JointPermutation stated_perm(Library lib, const Model& model, const PermArg& perm) {
+  if (perm) return *perm;
+  if (lib != Library::Pinocchio) return JointPermutation();
+  const std::vector<std::string> theirs = interop::pinocchio_urdf_joint_order(model);
+  for (int k = 0; k < model.num_joints(); ++k) {
+    if (theirs[k] == model.joint_name(k + 1)) continue;
+    throw InvalidArgument(
+        "liedyn.interop: no joint permutation given (perm=None), but Pinocchio lists this "
+        "model's joints in another order when it loads the same URDF (it visits a link's "
+        "children by joint name): its joint " +
+        std::to_string(k + 1) + " is '" + theirs[k] + "', liedyn's is '" + model.joint_name(k + 1) +
+        "'. Pass perm=JointPermutation.from_names(model, [n for n in pin_model.names[1:] if n != "
+        "'root_joint']), or perm=JointPermutation() to state that your Pinocchio model lists the "
+        "joints in liedyn's order.");
+  }
+  return JointPermutation();
+}
 
 void check_pose(const char* who, const SE3& H) { check_finite(who, "H", H.matrix()); }
 
@@ -46,7 +67,9 @@ void check_model_state(const char* who, const Model& model, const State& x) {
 }
 
 constexpr const char* kPermDoc =
-    " perm: their joint order (JointPermutation.from_names), None for liedyn's own.";
+    " perm: their joint order (JointPermutation.from_names), or JointPermutation() for liedyn's "
+    "own; None (the default) is liedyn's own too, but refused for Pinocchio where the order it "
+    "gives the same URDF differs (the error names the first joint that differs).";
 
 }  // namespace
 
@@ -113,6 +136,13 @@ void bind_interop(py::module_& top) {
       });
 
   m.def(
+      "pinocchio_urdf_joint_order",
+      [](const Model& model) { return interop::pinocchio_urdf_joint_order(model); },
+      py::arg("model"),
+      "The joint names of model in the order Pinocchio lists them when it loads the same URDF "
+      "(depth-first, a link's children by joint name; liedyn keeps the file's order): the order "
+      "a converter called with perm=None checks for Library.Pinocchio.");
+  m.def(
       "configuration_size",
       [](Library lib, const Model& model) {
         return converting([&] { return interop::configuration_size(lib, model); });
@@ -125,8 +155,9 @@ void bind_interop(py::module_& top) {
       [](Library lib, const Model& model, const State& x, const PermArg& perm) {
         const char* who = "interop.configuration_to";
         check_model_state(who, model, x);
-        return converting(
-            [&] { return interop::configuration_to(lib, model, x, perm_or_identity(perm)); });
+        return converting([&] {
+          return interop::configuration_to(lib, model, x, stated_perm(lib, model, perm));
+        });
       },
       py::arg("library"), py::arg("model"), py::arg("x"), py::arg("perm") = py::none(),
       (std::string("Their configuration vector q of the state x, e.g. Pinocchio [p; qx qy qz qw; "
@@ -139,7 +170,7 @@ void bind_interop(py::module_& top) {
         const char* who = "interop.configuration_from";
         check_finite(who, "q", q);
         return converting([&] {
-          return interop::configuration_from<double>(lib, model, q, perm_or_identity(perm));
+          return interop::configuration_from<double>(lib, model, q, stated_perm(lib, model, perm));
         });
       },
       py::arg("library"), py::arg("model"), py::arg("q"), py::arg("perm") = py::none(),
@@ -154,8 +185,9 @@ void bind_interop(py::module_& top) {
         const char* who = "interop.state_from";
         check_finite(who, "q", q);
         check_finite(who, "v", v);
-        return converting(
-            [&] { return interop::state_from<double>(lib, model, q, v, perm_or_identity(perm)); });
+        return converting([&] {
+          return interop::state_from<double>(lib, model, q, v, stated_perm(lib, model, perm));
+        });
       },
       py::arg("library"), py::arg("model"), py::arg("q"), py::arg("v"),
       py::arg("perm") = py::none(),
@@ -168,7 +200,7 @@ void bind_interop(py::module_& top) {
       [](Library lib, const Model& model, const State& x, const PermArg& perm) {
         check_model_state("interop.velocity_to", model, x);
         return converting(
-            [&] { return interop::velocity_to(lib, model, x, perm_or_identity(perm)); });
+            [&] { return interop::velocity_to(lib, model, x, stated_perm(lib, model, perm)); });
       },
       py::arg("library"), py::arg("model"), py::arg("x"), py::arg("perm") = py::none(),
       (std::string("Their generalized velocity v_L = [T_b nu; P r] (size nv) of the state x.") +
@@ -181,7 +213,7 @@ void bind_interop(py::module_& top) {
         check_pose(who, H);
         check_finite(who, "v", v);
         return converting([&] {
-          return interop::velocity_from<double>(lib, model, H, v, perm_or_identity(perm));
+          return interop::velocity_from<double>(lib, model, H, v, stated_perm(lib, model, perm));
         });
       },
       py::arg("library"), py::arg("model"), py::arg("H"), py::arg("v"),
@@ -198,7 +230,8 @@ void bind_interop(py::module_& top) {
         check_model_state(who, model, x);
         check_finite(who, "ddq", ddq);
         return converting([&] {
-          return interop::acceleration_to<double>(lib, model, x, ddq, perm_or_identity(perm));
+          return interop::acceleration_to<double>(lib, model, x, ddq,
+                                                  stated_perm(lib, model, perm));
         });
       },
       py::arg("library"), py::arg("model"), py::arg("x"), py::arg("ddq"),
@@ -215,7 +248,8 @@ void bind_interop(py::module_& top) {
         check_model_state(who, model, x);
         check_finite(who, "a", a);
         return converting([&] {
-          return interop::acceleration_from<double>(lib, model, x, a, perm_or_identity(perm));
+          return interop::acceleration_from<double>(lib, model, x, a,
+                                                    stated_perm(lib, model, perm));
         });
       },
       py::arg("library"), py::arg("model"), py::arg("x"), py::arg("a"),
@@ -230,8 +264,9 @@ void bind_interop(py::module_& top) {
         const char* who = "interop.force_to";
         check_pose(who, H);
         check_finite(who, "tau", tau);
-        return converting(
-            [&] { return interop::force_to<double>(lib, model, H, tau, perm_or_identity(perm)); });
+        return converting([&] {
+          return interop::force_to<double>(lib, model, H, tau, stated_perm(lib, model, perm));
+        });
       },
       py::arg("library"), py::arg("model"), py::arg("H"), py::arg("tau"),
       py::arg("perm") = py::none(),
@@ -246,7 +281,7 @@ void bind_interop(py::module_& top) {
         check_pose(who, H);
         check_finite(who, "tau", tau);
         return converting([&] {
-          return interop::force_from<double>(lib, model, H, tau, perm_or_identity(perm));
+          return interop::force_from<double>(lib, model, H, tau, stated_perm(lib, model, perm));
         });
       },
       py::arg("library"), py::arg("model"), py::arg("H"), py::arg("tau"),
@@ -261,8 +296,9 @@ void bind_interop(py::module_& top) {
         const char* who = "interop.matrix_to";
         check_pose(who, H);
         check_finite(who, "X", X);
-        return converting(
-            [&] { return interop::matrix_to<double>(lib, model, H, X, perm_or_identity(perm)); });
+        return converting([&] {
+          return interop::matrix_to<double>(lib, model, H, X, stated_perm(lib, model, perm));
+        });
       },
       py::arg("library"), py::arg("model"), py::arg("H"), py::arg("X"),
       py::arg("perm") = py::none(),
@@ -274,8 +310,9 @@ void bind_interop(py::module_& top) {
         const char* who = "interop.matrix_from";
         check_pose(who, H);
         check_finite(who, "X", X);
-        return converting(
-            [&] { return interop::matrix_from<double>(lib, model, H, X, perm_or_identity(perm)); });
+        return converting([&] {
+          return interop::matrix_from<double>(lib, model, H, X, stated_perm(lib, model, perm));
+        });
       },
       py::arg("library"), py::arg("model"), py::arg("H"), py::arg("X"),
       py::arg("perm") = py::none(),
@@ -285,7 +322,7 @@ void bind_interop(py::module_& top) {
       [](Library lib, const Model& model, const SE3& H, const PermArg& perm) {
         check_pose("interop.velocity_matrix", H);
         return converting([&] {
-          return interop::velocity_matrix<double>(lib, model, H, perm_or_identity(perm));
+          return interop::velocity_matrix<double>(lib, model, H, stated_perm(lib, model, perm));
         });
       },
       py::arg("library"), py::arg("model"), py::arg("H"), py::arg("perm") = py::none(),
@@ -328,8 +365,8 @@ void bind_interop(py::module_& top) {
         check_finite(who, "D4", D4);
         check_finite(who, "M", M);
         const auto r = converting([&] {
-          return interop::inverse_dynamics_jacobians_to<double>(lib, model, x, ddq, tau, D1, D2, D3,
-                                                                D4, M, perm_or_identity(perm));
+          return interop::inverse_dynamics_jacobians_to<double>(
+              lib, model, x, ddq, tau, D1, D2, D3, D4, M, stated_perm(lib, model, perm));
         });
         return py::make_tuple(r.dtau_dq, r.dtau_dv, r.dtau_da);
       },
@@ -356,7 +393,7 @@ void bind_interop(py::module_& top) {
         check_finite(who, "Minv", Minv);
         const auto r = converting([&] {
           return interop::forward_dynamics_jacobians_to<double>(lib, model, x, tau, ddq, A, Minv,
-                                                                perm_or_identity(perm));
+                                                                stated_perm(lib, model, perm));
         });
         return py::make_tuple(r.dddq_dq, r.dddq_dv, r.dddq_dtau);
       },
@@ -380,8 +417,8 @@ void bind_interop(py::module_& top) {
         check_finite(who, "Minv", Minv);
         MatrixXd A, B;
         converting([&] {
-          interop::linearization_from_pinocchio<double>(model, x, ddq_dq, ddq_dv, Minv, A, B,
-                                                        perm_or_identity(perm));
+          interop::linearization_from_pinocchio<double>(
+              model, x, ddq_dq, ddq_dv, Minv, A, B, stated_perm(Library::Pinocchio, model, perm));
         });
         return py::make_tuple(A, B);
       },
@@ -418,6 +455,7 @@ void bind_interop(py::module_& top) {
       py::arg("model"), py::arg("qpos0"), py::arg("x"),
       "MuJoCo's qpos of the state x of an MJCF model (base quaternion w first, w >= 0); its qvel "
       "is velocity_to(Library.MuJoCo, model, x).");
+  bind_pinocchio_view(m);
 }
 
 }  // namespace python

@@ -267,7 +267,13 @@ void bind_linearization(py::module_& m) {
       .def_readwrite("representation", &O::representation)
       .def_readwrite("minv", &O::minv)
       .def_readwrite("dense_up_to_nv", &O::dense_up_to_nv,
-                     "Automatic uses Dense up to this nv, Sweeps above.");
+                     "Automatic uses Dense up to this nv, Sweeps above.")
+      .def("__repr__", [](const O& o) {
+        return "LinearizationOptions(representation=" +
+               std::string(py::str(py::cast(o.representation))) +
+               ", minv=" + std::string(py::str(py::cast(o.minv))) +
+               ", dense_up_to_nv=" + std::to_string(o.dense_up_to_nv) + ")";
+      });
 
   m.def(
       "linearize",
@@ -353,10 +359,16 @@ SE3 frame_pose_at(const Model& mo, Data& d, const State& x, int body, const SE3&
 
 using FrameArg = std::variant<int, std::string>;
 
-SE3 frame_pose_by_id(const Model& mo, Data& d, const State& x, const FrameArg& frame) {
+// A model frame given by index or by name (KeyError naming the closest names), range-checked.
+int frame_of(const char* who, const Model& mo, const FrameArg& frame) {
   const int* id = std::get_if<int>(&frame);
-  const int f = id ? *id : frame_index("frame_pose", mo, std::get<std::string>(frame));
-  liedyn::detail::check_frame_index(mo, f, "frame_pose");
+  const int f = id ? *id : frame_index(who, mo, std::get<std::string>(frame));
+  liedyn::detail::check_frame_index(mo, f, who);
+  return f;
+}
+
+SE3 frame_pose_by_id(const Model& mo, Data& d, const State& x, const FrameArg& frame) {
+  const int f = frame_of("frame_pose", mo, frame);
   return frame_pose_at(mo, d, x, mo.frame(f).body, mo.frame(f).placement);
 }
 
@@ -420,15 +432,17 @@ void bind_kinematics(py::module_& m) {
       py::arg("model"), py::arg("data"), py::arg("body"), py::arg("placement"),
       "Refused (InvalidArgument): frame_pose takes the state x.");
   const char* jac_doc =
-      "Jacobian J (6 x nv, a new array) with v_F = J [nu; r] in `representation`: Inertial ^A "
+      "Jacobian J (6 x nv, a new array) of the frame (frame_id: a model frame's index or name) "
+      "with v_F = J [nu; r] in `representation`: Inertial ^A "
       "v_{A,F} (columns "
       "^A X_0 for the base, ^A X_j Gamma_j for joints on the path), Body ^F v_{A,F} (^F X_A times "
       "those), Mixed "
       "[^A o_F'; ^A omega_F] ([I, -o_F^; 0, I] times those). Columns off the path are zero.";
   m.def(
       "frame_jacobian",
-      [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
+      [](const Model& mo, Data& d, const State& x, const FrameArg& frame, TwistRepresentation rep) {
         check_call("frame_jacobian", mo, d, x);
+        const int frame_id = frame_of("frame_jacobian", mo, frame);
         Matrix6X<double> J(6, mo.nv());
         released("frame_jacobian", d, [&] { frame_jacobian(mo, d, x, frame_id, rep, J); });
         return MatrixXd(J);
@@ -459,14 +473,16 @@ void bind_kinematics(py::module_& m) {
       "frame_jacobian of body `body`'s own frame (placement identity).");
   m.def(
       "frame_velocity",
-      [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
+      [](const Model& mo, Data& d, const State& x, const FrameArg& frame, TwistRepresentation rep) {
         check_call("frame_velocity", mo, d, x);
+        const int frame_id = frame_of("frame_velocity", mo, frame);
         return released("frame_velocity", d,
                         [&] { return frame_velocity(mo, d, x, frame_id, rep); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"),
       py::arg("representation") = kBody,
-      "The twist of model frame frame_id in `representation` (= J q', O(depth)).");
+      "The twist of model frame frame_id (its index or its name) in `representation` (= J q', "
+      "O(depth)).");
   m.def(
       "frame_velocity",
       [](const Model& mo, Data& d, const State& x, int body, const SE3& placement,
@@ -480,14 +496,16 @@ void bind_kinematics(py::module_& m) {
       "The twist of the frame at ^{body}H_F = placement in `representation`.");
   m.def(
       "frame_acceleration_bias",
-      [](const Model& mo, Data& d, const State& x, int frame_id, TwistRepresentation rep) {
+      [](const Model& mo, Data& d, const State& x, const FrameArg& frame, TwistRepresentation rep) {
         check_call("frame_acceleration_bias", mo, d, x);
+        const int frame_id = frame_of("frame_acceleration_bias", mo, frame);
         return released("frame_acceleration_bias", d,
                         [&] { return frame_acceleration_bias(mo, d, x, frame_id, rep); });
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("frame_id"),
       py::arg("representation") = kBody,
-      "J' q' of model frame frame_id in `representation`: d/dt v_F = J q'' + J' q' (mixed includes "
+      "J' q' of model frame frame_id (its index or its name) in `representation`: d/dt v_F = J "
+      "q'' + J' q' (mixed includes "
       "the "
       "[R (omega x v); 0] term).");
   m.def(

@@ -3,8 +3,11 @@
 // buffers as read-only numpy views), the geometric finite differences and the private test helpers.
 // Kernels are in kernels.cpp. Frames and conventions: docs/concepts.md, docs/python.md.
 #include <cmath>
+#include <limits>
 #include <random>
 #include <sstream>
+
+#include <Eigen/SVD>
 
 #include <liedyn/model/mjcf.hpp>
 #include <liedyn/model/urdf.hpp>
@@ -45,6 +48,31 @@ int require_name(const char* who, const char* what, const std::string& name,
   const int i = find(name);
   if (i < 0) throw_unknown_name(who, what, name, names);
   return i;
+}
+
+// A rotation handed in from Python: checked (detail::check_rotation), or with project=True the
+// nearest rotation in the Frobenius norm, U Vᵀ of R's singular value decomposition (polar
+// decomposition); a reflection or singular matrix has no such rotation near it and is refused.
+Eigen::Matrix3d rotation_argument(const char* who, const char* what, const Eigen::Matrix3d& R,
+                                  bool project) {
+  if (!project) {
+    liedyn::detail::check_rotation(who, what, R);
+    return R;
+  }
+  if (!(rotation_defect(R) < std::numeric_limits<double>::infinity()))
+    throw InvalidArgument(std::string("liedyn: ") + who + ": " + what +
+                          " cannot be projected onto the rotations: its determinant is not "
+                          "positive (a reflection, a singular or a non-finite matrix)");
+  const Eigen::JacobiSVD<Eigen::Matrix3d> svd(R, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  return svd.matrixU() * svd.matrixV().transpose();
+}
+
+// The setter of SE3.rotation and SE3.translation: an SE3 is immutable in Python (State.H returns
+// a copy, so an assignment to x.H.translation would change nothing and say nothing).
+[[noreturn]] void refuse_se3_assignment(const char* member) {
+  throw py::attribute_error(std::string("liedyn: SE3.") + member +
+                            " cannot be assigned: an SE3 is an immutable value; build a new one, "
+                            "e.g. x.H = liedyn.SE3(R, p)");
 }
 
 std::vector<std::string> body_names(const Model& mo) {
@@ -156,18 +184,33 @@ void bind_types(py::module_& m) {
       m, "SE3",
       "A rigid transform ^A H_B = (R, p), R = ^A R_B, p = ^A o_B: x_A = R x_B + p. Acts on motions "
       "by ^A X_B = [R, p^ R; 0, R], on forces by [R, 0; p^ R, R]; tangent vectors [rho; phi], "
-      "linear "
-      "first. Values are copied in and out (never views).")
+      "linear first. An immutable value, like a tuple: rotation and translation are read-only "
+      "arrays, and every operation returns a new SE3.")
       .def(py::init<>(), "The identity.")
-      .def(py::init([](const Eigen::Matrix3d& R, const Eigen::Vector3d& p) { return SE3(R, p); }),
-           py::arg("R"), py::arg("p"),
-           "From R = ^A R_B (assumed orthonormal, not checked) and p = ^A o_B.")
+      .def(py::init([](const Eigen::Matrix3d& R, const Eigen::Vector3d& p, bool project) {
+             return SE3(rotation_argument("SE3", "R", R, project), p);
+           }),
+           py::arg("R"), py::arg("p"), py::kw_only(), py::arg("project") = false,
+           "From R = ^A R_B and p = ^A o_B. R must be a rotation (orthonormal, det +1) within "
+           "liedyn.rotation_tolerance, else InvalidArgument; project=True takes the nearest "
+           "rotation instead (polar decomposition; a reflection is still refused).")
       .def_static(
-          "from_matrix", [](const Eigen::Matrix4d& H) { return SE3::from_matrix(H); }, py::arg("H"),
-          "From a 4x4 homogeneous matrix.")
+          "from_matrix",
+          [](const Eigen::Matrix4d& H, bool project) {
+            const Eigen::RowVector4d last(0.0, 0.0, 0.0, 1.0);
+            if (!((H.row(3) - last).cwiseAbs().maxCoeff() <= rotation_tolerance))
+              throw InvalidArgument(
+                  "liedyn: SE3.from_matrix: the last row of H must be [0, 0, 0, 1]");
+            return SE3(rotation_argument("SE3.from_matrix", "the rotation block of H",
+                                         H.topLeftCorner<3, 3>(), project),
+                       H.topRightCorner<3, 1>());
+          },
+          py::arg("H"), py::kw_only(), py::arg("project") = false,
+          "From a 4x4 homogeneous matrix [R, p; 0, 1]; R is checked (or projected) as by SE3(R, "
+          "p).")
       .def_static(
           "from_quaternion",
-          [](const VectorRef& quat, const VectorRef& p, const std::string& order) {
+          [](const VectorRef& quat, const VectorRef& p, const std::string& order, bool normalize) {
             const char* who = "SE3.from_quaternion";
             check_size(who, "quaternion", quat, 4);
             check_size(who, "p", p, 3);
@@ -175,15 +218,19 @@ void bind_types(py::module_& m) {
             check_finite(who, "p", p);
             if (!(quat.squaredNorm() > 0.0))
               throw InvalidArgument(std::string("liedyn: ") + who + ": the quaternion is zero");
+            if (!normalize) liedyn::detail::check_unit_quaternion(who, "the quaternion", quat);
             const Eigen::Vector4d xyzw = w_first(who, order)
                                              ? Eigen::Vector4d(quat(1), quat(2), quat(3), quat(0))
                                              : Eigen::Vector4d(quat);
             return SE3(SO3<double>::from_quaternion(xyzw).matrix(), Eigen::Vector3d(p));
           },
           py::arg("quaternion"), py::arg("p"), py::kw_only(), py::arg("order") = "xyzw",
+          py::arg("normalize") = false,
           "From a rotation quaternion of R = ^A R_B and p = ^A o_B. order='xyzw' (the default: "
           "w last, as liedyn, Pinocchio, Eigen's coeffs() and scipy's Rotation.as_quat()) or "
-          "'wxyz' (w first, as MuJoCo and Drake). The quaternion is normalized; a zero or "
+          "'wxyz' (w first, as MuJoCo and Drake). The quaternion must be of unit norm within "
+          "liedyn.rotation_tolerance (as everywhere a quaternion enters: interop, the CLI), else "
+          "InvalidArgument; normalize=True scales any nonzero one to unit norm instead. A zero or "
           "non-finite one raises InvalidArgument.")
       .def(
           "quaternion",
@@ -203,13 +250,14 @@ void bind_types(py::module_& m) {
           py::arg("xi"), "Right Jacobian Jr: exp(xi + d) ~ exp(xi) exp(Jr(xi) d).")
       .def("log", &SE3::log, "The xi = [rho; phi] with exp(xi^) = H and |phi| <= pi.")
       .def_property(
-          "rotation", [](const SE3& H) -> Eigen::Matrix3d { return H.rotation(); },
-          [](SE3& H, const Eigen::Matrix3d& R) { H.rotation() = R; },
-          "R = ^A R_B (a copy; assign to change it).")
+          "rotation", [](const SE3& H) -> const Eigen::Matrix3d& { return H.rotation(); },
+          [](SE3&, py::handle) { refuse_se3_assignment("rotation"); },
+          "R = ^A R_B, a read-only array (an SE3 is an immutable value: build a new one).")
       .def_property(
-          "translation", [](const SE3& H) -> Eigen::Vector3d { return H.translation(); },
-          [](SE3& H, const Eigen::Vector3d& p) { H.translation() = p; },
-          "p = ^A o_B, the origin of B in A (a copy; assign to change it).")
+          "translation", [](const SE3& H) -> const Eigen::Vector3d& { return H.translation(); },
+          [](SE3&, py::handle) { refuse_se3_assignment("translation"); },
+          "p = ^A o_B, the origin of B in A, a read-only array (an SE3 is an immutable value: "
+          "build a new one).")
       .def("matrix", &SE3::matrix, "The 4x4 homogeneous matrix [R, p; 0, 1].")
       .def("inverse", &SE3::inverse, "^B H_A = (R^T, -R^T p).")
       .def(
@@ -685,8 +733,9 @@ void bind_model(py::module_& m) {
            }),
            py::arg("H"), py::arg("s"), py::arg("nu"), py::arg("r"))
       .def_property(
-          "H", [](State& x) -> SE3& { return x.H; }, [](State& x, const SE3& H) { x.H = H; },
-          py::return_value_policy::reference_internal, "^A H_0 (an SE3 that aliases this State).")
+          "H", [](const State& x) { return x.H; }, [](State& x, const SE3& H) { x.H = H; },
+          "^A H_0, the base pose: a copy (an SE3 is an immutable value, so H0 = x.H keeps the "
+          "pose of that moment); assign an SE3 to change the State's (x.H = liedyn.SE3(R, p)).")
       .def_property(
           "s", [](State& x) { return Eigen::Ref<VectorXd>(x.s); },
           [](State& x, const VectorXd& v) {
@@ -1026,6 +1075,8 @@ PYBIND11_MODULE(_liedyn, m) {
       "linear first, gravity as base acceleration -[g; 0], left-trivialized eta perturbations. See "
       "docs/python.md.";
   m.attr("__version__") = liedyn::version_string;
+  // How far a rotation matrix or quaternion handed in may be from one (SE3, batch rows, interop).
+  m.attr("rotation_tolerance") = liedyn::rotation_tolerance;
   // The pybind11 the module was built with: it spells the signatures the type stubs are
   // generated from (python/tests/test_stubs.py compares only like with like).
 #define LIEDYN_PY_STR2(x) #x

@@ -233,7 +233,8 @@ def test_the_wrong_convention_misses_pinocchio():
     assert not perm.is_identity()
     io = liedyn.interop
     data = liedyn.Data(model)
-    for lib, p in [(Library.MuJoCo, perm), (Library.Pinocchio, None)]:
+    # JointPermutation(): liedyn's order stated (perm=None is refused here: test_silent_traps.py).
+    for lib, p in [(Library.MuJoCo, perm), (Library.Pinocchio, liedyn.interop.JointPermutation())]:
         x = io.state_from(lib, model, vecs["q"], vecs["v"], p)
         ddq = io.acceleration_from(lib, model, x, vecs["a"], p)
         tau = io.force_to(lib, model, x.H, liedyn.rnea(model, data, x, ddq), p)

@@ -9,7 +9,7 @@ import typing
 from . import numdiff
 from . import _interop
 from . import _testing
-__all__: list[str] = ['BaseType', 'BatchWorkspace', 'ComFrame', 'ConstrainedDynamicsRoute', 'ConstraintData', 'ConstraintError', 'ConstraintSet', 'ConstraintSpec', 'ConstraintType', 'Data', 'Frame', 'InertiaCheck', 'InertiaPolicy', 'InvalidArgument', 'Joint', 'JointSpec', 'JointType', 'KktDerivativeSolve', 'LinearizationOptions', 'MimicRelation', 'MinvMethod', 'MjcfOptions', 'MjcfRobot', 'Model', 'ModelBuilder', 'ModelError', 'RandomModelOptions', 'ReducedLinearization', 'SE3', 'SpatialInertia', 'State', 'TwistRepresentation', 'UnsupportedElements', 'UrdfOptions', 'aba', 'aza_factorize', 'aza_solve', 'base_acceleration_from_body', 'base_acceleration_to_body', 'base_pose', 'base_twist_from_body', 'base_twist_to_body', 'batch_aba', 'batch_centroidal_momentum', 'batch_constrained_forward_dynamics', 'batch_constrained_forward_dynamics_derivatives', 'batch_crba', 'batch_eidamb', 'batch_eidamb_derivatives', 'batch_frame_placements', 'batch_immamb', 'batch_impulse_dynamics', 'batch_linearize', 'batch_linearize_discrete', 'batch_rnea', 'batch_rollout', 'batch_rollout_with_jacobians', 'batch_state_list', 'batch_state_size', 'batch_states', 'bias_force', 'body_jacobian', 'center_of_mass', 'center_of_mass_acceleration', 'center_of_mass_jacobian', 'center_of_mass_velocity', 'centroidal_derivatives', 'centroidal_momentum', 'centroidal_momentum_drift', 'centroidal_momentum_matrix', 'centroidal_momentum_rate', 'constrained_forward_dynamics', 'constrained_forward_dynamics_derivatives', 'constrained_inverse_dynamics', 'constraint_kinematics', 'constraint_kinematics_derivatives', 'coriolis_force', 'coriolis_matrix', 'crba', 'difference', 'difference_jacobians', 'eidamb', 'eidamb_derivatives', 'figure4_model', 'finite_checks_enabled', 'forward_dynamics_llt', 'forward_kinematics', 'forward_poses', 'forward_velocity', 'frame_acceleration_bias', 'frame_jacobian', 'frame_pose', 'frame_velocity', 'gravity_force', 'immamb', 'impulse_dynamics', 'impulse_dynamics_derivatives', 'integrate', 'integrate_jacobians', 'kinetic_energy', 'linearize', 'linearize_actuated', 'linearize_discrete', 'linearize_discrete_actuated', 'linearize_reduced', 'load_mjcf_file', 'load_mjcf_robot_file', 'load_mjcf_robot_string', 'load_mjcf_string', 'load_urdf_file', 'load_urdf_string', 'lock_joints', 'ltdl_factorize', 'ltdl_inverse', 'ltdl_solve', 'mass_matrix_from_inverse_dynamics', 'mimic_couplings', 'model_diagnostics', 'neutral', 'numdiff', 'potential_energy', 'project_configuration', 'project_velocity', 'random_model', 'random_state', 'rnea', 'semi_implicit_euler_step', 'set_finite_checks', 'tangent_size']
+__all__: list[str] = ['BaseType', 'BatchWorkspace', 'ComFrame', 'ConstrainedDynamicsRoute', 'ConstraintData', 'ConstraintError', 'ConstraintSet', 'ConstraintSpec', 'ConstraintType', 'Data', 'Frame', 'InertiaCheck', 'InertiaPolicy', 'InvalidArgument', 'Joint', 'JointSpec', 'JointType', 'KktDerivativeSolve', 'LinearizationOptions', 'MimicRelation', 'MinvMethod', 'MjcfOptions', 'MjcfRobot', 'Model', 'ModelBuilder', 'ModelError', 'RandomModelOptions', 'ReducedLinearization', 'SE3', 'SpatialInertia', 'State', 'TwistRepresentation', 'UnsupportedElements', 'UrdfOptions', 'aba', 'aza_factorize', 'aza_solve', 'base_acceleration_from_body', 'base_acceleration_to_body', 'base_pose', 'base_twist_from_body', 'base_twist_to_body', 'batch_aba', 'batch_centroidal_momentum', 'batch_constrained_forward_dynamics', 'batch_constrained_forward_dynamics_derivatives', 'batch_crba', 'batch_eidamb', 'batch_eidamb_derivatives', 'batch_frame_placements', 'batch_immamb', 'batch_impulse_dynamics', 'batch_linearize', 'batch_linearize_discrete', 'batch_rnea', 'batch_rollout', 'batch_rollout_with_jacobians', 'batch_state_list', 'batch_state_size', 'batch_states', 'bias_force', 'body_jacobian', 'center_of_mass', 'center_of_mass_acceleration', 'center_of_mass_jacobian', 'center_of_mass_velocity', 'centroidal_derivatives', 'centroidal_momentum', 'centroidal_momentum_drift', 'centroidal_momentum_matrix', 'centroidal_momentum_rate', 'constrained_forward_dynamics', 'constrained_forward_dynamics_derivatives', 'constrained_inverse_dynamics', 'constraint_kinematics', 'constraint_kinematics_derivatives', 'coriolis_force', 'coriolis_matrix', 'crba', 'difference', 'difference_jacobians', 'eidamb', 'eidamb_derivatives', 'figure4_model', 'finite_checks_enabled', 'forward_dynamics_llt', 'forward_kinematics', 'forward_poses', 'forward_velocity', 'frame_acceleration_bias', 'frame_jacobian', 'frame_pose', 'frame_velocity', 'gravity_force', 'immamb', 'impulse_dynamics', 'impulse_dynamics_derivatives', 'integrate', 'integrate_jacobians', 'kinetic_energy', 'linearize', 'linearize_actuated', 'linearize_discrete', 'linearize_discrete_actuated', 'linearize_reduced', 'load_mjcf_file', 'load_mjcf_robot_file', 'load_mjcf_robot_string', 'load_mjcf_string', 'load_urdf_file', 'load_urdf_string', 'lock_joints', 'ltdl_factorize', 'ltdl_inverse', 'ltdl_solve', 'mass_matrix_from_inverse_dynamics', 'mimic_couplings', 'model_diagnostics', 'neutral', 'numdiff', 'potential_energy', 'project_configuration', 'project_velocity', 'random_model', 'random_state', 'rnea', 'rotation_tolerance', 'semi_implicit_euler_step', 'set_finite_checks', 'tangent_size']
 class ModelError(ValueError):
     pass
 class InvalidArgument(ValueError):
@@ -272,7 +272,7 @@ class MinvMethod:
         ...
 class SE3:
     """
-    A rigid transform ^A H_B = (R, p), R = ^A R_B, p = ^A o_B: x_A = R x_B + p. Acts on motions by ^A X_B = [R, p^ R; 0, R], on forces by [R, 0; p^ R, R]; tangent vectors [rho; phi], linear first. Values are copied in and out (never views).
+    A rigid transform ^A H_B = (R, p), R = ^A R_B, p = ^A o_B: x_A = R x_B + p. Acts on motions by ^A X_B = [R, p^ R; 0, R], on forces by [R, 0; p^ R, R]; tangent vectors [rho; phi], linear first. An immutable value, like a tuple: rotation and translation are read-only arrays, and every operation returns a new SE3.
     """
     @staticmethod
     def exp(xi: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[6, 1]"]) -> SE3:
@@ -280,14 +280,14 @@ class SE3:
         exp(xi^) with xi = [rho; phi]: R = exp(phi^), p = Jl(phi) rho.
         """
     @staticmethod
-    def from_matrix(H: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[4, 4]"]) -> SE3:
+    def from_matrix(H: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[4, 4]"], *, project: bool = False) -> SE3:
         """
-        From a 4x4 homogeneous matrix.
+        From a 4x4 homogeneous matrix [R, p; 0, 1]; R is checked (or projected) as by SE3(R, p).
         """
     @staticmethod
-    def from_quaternion(quaternion: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[m, 1]"], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[m, 1]"], *, order: str = 'xyzw') -> SE3:
+    def from_quaternion(quaternion: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[m, 1]"], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[m, 1]"], *, order: str = 'xyzw', normalize: bool = False) -> SE3:
         """
-        From a rotation quaternion of R = ^A R_B and p = ^A o_B. order='xyzw' (the default: w last, as liedyn, Pinocchio, Eigen's coeffs() and scipy's Rotation.as_quat()) or 'wxyz' (w first, as MuJoCo and Drake). The quaternion is normalized; a zero or non-finite one raises InvalidArgument.
+        From a rotation quaternion of R = ^A R_B and p = ^A o_B. order='xyzw' (the default: w last, as liedyn, Pinocchio, Eigen's coeffs() and scipy's Rotation.as_quat()) or 'wxyz' (w first, as MuJoCo and Drake). The quaternion must be of unit norm within liedyn.rotation_tolerance (as everywhere a quaternion enters: interop, the CLI), else InvalidArgument; normalize=True scales any nonzero one to unit norm instead. A zero or non-finite one raises InvalidArgument.
         """
     @staticmethod
     def right_jacobian(xi: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[6, 1]"]) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 6]"]:
@@ -300,9 +300,9 @@ class SE3:
         The identity.
         """
     @typing.overload
-    def __init__(self, R: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 3]"], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"]) -> None:
+    def __init__(self, R: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 3]"], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], *, project: bool = False) -> None:
         """
-        From R = ^A R_B (assumed orthonormal, not checked) and p = ^A o_B.
+        From R = ^A R_B and p = ^A o_B. R must be a rotation (orthonormal, det +1) within liedyn.rotation_tolerance, else InvalidArgument; project=True takes the nearest rotation instead (polar decomposition; a reflection is still refused).
         """
     def __mul__(self, arg0: SE3) -> SE3:
         """
@@ -351,18 +351,18 @@ class SE3:
     @property
     def rotation(self) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[3, 3]"]:
         """
-        R = ^A R_B (a copy; assign to change it).
+        R = ^A R_B, a read-only array (an SE3 is an immutable value: build a new one).
         """
     @rotation.setter
-    def rotation(self, arg1: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 3]"]) -> None:
+    def rotation(self, arg1: typing.Any) -> None:
         ...
     @property
     def translation(self) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[3, 1]"]:
         """
-        p = ^A o_B, the origin of B in A (a copy; assign to change it).
+        p = ^A o_B, the origin of B in A, a read-only array (an SE3 is an immutable value: build a new one).
         """
     @translation.setter
-    def translation(self, arg1: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"]) -> None:
+    def translation(self, arg1: typing.Any) -> None:
         ...
 class SpatialInertia:
     """
@@ -1029,7 +1029,7 @@ class State:
     @property
     def H(self) -> SE3:
         """
-        ^A H_0 (an SE3 that aliases this State).
+        ^A H_0, the base pose: a copy (an SE3 is an immutable value, so H0 = x.H keeps the pose of that moment); assign an SE3 to change the State's (x.H = liedyn.SE3(R, p)).
         """
     @H.setter
     def H(self, arg1: SE3) -> None:
@@ -1171,6 +1171,8 @@ class LinearizationOptions:
     minv: MinvMethod
     representation: TwistRepresentation
     def __init__(self, representation: TwistRepresentation = TwistRepresentation.Body, minv: MinvMethod = MinvMethod.Automatic, dense_up_to_nv: typing.SupportsInt | typing.SupportsIndex = 256) -> None:
+        ...
+    def __repr__(self) -> str:
         ...
     @property
     def dense_up_to_nv(self) -> int:
@@ -1423,6 +1425,8 @@ class ConstraintSpec:
         """
     def __getstate__(self) -> tuple[ConstraintType, str, str, str, TwistRepresentation, typing.Annotated[numpy.typing.NDArray[numpy.float64], "[3, 1]"], int, SE3 | None, typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, 1]"], typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, 1]"], float, float, list[int], str, str, float, float]:
         ...
+    def __repr__(self) -> str:
+        ...
     def __setstate__(self, arg0: tuple) -> None:
         ...
     @property
@@ -1532,6 +1536,11 @@ class ConstraintData:
         d impulse / d x (m x 2nv, impulse_dynamics_derivatives): rows in the set's order, each in its constraint's sense; columns as v_after_dx.
         """
     # property 'lambda': a Python keyword, read it with getattr(obj, 'lambda')
+    @property
+    def lambda_(self) -> numpy.ndarray:
+        """
+        Constraint forces on the robot (the same as `lambda`, a Python keyword).
+        """
     @property
     def lambda_dtau(self) -> numpy.ndarray:
         """
@@ -1690,9 +1699,9 @@ def batch_eidamb_derivatives(model: Model, workspace: BatchWorkspace, states: ty
     """
     eidamb_derivatives at every state: (D1, D2, D3, D4), each (N, nv, ·), item i the single call's at (states[i], ddq[i]) (D1, D3 have 0 columns for a welded base).
     """
-def batch_frame_placements(model: Model, workspace: BatchWorkspace, states: typing.Any, frame_ids: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> tuple[numpy.ndarray, numpy.ndarray]:
+def batch_frame_placements(model: Model, workspace: BatchWorkspace, states: typing.Any, frame_ids: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex | str]) -> tuple[numpy.ndarray, numpy.ndarray]:
     """
-    The placements ^A H_F of the model frames `frame_ids` at every state: (R (N, F, 3, 3), p (N, F, 3)), R[i, f] and p[i, f] the rotation and position of frame frame_ids[f] at states[i], in the inertial frame.
+    The placements ^A H_F of the model frames `frame_ids` (indices or names) at every state: (R (N, F, 3, 3), p (N, F, 3)), R[i, f] and p[i, f] the rotation and position of frame frame_ids[f] at states[i], in the inertial frame.
     """
 def batch_immamb(model: Model, workspace: BatchWorkspace, states: typing.Any, *, out: typing.Any = None) -> numpy.ndarray:
     """
@@ -1869,9 +1878,9 @@ def forward_velocity(model: Model, data: Data, x: State) -> None:
     Body twists data.v[i] = ^i v_{A,i} (body frame) at x. Computes the poses at x too (as forward_kinematics): C++'s forward_velocity reuses data.H_parent, which may hold another state's.
     """
 @typing.overload
-def frame_acceleration_bias(model: Model, data: Data, x: State, frame_id: typing.SupportsInt | typing.SupportsIndex, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
+def frame_acceleration_bias(model: Model, data: Data, x: State, frame_id: typing.SupportsInt | typing.SupportsIndex | str, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
     """
-    J' q' of model frame frame_id in `representation`: d/dt v_F = J q'' + J' q' (mixed includes the [R (omega x v); 0] term).
+    J' q' of model frame frame_id (its index or its name) in `representation`: d/dt v_F = J q'' + J' q' (mixed includes the [R (omega x v); 0] term).
     """
 @typing.overload
 def frame_acceleration_bias(model: Model, data: Data, x: State, body: typing.SupportsInt | typing.SupportsIndex, placement: SE3, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
@@ -1879,14 +1888,14 @@ def frame_acceleration_bias(model: Model, data: Data, x: State, body: typing.Sup
     J' q' of the frame at ^{body}H_F = placement in `representation`.
     """
 @typing.overload
-def frame_jacobian(model: Model, data: Data, x: State, frame_id: typing.SupportsInt | typing.SupportsIndex, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, n]"]:
+def frame_jacobian(model: Model, data: Data, x: State, frame_id: typing.SupportsInt | typing.SupportsIndex | str, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, n]"]:
     """
-    Jacobian J (6 x nv, a new array) with v_F = J [nu; r] in `representation`: Inertial ^A v_{A,F} (columns ^A X_0 for the base, ^A X_j Gamma_j for joints on the path), Body ^F v_{A,F} (^F X_A times those), Mixed [^A o_F'; ^A omega_F] ([I, -o_F^; 0, I] times those). Columns off the path are zero.
+    Jacobian J (6 x nv, a new array) of the frame (frame_id: a model frame's index or name) with v_F = J [nu; r] in `representation`: Inertial ^A v_{A,F} (columns ^A X_0 for the base, ^A X_j Gamma_j for joints on the path), Body ^F v_{A,F} (^F X_A times those), Mixed [^A o_F'; ^A omega_F] ([I, -o_F^; 0, I] times those). Columns off the path are zero.
     """
 @typing.overload
 def frame_jacobian(model: Model, data: Data, x: State, body: typing.SupportsInt | typing.SupportsIndex, placement: SE3, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, n]"]:
     """
-    Jacobian J (6 x nv, a new array) with v_F = J [nu; r] in `representation`: Inertial ^A v_{A,F} (columns ^A X_0 for the base, ^A X_j Gamma_j for joints on the path), Body ^F v_{A,F} (^F X_A times those), Mixed [^A o_F'; ^A omega_F] ([I, -o_F^; 0, I] times those). Columns off the path are zero.
+    Jacobian J (6 x nv, a new array) of the frame (frame_id: a model frame's index or name) with v_F = J [nu; r] in `representation`: Inertial ^A v_{A,F} (columns ^A X_0 for the base, ^A X_j Gamma_j for joints on the path), Body ^F v_{A,F} (^F X_A times those), Mixed [^A o_F'; ^A omega_F] ([I, -o_F^; 0, I] times those). Columns off the path are zero.
     """
 @typing.overload
 def frame_pose(model: Model, data: Data, x: State, frame: typing.SupportsInt | typing.SupportsIndex | str) -> SE3:
@@ -1909,9 +1918,9 @@ def frame_pose(model: Model, data: Data, body: typing.SupportsInt | typing.Suppo
     Refused (InvalidArgument): frame_pose takes the state x.
     """
 @typing.overload
-def frame_velocity(model: Model, data: Data, x: State, frame_id: typing.SupportsInt | typing.SupportsIndex, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
+def frame_velocity(model: Model, data: Data, x: State, frame_id: typing.SupportsInt | typing.SupportsIndex | str, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
     """
-    The twist of model frame frame_id in `representation` (= J q', O(depth)).
+    The twist of model frame frame_id (its index or its name) in `representation` (= J q', O(depth)).
     """
 @typing.overload
 def frame_velocity(model: Model, data: Data, x: State, body: typing.SupportsInt | typing.SupportsIndex, placement: SE3, representation: TwistRepresentation = TwistRepresentation.Body) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[6, 1]"]:
@@ -2090,3 +2099,4 @@ def tangent_size(model: Model) -> int:
     """
 __version__: str = '0.1.0'
 _pybind11_version: str = '3.1.0'
+rotation_tolerance: float = 1e-06
