@@ -43,5 +43,6 @@
 #include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/algorithm/textbook.hpp"
 #include "liedyn/arithmetic/constrained_solvers.hpp"
+#include "liedyn/arithmetic/frictional_contact.hpp"
 
 #include "liedyn/numdiff.hpp"
