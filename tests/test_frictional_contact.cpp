@@ -216,6 +216,31 @@ TEST_CASE("frictional_contact: one contact sticks, slides or separates", "[frict
     }
 }
 
+TEST_CASE("frictional_contact: frictionless contacts (mu = 0) push along their normal only",
+          "[frictional_contact]") {
+  // μ = 0: K_i is the normal ray, K*_i the half-space c_n ≥ 0. Two contacts, one pressed (λ_n =
+  // 0.8, sliding freely: c_t ≠ 0, λ_t = 0), one separating; G from a random mechanism.
+  const RandomProblem p(2, 10, 11);
+  const VectorX<double> mu = VectorX<double>::Zero(2);
+  VectorX<double> expected(6), c_expected(6);
+  expected << 0, 0, 0.8, 0, 0, 0;
+  c_expected << 0.3, -0.2, 0, 0.1, 0.1, 0.4;
+  const VectorX<double> g = c_expected - p.G * expected;
+  FrictionalContactWorkspace<double> ws(2);
+  for (Solver solver : {Solver::admm, Solver::pgs}) {
+    INFO(name(solver));
+    VectorX<double> lambda = VectorX<double>::Zero(6), velocity(6);
+    const auto result = solve(solver, p.G, g, mu, ws, lambda, velocity, tight_settings());
+    CHECK(result.converged);
+    // As in the one-contact test (‖G⁻¹‖ is a few here): 1e-10.
+    LIEDYN_CHECK_BELOW((lambda - expected).cwiseAbs().maxCoeff(), 1e-10);
+    LIEDYN_CHECK_BELOW((velocity - c_expected).cwiseAbs().maxCoeff(), 1e-10);
+    // The tangential impulses are exactly zero: the projection on a ray zeroes them.
+    CHECK(lambda(0) == 0.0);
+    CHECK(lambda(1) == 0.0);
+  }
+}
+
 TEST_CASE(
     "frictional_contact: a cube on an inclined plane sticks below tan theta = mu and slides "
     "above it",

@@ -305,14 +305,19 @@ void initial_impulse(const Eigen::Ref<const VectorX<S>>& mu,
 ///
 /// With the shift s = Γ(c) frozen, the problem is the cone-constrained QP
 /// min ½ λᵀGλ + λᵀ(g + s), λ ∈ K; ADMM splits it as x = z, z ∈ K, and iterates
-///     (G + ρI) x = ρ z − y − g − s,   z = Π_K(x + y/ρ),   y ← y + ρ (x − z),   s = Γ(G z + g),
+///     (G + ρI) x = ρ z − y − g − s,              x̂ = α x + (1 − α) z       (over-relaxation),
+///     z ← Π_K(x̂ + y/ρ),   y ← y + ρ (x̂ − z),     s ← Γ(−y),
 /// so that z ∈ K, −y ∈ K* and zᵀy = 0 hold at every iterate (Moreau's decomposition) and the
-/// fixed point has −y = c + Γ(c): the NCP. The warm start sets y = −Π_{K*}(c + Γ(c)) of the
-/// initial z, so that an exact initial λ is a fixed point. ρ starts at rho_initial times the mean
-/// diagonal entry of G and, with adaptive_rho, is rescaled by the square root of the ratio of the
-/// relative residuals ‖x − z‖/‖z‖ and ρ‖z − z_previous‖/‖c‖ when it leaves [1/r, r]
-/// (r = rho_update_ratio; the rule of OSQP, Stellato et al. 2020), within [1e-8, 1e8] times that
-/// mean. Returns λ = z, which lies in K exactly.
+/// fixed point has −y = G z + g + s with s = Γ(−y) = Γ(c) (Γ reads only the tangential part,
+/// and −y_t = c_t there): the NCP. The shift follows the dual iterate, which moves smoothly, not
+/// c = G z + g, which jumps with z (that variant stalls on ill-conditioned G and can diverge).
+/// The warm start sets y = −Π_{K*}(c + Γ(c)) of the initial z, so that an exact initial λ is a
+/// fixed point (and one that meets the tolerance costs no iteration). ρ starts at rho_initial
+/// times the mean diagonal entry of G and, with adaptive_rho, is rescaled by the square root of
+/// the ratio of the relative residuals ‖x − z‖/max(‖x‖, ‖z‖) and
+/// ρ‖z − z_previous‖/max(‖g‖, ‖G z‖, ‖y‖) when it leaves [1/r, r] (r = rho_update_ratio; the
+/// rule of OSQP, Stellato et al. 2020), within [1e-8, 1e8] times that mean. Returns λ = z, which
+/// lies in K exactly; a diverged iterate (non-finite residuals) stops the iterations, unconverged.
 ///
 /// Cost: m³/3 per factorization of G + ρI (m = 3nc), 2m² per iteration (one solve, one G z).
 /// Convergence is not guaranteed for the NCP (De Saxcé's shift makes it non-convex); the result
