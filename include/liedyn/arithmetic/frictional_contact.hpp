@@ -82,7 +82,8 @@ struct FrictionalContactSettings {
   /// more often, ρ oscillates on ill-conditioned G).
   int rho_update_interval = 30;
   /// ADMM: the over-relaxation α in (0, 2) of the z and y steps (Boyd et al. 2011, §3.4.3):
-  /// x̂ = α x + (1 − α) z replaces x there. 1 is plain ADMM; 1.6 takes a third fewer iterations.
+  /// x̂ = α x + (1 − α) z replaces x there. 1 is plain ADMM; 1.6, within Boyd's advice of 1.5–1.8,
+  /// takes fewer iterations on contact problems too (BENCHMARKS.md, "Design measurements").
   S over_relaxation = S(1.6);
   /// PGS: the over-relaxation ω of each block update, in (0, 2); 1 is plain Gauss–Seidel.
   S relaxation = S(1);
@@ -108,8 +109,8 @@ struct FrictionalContactResult {
   S complementarity_residual = S(0);  ///< max_i |λ_iᵀ σ_i| / ‖λ‖_∞ (velocity units)
   S rho = S(0);                       ///< ADMM: the absolute penalty ρ at the end (0 for PGS)
   int factorizations = 0;             ///< ADMM: factorizations of G + ρI (1 + ρ changes)
-  /// The residuals met the settings' tolerances. False when max_iterations ran out first: the
-  /// returned λ is then the last iterate, not a solution.
+  /// The residuals met the settings' tolerances. False when max_iterations ran out first or the
+  /// iterates diverged (NaN residuals): the returned λ is then the last iterate, not a solution.
   bool converged = false;
 };
 
@@ -134,9 +135,9 @@ struct FrictionalContactWorkspace {
   VectorX<S> projected;      ///< ADMM: z, the iterate projected on K
   VectorX<S> previous;       ///< ADMM: z of the previous iteration
   VectorX<S> dual;           ///< ADMM: y, the multiplier of x = z (−y tends to c + Γ(c))
-  VectorX<S> shift;          ///< Γ(c), De Saxcé's correction
-  VectorX<S> velocity;       ///< c = G z + g of the current iterate
-  VectorX<S> rhs;            ///< scratch right-hand side
+  VectorX<S> shift;     ///< ADMM: Γ(−y), De Saxcé's correction; PGS: the normal steps 1/G_nn
+  VectorX<S> velocity;  ///< ADMM: c = G z + g of the current iterate; PGS: scratch
+  VectorX<S> rhs;       ///< ADMM: scratch right-hand side; PGS: the tangential steps 1/ℓ_i
 };
 
 namespace detail {
