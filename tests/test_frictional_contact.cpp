@@ -447,6 +447,27 @@ TEST_CASE("frictional_contact: an unconverged solve says so", "[frictional_conta
   }
 }
 
+TEST_CASE("frictional_contact: a solve whose numbers overflow is not claimed converged",
+          "[frictional_contact]") {
+  // G and g near the largest double: c = G λ + g overflows. PGS runs out its sweeps with
+  // non-finite residuals (which must not read as small); ADMM cannot factor G + ρI and says so.
+  MatrixX<double> G = 1e308 * MatrixX<double>::Identity(3, 3);
+  VectorX<double> g(3);
+  g << 1.5e308, -1.5e308, -1.7e308;
+  const VectorX<double> mu = VectorX<double>::Constant(1, 0.5);
+  FrictionalContactWorkspace<double> ws(1);
+  VectorX<double> lambda = VectorX<double>::Zero(3), velocity(3);
+  auto settings = tight_settings();
+  settings.max_iterations = 50;
+  const auto pgs = liedyn::frictional_contact_pgs<double>(G, g, mu, ws, lambda, velocity, settings);
+  CHECK_FALSE(pgs.converged);
+  CHECK_FALSE(std::isfinite(pgs.dual_residual + pgs.complementarity_residual));
+  REQUIRE_THROWS_WITH(
+      liedyn::frictional_contact_admm<double>(G, g, mu, ws, lambda, velocity, settings),
+      Contains("G + rho I is not positive definite (G is not positive semidefinite, or its "
+               "entries overflow)"));
+}
+
 TEST_CASE("frictional_contact: the solves do not allocate", "[frictional_contact]") {
   const RandomProblem p(4, 18, 3);
   FrictionalContactWorkspace<double> ws(4);

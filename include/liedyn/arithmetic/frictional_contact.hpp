@@ -368,7 +368,7 @@ FrictionalContactResult<S> frictional_contact_admm(
     const bool positive = detail::dense::cholesky_in_place<S>(L, S(0));
     LIEDYN_CHECK(positive, std::string(who) +
                                ": G + rho I is not positive definite (G is not "
-                               "positive semidefinite)");
+                               "positive semidefinite, or its entries overflow)");
     (void)positive;
     ++result.factorizations;
   };
