@@ -1,6 +1,7 @@
 // liedyn — algorithm: a time step with frictional unilateral point contacts — semi-implicit Euler
 // on the Lie group at the velocity level, the contact impulses from the frictional contact solvers
-// of arithmetic/frictional_contact.hpp (docs/frictional-contacts.md, "The time step").
+// of arithmetic/frictional_contact.hpp (docs/frictional-contacts.md, "The time step with the
+// tree").
 //
 // Contacts are points of the robot's bodies (a model frame, or a body and an offset; with a
 // radius, the surface of a sphere around that point) against planes of the environment (a point
@@ -22,6 +23,9 @@
 // close within the step, exactly, and no further: c_n = nᵀ(point's velocity) + φ/Δt ≥ 0) and
 // β φ/Δt for φ ≤ 0 (β = penetration_recovery: a fraction β of a penetration is removed per step,
 // Baumgarte-like). The tangential entries of b are zero.
+//
+// The step is first order in Δt, its velocity products explicit (docs/frictional-contacts.md says
+// what that costs a rolling ball); no restitution yet: impacts are inelastic.
 #pragma once
 
 #include <cmath>
@@ -136,7 +140,7 @@ inline const char* to_string(ContactSolver s) {
   return "unknown";
 }
 
-/// Settings of contact_step (docs/frictional-contacts.md, "The time step").
+/// Settings of contact_step (docs/frictional-contacts.md, "The time step with the tree").
 template <class S>
 struct ContactStepSettings {
   /// The solver of the contact problem.
