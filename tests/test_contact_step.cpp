@@ -9,19 +9,29 @@
 //     textbook result of Coulomb friction on a solid sphere);
 //   * energy: kinetic plus potential (energy.hpp) never rises along an unactuated trajectory;
 //   * Solo-12 standing on its 4 feet under a PD controller with a static feedforward computed here
-//     (a least-norm split of its weight between the feet): no drift over 1 s at 1 kHz.
+//     (a least-norm split of its weight between the feet): no drift over 1 s at 1 kHz;
+//   * the step's equations on random trees of every joint type: the free step against ABA and
+//     Configuration's integrate, G against J M⁻¹ Jᵀ from a dense inverse of crba's M with J from
+//     the points' velocities (frame_velocity, not the Jacobian), the momentum balance
+//     M (ν̄⁺ − ν̄) = Δt (τ̄ − h) + Jᵀ λ.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
+#include <Eigen/Cholesky>
 #include <Eigen/QR>
 
+#include <liedyn/algorithm/aba.hpp>
 #include <liedyn/algorithm/contact_step.hpp>
 #include <liedyn/algorithm/energy.hpp>
 #include <liedyn/model/builder.hpp>
+#include <liedyn/model/configuration.hpp>
+#include <liedyn/model/samples.hpp>
 #if defined(LIEDYN_HAS_URDF)
 #include <liedyn/model/urdf.hpp>
 #endif
@@ -311,6 +321,129 @@ TEST_CASE("contact_step: energy never rises without actuation or restitution",
     // (1.5e-10 m/s on the contact velocities, times impulses of 1e-2 N s: 1e-12 J).
     CHECK(largest_rise < 2e-12);
     CHECK(previous < e0);
+  }
+}
+
+TEST_CASE("contact_step: the step's equations on random trees of every joint type",
+          "[contact_step][equations]") {
+  // Independent routes: M from crba inverted densely (LLT), h from bias_force, the contact
+  // points' velocities from frame_velocity in the body sense (not the Jacobian), ABA for the free
+  // step and Configuration's integrate.
+  std::mt19937 rng(20261207);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  liedyn::RandomModelOptions options;
+  options.every_joint_type = true;
+  for (int draw = 0; draw < 4; ++draw) {
+    CAPTURE(draw);
+    const Model<double> model = liedyn::random_model(7, rng, options);
+    const int nv = model.nv();
+    liedyn::Data<double> data(model);
+    const State<double> x = liedyn::random_state(model, rng);
+    VectorX<double> tau(nv);
+    for (int i = 0; i < nv; ++i) tau(i) = u(rng);
+    const double dt = 1e-3;
+    // Five contacts on random bodies, points and planes; μ in [0.2, 1].
+    std::vector<ContactPointSpec<double>> specs;
+    for (int k = 0; k < 5; ++k) {
+      const int body = 1 + static_cast<int>((u(rng) + 1) / 2 * (model.num_bodies() - 1)) %
+                               (model.num_bodies() - 1);
+      specs.push_back(ContactPointSpec<double>::on_body(
+          model.body_name(body), Vector3<double>(u(rng), u(rng), u(rng)) * 0.2,
+          ContactPlane<double>::through(Vector3<double>(u(rng), u(rng), u(rng)),
+                                        Vector3<double>(u(rng), u(rng), u(rng))),
+          0.6 + 0.4 * u(rng), draw % 2 ? 0.05 : 0.0));
+    }
+    const VectorX<double> v = x.velocity(model);
+
+    {  // No active contact: the free step, ABA and integrate.
+      ContactStepWorkspace<double> ws(model, specs);
+      ContactStepSettings<double> settings;
+      settings.margin = 0;
+      // Push every plane below its point so that no contact is active.
+      for (auto& c : ws.points) c.plane_point -= c.axes.col(2) * 100.0;
+      State<double> next(model);
+      const ContactStepResult<double> r =
+          liedyn::contact_step(model, ws, x, tau, dt, next, settings);
+      CHECK(r.active_contacts == 0);
+      CHECK(r.converged);
+      const VectorX<double> acceleration = liedyn::aba(model, data, x, tau);
+      const double kappa = 1 / liedyn::crba(model, data, x).llt().rcond();
+      const VectorX<double> step_acceleration = (next.velocity(model) - v) / dt;
+      const double free_error = liedyn::test::relative_error(step_acceleration, acceleration);
+      liedyn::test::report("random tree: condition number of M", kappa);
+      liedyn::test::report("random tree: free step's acceleration against ABA, relative",
+                           free_error);
+      // Two backward-stable solves with one M (LtDL, ABA) differ by about κ(M) ε; ten times that
+      // for the two routes and the estimate of κ (up to 3e6 here).
+      CHECK(free_error < 10 * kappa * std::numeric_limits<double>::epsilon());
+      const liedyn::Configuration<double> q = liedyn::integrate(
+          model, liedyn::Configuration<double>(x), VectorX<double>(dt * next.velocity(model)));
+      // The same group operations on the same increment: equal to rounding of a unit pose, 1e-14.
+      CHECK((q.H.matrix() - next.H.matrix()).norm() < 1e-14);
+      CHECK((q.s - next.s).norm() < 1e-14);
+    }
+
+    {  // Every contact active: G, g, and the momentum balance.
+      ContactStepWorkspace<double> ws(model, specs);
+      ContactStepSettings<double> settings;
+      settings.margin = std::numeric_limits<double>::infinity();
+      settings.penetration_recovery = 0.5;
+      State<double> next(model);
+      const ContactStepResult<double> r =
+          liedyn::contact_step(model, ws, x, tau, dt, next, settings);
+      REQUIRE(r.active_contacts == 5);
+      const int m = 15;
+      // J from the points' velocities: row block k maps ν̄ to axesᵀ (the point's velocity in A),
+      // the point's velocity from frame_velocity (body sense) at unit velocities e_i.
+      MatrixX<double> J(m, nv);
+      liedyn::forward_poses(model, data, x);
+      for (int k = 0; k < 5; ++k) {
+        const liedyn::ContactPoint<double>& c = ws.points[k];
+        const SE3<double> H_body = data.H_world[c.body];
+        const Vector3<double> centre = H_body.act_point(c.point);
+        const Vector3<double> n = c.axes.col(2);
+        CHECK(std::abs(ws.gap(k) - (n.dot(centre - c.plane_point) - c.radius)) < 1e-14);
+        const Vector3<double> point = H_body.act_inverse_point(centre - c.radius * n);
+        for (int i = 0; i < nv; ++i) {
+          State<double> xi = x;
+          VectorX<double> e = VectorX<double>::Zero(nv);
+          e(i) = 1;
+          if (model.has_moving_base()) xi.nu = e.head<6>();
+          xi.r = e.tail(model.nv_joints());
+          const Vector6<double> twist = liedyn::frame_velocity(
+              model, data, xi, c.body, SE3<double>(Matrix3<double>::Identity(), point),
+              liedyn::TwistRepresentation::Body);
+          const Vector3<double> velocity =
+              H_body.rotation() * twist.head<3>();  // the frame's axes are the body's
+          J.block(3 * k, i, 3, 1) = c.axes.transpose() * velocity;
+        }
+      }
+      const MatrixX<double> M = liedyn::crba(model, data, x);
+      const double kappa = 1 / M.llt().rcond();
+      const MatrixX<double> Minv = M.llt().solve(MatrixX<double>::Identity(nv, nv));
+      const MatrixX<double> G = J * Minv * J.transpose();
+      // G against a dense inverse of M: about κ(M) ε relative, ten times that as above.
+      CHECK((ws.delassus.topLeftCorner(m, m) - G).norm() <
+            10 * kappa * std::numeric_limits<double>::epsilon() * G.norm());
+      CHECK(
+          (ws.delassus.topLeftCorner(m, m) - ws.delassus.topLeftCorner(m, m).transpose()).norm() ==
+          0);
+      // The impulses of active contacts in the contact order.
+      VectorX<double> lambda(m);
+      for (int k = 0; k < 5; ++k) lambda.segment<3>(3 * k) = ws.impulse.segment<3>(3 * k);
+      const VectorX<double> h = liedyn::bias_force(model, data, x);
+      const VectorX<double> v_next = next.velocity(model);
+      // M (ν̄⁺ − ν̄) = Δt (τ̄ − h) + Jᵀ λ, a residual: rounding of |M| |ν̄| (no κ), 1e-10.
+      const VectorX<double> rhs = dt * (tau - h) + J.transpose() * lambda;
+      CHECK((M * (v_next - v) - rhs).norm() < 1e-10 * (rhs.norm() + (M * v).norm()));
+      // c = J ν̄⁺ + b, with b's normal entries φ/Δt (open) or β φ/Δt (penetrating).
+      VectorX<double> c = J * v_next;
+      for (int k = 0; k < 5; ++k)
+        c(3 * k + 2) += ws.gap(k) > 0 ? ws.gap(k) / dt : 0.5 * ws.gap(k) / dt;
+      CHECK((c - ws.contact_velocity).norm() < 1e-9 * (1 + c.norm()));
+      liedyn::test::report("random tree: |G - J M^-1 J^T| / |G|",
+                           (ws.delassus.topLeftCorner(m, m) - G).norm() / G.norm());
+    }
   }
 }
 
