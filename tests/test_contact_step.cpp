@@ -447,6 +447,33 @@ TEST_CASE("contact_step: the step's equations on random trees of every joint typ
   }
 }
 
+TEST_CASE("contact_step: an unconverged solve is reported, and the step taken",
+          "[contact_step][report]") {
+  // The sliding cube's first step from a cold start with one iteration allowed: neither solver
+  // meets the default tolerance in one iteration on it.
+  const double a = 0.2, m = 1.5, theta = std::atan(0.42), dt = 1e-3;
+  const Model<double> model = cube_model(a, m);
+  for (ContactSolver solver : {ContactSolver::Admm, ContactSolver::Pgs}) {
+    CAPTURE(liedyn::to_string(solver));
+    ContactStepWorkspace<double> ws(model, cube_corners(a, incline(theta), 0.3));
+    ContactStepSettings<double> settings;
+    settings.solver = solver;
+    settings.solver_settings.max_iterations = 1;
+    const State<double> x = cube_on_incline(model, a, theta);
+    State<double> next(model);
+    const ContactStepResult<double> r =
+        liedyn::contact_step(model, ws, x, VectorX<double>::Zero(6), dt, next, settings);
+    CHECK_FALSE(r.converged);
+    CHECK_FALSE(r.solver.converged);
+    CHECK(r.solver.iterations == 1);
+    CHECK(r.active_contacts == 4);
+    CHECK(r.solver.dual_residual > settings.solver_settings.absolute_tolerance);
+    // The step was taken with the last iterate: the cube moved, its impulses are kept.
+    CHECK(next.nu.norm() > 0);
+    CHECK(ws.warm_start_impulse.norm() > 0);
+  }
+}
+
 TEST_CASE("contact_step: no allocation once the workspace exists", "[contact_step][alloc]") {
   const double a = 0.2, m = 1.5, theta = std::atan(0.42), dt = 1e-3;
   const Model<double> model = cube_model(a, m);
