@@ -6,7 +6,8 @@
 //     sliding with the analytic acceleration g (sin θ − μ cos θ) when tan θ > μ;
 //   * a ball (a sphere contact) dropped on the ground: it never goes below the plane and comes to
 //     rest; thrown sliding without spin, it ends rolling at 5/7 of its initial speed (the
-//     textbook result of Coulomb friction on a solid sphere);
+//     textbook result of Coulomb friction on a solid sphere); with restitution e it bounces to
+//     e² times its height;
 //   * energy: kinetic plus potential (energy.hpp) never rises along an unactuated trajectory;
 //   * Solo-12 standing on its 4 feet under a PD controller with a static feedforward computed here
 //     (a least-norm split of its weight between the feet): no drift over 1 s at 1 kHz;
@@ -21,6 +22,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -226,6 +228,50 @@ TEST_CASE("contact_step: a dropped ball comes to rest on the ground without pene
   CHECK(highest_after_touch < 1e-9);
   // At rest: the solver's tolerance on the contact velocity (1.5e-10 m/s), 1e-9.
   CHECK(x.nu.norm() < 1e-9);
+}
+
+TEST_CASE("contact_step: a ball dropped with restitution e bounces to e^2 times its height",
+          "[contact_step][physics]") {
+  // Margin 0 and no push-out (β = 0): the impact is seen one step after the crossing and reflects
+  // the approach speed (ContactStepSettings::restitution).
+  const double r = 0.1, m = 0.5, e = 0.8, height = 0.5;
+  const Model<double> model = ball_model(r, m);
+  auto first_apex = [&](double dt) {
+    ContactStepWorkspace<double> ws(
+        model, {ContactPointSpec<double>::on_body("ball", Vector3<double>::Zero(),
+                                                  ContactPlane<double>::ground(), 0.5, r)});
+    ContactStepSettings<double> settings;
+    settings.margin = 0;
+    settings.penetration_recovery = 0;
+    settings.restitution = e;
+    State<double> x(model);
+    x.H = SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0.0, 0.0, r + height));
+    const VectorX<double> tau = VectorX<double>::Zero(6);
+    bool bounced = false;
+    double apex = 0;
+    for (int step = 0; step < static_cast<int>(1.0 / dt); ++step) {
+      liedyn::contact_step(model, ws, x, tau, dt, x, settings);
+      if (ws.active.size() == 1) bounced = true;
+      if (bounced) apex = std::max(apex, x.H.translation()(2) - r);
+    }
+    return apex;
+  };
+  const double coarse = first_apex(1e-3), fine = first_apex(5e-4);
+  const double expected = e * e * height;
+  liedyn::test::report("bouncing ball: apex vs e^2 h, relative, dt = 1 ms",
+                       (coarse - expected) / expected);
+  liedyn::test::report("bouncing ball: apex vs e^2 h, relative, dt = 0.5 ms",
+                       (fine - expected) / expected);
+  // The impact is seen at a penetration p of up to v_i Δt (v_i = √(2 g h)); bouncing from −p at
+  // e times the speed gained over h + p, the ball rises to e²(h + p) − p. Semi-implicit Euler
+  // keeps E − ½ g Δt v exactly under gravity alone, so the energy is exact at rest and at the
+  // apex. Hence the apex lies within (1 − e²) v_i Δt below e² h.
+  const double impact_speed = std::sqrt(2 * kGravity * height);
+  for (const auto& [dt, apex] : {std::pair<double, double>{1e-3, coarse}, {5e-4, fine}}) {
+    CAPTURE(dt);
+    CHECK(apex <= expected + 1e-12);
+    CHECK(apex >= expected - (1 - e * e) * impact_speed * dt);
+  }
 }
 
 TEST_CASE("contact_step: a ball thrown sliding ends rolling at 5/7 of its speed",
@@ -553,6 +599,10 @@ TEST_CASE("contact_step: argument checks", "[contact_step][errors]") {
   settings.penetration_recovery = 1.5;
   CHECK_THROWS_WITH(liedyn::contact_step(model, ws, x, tau, 1e-3, x, settings),
                     Contains("liedyn: contact_step: penetration_recovery must lie in [0, 1]"));
+  settings = ContactStepSettings<double>();
+  settings.restitution = -0.1;
+  CHECK_THROWS_WITH(liedyn::contact_step(model, ws, x, tau, 1e-3, x, settings),
+                    Contains("liedyn: contact_step: the restitution must lie in [0, 1]"));
   const Model<double> other = cube_model(0.2, 1.0);
   CHECK_THROWS_WITH(liedyn::contact_step(other, ws, State<double>(other), tau, 1e-3, x),
                     Contains("liedyn: contact_step: the workspace was built for another model"));

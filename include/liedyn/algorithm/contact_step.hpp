@@ -24,8 +24,9 @@
 // β φ/Δt for φ ≤ 0 (β = penetration_recovery: a fraction β of a penetration is removed per step,
 // Baumgarte-like). The tangential entries of b are zero.
 //
-// The step is first order in Δt, its velocity products explicit (docs/frictional-contacts.md says
-// what that costs a rolling ball); no restitution yet: impacts are inelastic.
+// Restitution e (optional, default 0) adds e min(v_n, 0) to the normal entry of b at contacts
+// with φ ≤ 0, v_n their normal velocity at the step's start. The step is first order in Δt, its
+// velocity products explicit (docs/frictional-contacts.md says what that costs a rolling ball).
 #pragma once
 
 #include <cmath>
@@ -157,6 +158,13 @@ struct ContactStepSettings {
   /// removes the fraction β of it. 0 keeps a penetration as it is; β > 0 does work on the robot
   /// (the push-out velocity), so energy may rise by about ½ m (β φ/Δt)².
   S penetration_recovery = S(0.2);
+  /// Newton's restitution e in [0, 1] at touching or penetrating contacts (φ ≤ 0): their normal
+  /// free velocity gains e min(v_n, 0), v_n the contact's normal velocity at the step's start, so
+  /// that an approach at v_n < 0 leaves at −e v_n or faster. 0: inelastic impacts. A contact closed
+  /// within the margin (φ > 0) is caught at the closing speed φ/Δt, below the approach speed: for
+  /// bounces at the right speed use margin 0 (the impact is then seen one step after the crossing,
+  /// at a penetration of up to the approach speed times Δt).
+  S restitution = S(0);
 
   /// FrictionalContactSettings' defaults with warm_start on.
   static FrictionalContactSettings<S> default_solver_settings() {
@@ -220,7 +228,7 @@ struct ContactStepWorkspace {
   /// an inactive contact.
   VectorX<S> impulse;
   /// c_k = G λ + g at the end of the step, contact k's frame: the contact point's velocity
-  /// relative to the plane plus the gap term b_k (zero for an inactive contact).
+  /// relative to the plane plus the gap and restitution terms b_k (zero for an inactive contact).
   VectorX<S> contact_velocity;
   /// The indices of the active contacts, increasing (capacity reserved: no allocation).
   std::vector<int> active;
@@ -338,7 +346,8 @@ bool is_finite(const S& x) {
 ///
 /// Throws InvalidArgument ("liedyn: contact_step: …") for dt not finite and > 0, a state or tau
 /// with a non-finite entry, wrong sizes, a workspace built for another model, settings out of
-/// range (margin < 0, penetration_recovery outside [0, 1]), and what the solver refuses.
+/// range (margin < 0, penetration_recovery or restitution outside [0, 1]), and what the solver
+/// refuses.
 /// Cost: crba and the factorization (O(Σ depth²)), h (O(n)), per active contact a frame Jacobian
 /// (O(6 nv)) and O(nv depth) for L⁻ᵀJᵀ, G in O(m² nv) (m = 3 n_active), the solve.
 template <class S, class Derived>
@@ -361,6 +370,8 @@ ContactStepResult<S> contact_step(const Model<S>& model, ContactStepWorkspace<S>
   LIEDYN_CHECK(settings.margin >= S(0), std::string(who) + ": the margin must be >= 0");
   LIEDYN_CHECK(settings.penetration_recovery >= S(0) && settings.penetration_recovery <= S(1),
                std::string(who) + ": penetration_recovery must lie in [0, 1]");
+  LIEDYN_CHECK(settings.restitution >= S(0) && settings.restitution <= S(1),
+               std::string(who) + ": the restitution must lie in [0, 1]");
 
   const int nv = model.nv(), nc = ws.num_contacts();
   Data<S>& data = ws.data;
@@ -405,6 +416,11 @@ ContactStepResult<S> contact_step(const Model<S>& model, ContactStepWorkspace<S>
     ws.free_contact_velocity.template segment<3>(m).noalias() =
         ws.J.middleRows(m, 3) * ws.free_velocity;
     ws.free_contact_velocity(m + 2) += gap_term;
+    if (phi <= S(0) && settings.restitution > S(0)) {
+      using std::min;
+      ws.free_contact_velocity(m + 2) +=
+          settings.restitution * min(S(ws.J.row(m + 2).dot(ws.velocity)), S(0));
+    }
     m += 3;
   }
   const int na = m / 3;
