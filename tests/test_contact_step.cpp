@@ -11,10 +11,10 @@
 //   * energy: kinetic plus potential (energy.hpp) never rises along an unactuated trajectory;
 //   * Solo-12 standing on its 4 feet under a PD controller with a static feedforward computed here
 //     (a least-norm split of its weight between the feet): no drift over 1 s at 1 kHz;
-//   * the step's equations on random trees of every joint type: the free step against ABA and
-//     Configuration's integrate, G against J M⁻¹ Jᵀ from a dense inverse of crba's M with J from
-//     the points' velocities (frame_velocity, not the Jacobian), the momentum balance
-//     M (ν̄⁺ − ν̄) = Δt (τ̄ − h) + Jᵀ λ.
+//   * the step's equations on random trees of every joint type: the free step against ABA,
+//     Configuration's integrate and semi_implicit_euler_step, G against J M⁻¹ Jᵀ from a dense
+//     inverse of crba's M with J from the points' velocities (frame_velocity, not the Jacobian),
+//     the momentum balance M (ν̄⁺ − ν̄) = Δt (τ̄ − h) + Jᵀ λ.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -31,6 +31,7 @@
 #include <liedyn/algorithm/aba.hpp>
 #include <liedyn/algorithm/contact_step.hpp>
 #include <liedyn/algorithm/energy.hpp>
+#include <liedyn/algorithm/linearization.hpp>
 #include <liedyn/model/builder.hpp>
 #include <liedyn/model/configuration.hpp>
 #include <liedyn/model/samples.hpp>
@@ -427,6 +428,13 @@ TEST_CASE("contact_step: the step's equations on random trees of every joint typ
       // The same group operations on the same increment: equal to rounding of a unit pose, 1e-14.
       CHECK((q.H.matrix() - next.H.matrix()).norm() < 1e-14);
       CHECK((q.s - next.s).norm() < 1e-14);
+      // The library's contact-free step (linearization.hpp) is the same scheme through ABA.
+      State<double> euler(model);
+      liedyn::semi_implicit_euler_step(model, data, x, tau, dt, euler);
+      CHECK(liedyn::test::relative_error(next.velocity(model), euler.velocity(model)) <
+            10 * kappa * std::numeric_limits<double>::epsilon());
+      CHECK((euler.H.matrix() - next.H.matrix()).norm() < 1e-14);
+      CHECK((euler.s - next.s).norm() < 1e-14);
     }
 
     {  // Every contact active: G, g, and the momentum balance.
