@@ -29,6 +29,7 @@
 #include "liedyn/algorithm/constraint_kinematics.hpp"
 #include "liedyn/algorithm/constraint_kinematics_derivatives.hpp"
 #include "liedyn/algorithm/constraint_projection.hpp"
+#include "liedyn/algorithm/contact_step.hpp"
 #include "liedyn/algorithm/coriolis.hpp"
 #include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
@@ -43,5 +44,6 @@
 #include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/algorithm/textbook.hpp"
 #include "liedyn/arithmetic/constrained_solvers.hpp"
+#include "liedyn/arithmetic/frictional_contact.hpp"
 
 #include "liedyn/numdiff.hpp"
