@@ -258,7 +258,8 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains):
     same state + control costs as generate) with one ContactModel3D/6D per frame: calc's xout,
     cost and contact forces (`vec force.NAME.k`: ContactData.f in the contact's sense, and
     `vec lambda.k`: the stacked Lagrange multipliers), calcDiff's Fx, Fu, df_dx, df_du, Lx, Lu,
-    Lxx, Lxu, Luu. 3D contacts get xref = `vec xref_contact.I` (the foot's position at a random
+    Lxx, Lxu, Luu; and ResidualModelFrameTranslation of the first contact frame against
+    `vec translation_ref` (`translation_r.k`, `translation_Rx.k`). 3D contacts get xref = `vec xref_contact.I` (the foot's position at a random
     configuration, moved by up to 5 cm), 6D ones the identity placement (their Kp is 0)."""
     model = pin.buildModelFromUrdf(os.path.join(DATA, urdf), pin.JointModelFreeFlyer())
     rng = np.random.default_rng(seed)
@@ -337,6 +338,15 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains):
         else:
             lines.append("mat %s %d %d %s" % (n, m.shape[0], m.shape[1], fmt(m)))
 
+    # Crocoddyl's ResidualModelFrameTranslation of the first contact frame against a random
+    # target, on its own (a separate generator: the draws above stay as they were).
+    trng = np.random.default_rng(seed + 100)
+    tref = trng.uniform(-1.0, 1.0, 3)
+    translation = crocoddyl.ResidualModelFrameTranslation(state, model.getFrameId(frames[0]), tref,
+                                                          nu)
+    lines.append("translation_frame " + frames[0])
+    lines.append("vec translation_ref 3 %s" % fmt(tref))
+
     worst = 0.0
     d2 = dam.createData()
     for k in range(samples):
@@ -362,6 +372,15 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains):
         mat("Lxx" + s, data.Lxx)
         mat("Lxu" + s, data.Lxu)
         mat("Luu" + s, data.Luu)
+        q = x[: model.nq]
+        tdata_pin = pin.Data(model)
+        pin.computeJointJacobians(model, tdata_pin, q)
+        pin.updateFramePlacements(model, tdata_pin)
+        tdata = translation.createData(crocoddyl.DataCollectorMultibody(tdata_pin))
+        translation.calc(tdata, x, u)
+        translation.calcDiff(tdata, x, u)
+        vec("translation_r" + s, tdata.r)
+        mat("translation_Rx" + s, tdata.Rx)
 
         # The generator's own checks: the KKT equations with Pinocchio's M, h, and Fx, Fu
         # against central differences.

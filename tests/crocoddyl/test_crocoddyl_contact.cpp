@@ -261,3 +261,58 @@ TEST_CASE("crocoddyl bridge: contact model errors are named", "[crocoddyl]") {
   CHECK(d.force(0).size() == 3);
   CHECK_THROWS_WITH(d.force(1), Catch::Contains("no contact 1 (the model has 1)"));
 }
+
+TEST_CASE("crocoddyl bridge: frame translation residual agrees with Crocoddyl", "[crocoddyl]") {
+  // Against Crocoddyl's ResidualModelFrameTranslation (the first contact frame of each file,
+  // Pinocchio's data computed by the generator): kReferenceTol, rounding only. Against central
+  // differences of r along x ⊕ h e (h = 1e-6; r is smooth and of order 1, truncation ~1e-12,
+  // round-off ~1e-10): 1e-8.
+  using liedyn::crocoddyl::ResidualModelFrameTranslationLiedyn;
+  for (const std::string name : kContactFiles) {
+    const Robot r = load_robot(name);
+    const StateLiedyn& st = *r.state;
+    const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+    const std::string frame = r.ref.words.at("translation_frame").at(0);
+    auto res = std::make_shared<ResidualModelFrameTranslationLiedyn>(
+        r.state, frame, r.ref.vec("translation_ref"), nu);
+    crocoddyl::DataCollectorAbstract collector;
+    auto data = res->createData(&collector);
+    auto data2 = res->createData(&collector);
+    const int ndx = static_cast<int>(st.get_ndx());
+    double e_r = 0.0, e_rx = 0.0, e_fd = 0.0;
+    for (int k = 0; k < r.ref.samples; ++k) {
+      const std::string s = "." + std::to_string(k);
+      INFO(name << " sample " << k);
+      const VectorXd x = st.from_pinocchio(r.ref.vec("x" + s), r.perm);
+      const VectorXd u = r.Pu.transpose() * r.ref.vec("u" + s);
+      res->calc(data, x, u);
+      res->calcDiff(data, x, u);
+      e_r = std::max(e_r, scaled_error(data->r, r.ref.vec("translation_r" + s)));
+      e_rx = std::max(e_rx, scaled_error(data->Rx * r.T.transpose(),
+                                         r.ref.mat("translation_Rx" + s)));
+      const double h = 1e-6;
+      MatrixXd fd(3, ndx);
+      VectorXd xp(st.get_nx()), xm(st.get_nx());
+      for (int c = 0; c < ndx; ++c) {
+        st.integrate(x, VectorXd::Unit(ndx, c) * h, xp);
+        st.integrate(x, -VectorXd::Unit(ndx, c) * h, xm);
+        res->calc(data2, xp);
+        const VectorXd rp = data2->r;
+        res->calc(data2, xm);
+        fd.col(c) = (rp - data2->r) / (2 * h);
+      }
+      e_fd = std::max(e_fd, scaled_error(data->Rx, fd));
+      CHECK(data->Ru.isZero(0.0));
+    }
+    CHECK(e_r < kReferenceTol);
+    CHECK(e_rx < kReferenceTol);
+    CHECK(e_fd < 1e-8);
+    liedyn::test::report(name + ": frame translation r", e_r);
+    liedyn::test::report(name + ": frame translation Rx", e_rx);
+    liedyn::test::report(name + ": frame translation Rx vs central differences", e_fd);
+  }
+  const Robot r = load_robot("solo12_contact3d_lwa");
+  CHECK_THROWS_WITH(ResidualModelFrameTranslationLiedyn(r.state, "FL_TOE",
+                                                        Eigen::Vector3d::Zero(), 12),
+                    Catch::Contains("ResidualModelFrameTranslationLiedyn: no frame named 'FL_TOE'"));
+}
