@@ -10,6 +10,8 @@
 //   derivatives, converted with the map of docs/crocoddyl.md (contact rows need none).
 // * Against central differences of calc: Fx, Fu, df_dx, df_du (solo12 with armature too).
 // * The errors: unknown frame, WORLD sense, a 6D Kp, sizes, foreign data.
+// * Crocoddyl's Euler integrator and FDDP on solo12 standing on three feet, the fourth moved by
+//   ResidualModelFrameTranslationLiedyn; no allocation with that residual in the costs.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -19,6 +21,11 @@
 #include <string>
 #include <vector>
 
+#include <crocoddyl/core/integrator/euler.hpp>
+#include <crocoddyl/core/optctrl/shooting.hpp>
+#include <crocoddyl/core/solvers/fddp.hpp>
+
+#include <liedyn/algorithm/kinematics.hpp>
 #include <liedyn/crocoddyl/all.hpp>
 #include <liedyn/model/samples.hpp>
 
@@ -315,4 +322,70 @@ TEST_CASE("crocoddyl bridge: frame translation residual agrees with Crocoddyl", 
   CHECK_THROWS_WITH(ResidualModelFrameTranslationLiedyn(r.state, "FL_TOE",
                                                         Eigen::Vector3d::Zero(), 12),
                     Catch::Contains("ResidualModelFrameTranslationLiedyn: no frame named 'FL_TOE'"));
+}
+
+TEST_CASE("crocoddyl bridge: FDDP on the contact model with a frame translation cost",
+          "[crocoddyl]") {
+  // solo12 with bent legs on three feet (LOCAL_WORLD_ALIGNED, gains [0, 50], targets where the
+  // feet are), the fourth foot asked 5 cm forward and up by ResidualModelFrameTranslationLiedyn
+  // (weight 100) with the state and control costs; 20 Euler nodes of 10 ms. FDDP converges from
+  // the zero-control rollout and lowers the cost; the foot moves towards its target.
+  using liedyn::crocoddyl::ResidualModelFrameTranslationLiedyn;
+  auto model =
+      std::make_shared<const Model<double>>(liedyn::load_urdf_file(kData + "/solo12.urdf"));
+  auto state = std::make_shared<StateLiedyn>(model);
+  const std::size_t nu = static_cast<std::size_t>(model->nv_joints());
+  VectorXd x0 = state->zero();
+  for (int leg = 0; leg < 4; ++leg) {  // HAA, HFE, KFE per leg: knees bent
+    x0(7 + 3 * leg + 1) = leg < 2 ? 0.8 : -0.8;
+    x0(7 + 3 * leg + 2) = leg < 2 ? -1.6 : 1.6;
+  }
+  liedyn::Data<double> kin(*model);
+  liedyn::State<double> s0(*model);
+  state->read_state(x0, s0);
+  liedyn::forward_poses(*model, kin, s0);
+  std::vector<ContactLiedyn> stance;
+  for (const char* f : {"FR_FOOT", "HL_FOOT", "HR_FOOT"})
+    stance.push_back(ContactLiedyn::point(f, liedyn::frame_pose(*model, kin, f).translation(),
+                                          pinocchio::LOCAL_WORLD_ALIGNED,
+                                          Eigen::Vector2d(0.0, 50.0)));
+  const Eigen::Vector3d swing_start = liedyn::frame_pose(*model, kin, "FL_FOOT").translation();
+  const Eigen::Vector3d target = swing_start + Eigen::Vector3d(0.05, 0.0, 0.05);
+  auto costs = make_costs(state, nu, x0, VectorXd::Zero(static_cast<int>(nu)));
+  auto swing = std::make_shared<ResidualModelFrameTranslationLiedyn>(state, "FL_FOOT", target, nu);
+  costs->addCost("swing", std::make_shared<crocoddyl::CostModelResidual>(state, swing), 100.0);
+  auto dam = std::make_shared<DifferentialActionModelContactFwdDynamicsLiedyn>(
+      state, Actuation::FloatingBase, stance, costs);
+  auto iam = std::make_shared<crocoddyl::IntegratedActionModelEuler>(dam, 1e-2);
+  auto terminal = std::make_shared<crocoddyl::IntegratedActionModelEuler>(dam, 0.0);
+  const std::size_t horizon = 20;
+  std::vector<std::shared_ptr<crocoddyl::ActionModelAbstract>> running(horizon, iam);
+  auto problem = std::make_shared<crocoddyl::ShootingProblem>(x0, running, terminal);
+  crocoddyl::SolverFDDP solver(problem);
+  std::vector<VectorXd> xs(horizon + 1, x0), us(horizon, VectorXd::Zero(static_cast<int>(nu)));
+  problem->rollout(us, xs);
+  const double initial_cost = problem->calc(xs, us);
+  const bool converged = solver.solve(xs, us, 100, true);
+  INFO("iterations " << solver.get_iter() << ", cost " << initial_cost << " -> "
+                     << solver.get_cost() << ", stop " << solver.get_stop());
+  CHECK(converged);
+  CHECK(solver.get_cost() < initial_cost);
+  state->read_state(solver.get_xs().back(), s0);
+  liedyn::forward_poses(*model, kin, s0);
+  const Eigen::Vector3d swing_end = liedyn::frame_pose(*model, kin, "FL_FOOT").translation();
+  CHECK((swing_end - target).norm() < (swing_start - target).norm());
+  liedyn::test::report("solo12 three feet: FDDP iterations", static_cast<double>(solver.get_iter()));
+  liedyn::test::report("solo12 three feet: FDDP cost ratio", solver.get_cost() / initial_cost);
+
+  // No allocation in calc and calcDiff with the translation residual among the costs.
+  auto data = dam->createData();
+  const VectorXd u = VectorXd::Random(static_cast<int>(nu));
+  std::size_t allocations = 0;
+  {
+    liedyn::test::NoAllocation guard;
+    dam->calc(data, x0, u);
+    dam->calcDiff(data, x0, u);
+    allocations = guard.allocations();
+  }
+  CHECK(allocations == 0);
 }
