@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes tests/data/crocoddyl/{solo12,talos,solo12_armature}.txt: Crocoddyl 3.2 reference values
-for the liedyn-Crocoddyl bridge (include/liedyn/crocoddyl/, tests/crocoddyl/test_crocoddyl_bridge.cpp).
+"""Writes tests/data/crocoddyl/{solo12,talos,solo12_armature}.txt and the contact files (CONTACTS,
+generate_contact): Crocoddyl 3.2 reference values for the liedyn-Crocoddyl bridge
+(include/liedyn/crocoddyl/, tests/crocoddyl/test_crocoddyl_{bridge,contact}.cpp).
 
 Run from the repository root, with the pip packages of docs/crocoddyl.md installed:
 
@@ -238,29 +239,33 @@ def generate(name, urdf, seed, samples, with_armature, state_operations):
     return "\n".join(lines) + "\n"
 
 
-# Contact dynamics: (file name, URDF, seed, contact frames, "3D" or "6D", sense, gains [Kp, Kd]).
+# Contact dynamics: (file name, URDF, seed, contact frames, "3D" or "6D", sense, gains [Kp, Kd],
+# joint armature).
 # Kp is non-zero on one 3D file only: it checks the position error's mapping; Crocoddyl's 6D
 # position error (log6) is not liedyn's, and the bridge refuses a 6D Kp.
 CONTACTS = (
     ("solo12_contact3d_local", "solo12.urdf", 11, ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"),
-     "3D", "LOCAL", (25.0, 10.0)),
+     "3D", "LOCAL", (25.0, 10.0), False),
     ("solo12_contact3d_lwa", "solo12.urdf", 12, ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"),
-     "3D", "LOCAL_WORLD_ALIGNED", (0.0, 50.0)),
+     "3D", "LOCAL_WORLD_ALIGNED", (0.0, 50.0), False),
     ("talos_contact6d_local", "talos.urdf", 13, ("left_sole_link", "right_sole_link"),
-     "6D", "LOCAL", (0.0, 40.0)),
+     "6D", "LOCAL", (0.0, 40.0), False),
     ("talos_contact6d_lwa", "talos.urdf", 14, ("left_sole_link", "right_sole_link"),
-     "6D", "LOCAL_WORLD_ALIGNED", (0.0, 30.0)),
+     "6D", "LOCAL_WORLD_ALIGNED", (0.0, 30.0), False),
+    ("solo12_contact3d_armature", "solo12.urdf", 15, ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"),
+     "3D", "LOCAL_WORLD_ALIGNED", (10.0, 20.0), True),
 )
 
 
-def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains):
+def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains, with_armature):
     """Crocoddyl's DifferentialActionModelContactFwdDynamics (ActuationModelFloatingBase, the
     same state + control costs as generate) with one ContactModel3D/6D per frame: calc's xout,
     cost and contact forces (`vec force.NAME.k`: ContactData.f in the contact's sense, and
     `vec lambda.k`: the stacked Lagrange multipliers), calcDiff's Fx, Fu, df_dx, df_du, Lx, Lu,
     Lxx, Lxu, Luu; and ResidualModelFrameTranslation of the first contact frame against
     `vec translation_ref` (`translation_r.k`, `translation_Rx.k`). 3D contacts get xref = `vec xref_contact.I` (the foot's position at a random
-    configuration, moved by up to 5 cm), 6D ones the identity placement (their Kp is 0)."""
+    configuration, moved by up to 5 cm), 6D ones the identity placement (their Kp is 0). With
+    `with_armature`, the joints' armature as in generate (`vec armature`)."""
     model = pin.buildModelFromUrdf(os.path.join(DATA, urdf), pin.JointModelFreeFlyer())
     rng = np.random.default_rng(seed)
     state, actuation = build(model)
@@ -296,6 +301,10 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains):
         contacts.addContact(f, c)
     dam = crocoddyl.DifferentialActionModelContactFwdDynamics(state, actuation, contacts, costs,
                                                               0.0, True)
+    armature = np.zeros(model.nv)
+    if with_armature:
+        armature[6:] = 0.01 * np.arange(1, model.nv - 5)
+        dam.armature = armature
     data = dam.createData()
     lines = [
         "# Crocoddyl contact reference for the liedyn-Crocoddyl bridge (format: see the generator)",
@@ -324,6 +333,8 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains):
     lines.append("vec uref %d %s" % (uref.size, fmt(uref)))
     for i, t in enumerate(targets):
         lines.append("vec xref_contact.%d 3 %s" % (i, fmt(t)))
+    if with_armature:
+        lines.append("vec armature %d %s" % (armature.size, fmt(armature)))
 
     def vec(n, v):
         lines.append("vec %s %d %s" % (n, np.asarray(v).size, fmt(v)))
@@ -387,7 +398,7 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains):
         q, v = x[: model.nq], x[model.nq :]
         pd = pin.Data(model)
         M = pin.crba(model, pd, q)
-        M = np.triu(M) + np.triu(M, 1).T
+        M = np.triu(M) + np.triu(M, 1).T + np.diag(armature)
         h = pin.nonLinearEffects(model, pd, q, v)
         J = data.multibody.contacts.Jc
         res = M @ data.xout + h - np.concatenate([np.zeros(6), u]) - J.T @ data.pinocchio.lambda_c
@@ -433,8 +444,9 @@ def main():
         text = generate(name, urdf, seed, args.samples, with_armature, state_operations)
         with open(os.path.join(args.out, name + ".txt"), "w") as f:
             f.write(text)
-    for name, urdf, seed, frames, kind, sense, gains in CONTACTS:
-        text = generate_contact(name, urdf, seed, args.samples, frames, kind, sense, gains)
+    for name, urdf, seed, frames, kind, sense, gains, with_armature in CONTACTS:
+        text = generate_contact(name, urdf, seed, args.samples, frames, kind, sense, gains,
+                                with_armature)
         with open(os.path.join(args.out, name + ".txt"), "w") as f:
             f.write(text)
 

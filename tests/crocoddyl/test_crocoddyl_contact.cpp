@@ -5,7 +5,8 @@
 //   tests/data/crocoddyl/{solo12_contact3d_local, solo12_contact3d_lwa, talos_contact6d_local,
 //   talos_contact6d_lwa}.txt (scripts/generate_crocoddyl_reference.py): four 3D feet (LOCAL with
 //   gains [25, 10] and targets off the feet, LOCAL_WORLD_ALIGNED with [0, 50]) and two 6D soles
-//   (LOCAL [0, 40], LOCAL_WORLD_ALIGNED [0, 30]), floating-base actuation, the state + control
+//   (LOCAL [0, 40], LOCAL_WORLD_ALIGNED [0, 30]); solo12 again with joint armature
+//   (LOCAL_WORLD_ALIGNED [10, 20]); floating-base actuation, the state + control
 //   costs, ten random (x, u) each: xout, cost, the forces, Fx, Fu, df_dx, df_du and the cost
 //   derivatives, converted with the map of docs/crocoddyl.md (contact rows need none).
 // * Against central differences of calc: Fx, Fu, df_dx, df_du (solo12 with armature too).
@@ -93,8 +94,10 @@ ContactDifferences central_differences(DifferentialActionModelContactFwdDynamics
   return out;
 }
 
+// The last one with joint armature on both sides (Crocoddyl adds it to M's diagonal).
 const char* const kContactFiles[] = {"solo12_contact3d_local", "solo12_contact3d_lwa",
-                                     "talos_contact6d_local", "talos_contact6d_lwa"};
+                                     "talos_contact6d_local", "talos_contact6d_lwa",
+                                     "solo12_contact3d_armature"};
 
 }  // namespace
 
