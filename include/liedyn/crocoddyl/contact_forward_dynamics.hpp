@@ -34,6 +34,7 @@
 // state, as in free_forward_dynamics.hpp (residuals that need only x and u).
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <ostream>
 #include <string>
