@@ -217,5 +217,4 @@ inline VectorXd align_base_quaternion(VectorXd x_pin, const VectorXd& reference)
   return x_pin;
 }
 
-
 }  // namespace croc_test
