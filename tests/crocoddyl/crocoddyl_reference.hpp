@@ -217,4 +217,5 @@ inline VectorXd align_base_quaternion(VectorXd x_pin, const VectorXd& reference)
   return x_pin;
 }
 
+
 }  // namespace croc_test

@@ -53,8 +53,8 @@ std::vector<ContactLiedyn> reference_contacts(const Reference& ref) {
   std::vector<ContactLiedyn> out;
   for (std::size_t k = 1; k < frames.size(); ++k) {
     if (kind == "3D")
-      out.push_back(ContactLiedyn::point(
-          frames[k], ref.vec("xref_contact." + std::to_string(k - 1)), sense, gains));
+      out.push_back(ContactLiedyn::point(frames[k], ref.vec("xref_contact." + std::to_string(k - 1)),
+                                         sense, gains));
     else out.push_back(ContactLiedyn::rigid(frames[k], sense, gains));
   }
   return out;
@@ -130,8 +130,8 @@ TEST_CASE("crocoddyl bridge: contact forward dynamics agrees with Crocoddyl", "[
       };
       double e_force = 0.0;
       for (std::size_t c = 0; c < contacts.size(); ++c)
-        e_force = std::max(e_force,
-                           scaled_error(d.force(c), r.ref.vec("force." + contacts[c].frame + s)));
+        e_force = std::max(e_force, scaled_error(d.force(c),
+                                                 r.ref.vec("force." + contacts[c].frame + s)));
       e["force"] = e_force;
       const VectorXd xout_calc = data->xout;
       dam->calcDiff(data, x, u);
@@ -166,9 +166,8 @@ TEST_CASE("crocoddyl bridge: contact derivatives against central differences", "
     std::string file;
     bool armature;
   };
-  for (const Case& cs :
-       {Case{"solo12_contact3d_local", false}, Case{"solo12_contact3d_lwa", false},
-        Case{"talos_contact6d_lwa", false}, Case{"solo12_contact3d_local", true}}) {
+  for (const Case& cs : {Case{"solo12_contact3d_local", false}, Case{"solo12_contact3d_lwa", false},
+                         Case{"talos_contact6d_lwa", false}, Case{"solo12_contact3d_local", true}}) {
     Robot r = load_robot(cs.file);
     if (cs.armature) {
       VectorXd a(r.model->nv_joints());
@@ -197,9 +196,9 @@ TEST_CASE("crocoddyl bridge: contact derivatives against central differences", "
         u.tail(static_cast<int>(nu)) = r.Pu.transpose() * r.ref.vec("u" + s);
         dam.calcDiff(data, x, u);
         const ContactDifferences fd = central_differences(dam, x, u, kStep);
-        const double e =
-            std::max({scaled_error(data->Fx, fd.Fx), scaled_error(data->Fu, fd.Fu),
-                      scaled_error(d.df_dx, fd.df_dx), scaled_error(d.df_du, fd.df_du)});
+        const double e = std::max({scaled_error(data->Fx, fd.Fx), scaled_error(data->Fu, fd.Fu),
+                                   scaled_error(d.df_dx, fd.df_dx),
+                                   scaled_error(d.df_du, fd.df_du)});
         INFO("sample " << k << " error " << e);
         CHECK(e < kCentralTol);
         worst = std::max(worst, e);
@@ -299,8 +298,8 @@ TEST_CASE("crocoddyl bridge: frame translation residual agrees with Crocoddyl", 
       res->calc(data, x, u);
       res->calcDiff(data, x, u);
       e_r = std::max(e_r, scaled_error(data->r, r.ref.vec("translation_r" + s)));
-      e_rx =
-          std::max(e_rx, scaled_error(data->Rx * r.T.transpose(), r.ref.mat("translation_Rx" + s)));
+      e_rx = std::max(e_rx, scaled_error(data->Rx * r.T.transpose(),
+                                         r.ref.mat("translation_Rx" + s)));
       const double h = 1e-6;
       MatrixXd fd(3, ndx);
       VectorXd xp(st.get_nx()), xm(st.get_nx());
@@ -323,9 +322,9 @@ TEST_CASE("crocoddyl bridge: frame translation residual agrees with Crocoddyl", 
     liedyn::test::report(name + ": frame translation Rx vs central differences", e_fd);
   }
   const Robot r = load_robot("solo12_contact3d_lwa");
-  CHECK_THROWS_WITH(
-      ResidualModelFrameTranslationLiedyn(r.state, "FL_TOE", Eigen::Vector3d::Zero(), 12),
-      Catch::Contains("ResidualModelFrameTranslationLiedyn: no frame named 'FL_TOE'"));
+  CHECK_THROWS_WITH(ResidualModelFrameTranslationLiedyn(r.state, "FL_TOE",
+                                                        Eigen::Vector3d::Zero(), 12),
+                    Catch::Contains("ResidualModelFrameTranslationLiedyn: no frame named 'FL_TOE'"));
 }
 
 TEST_CASE("crocoddyl bridge: FDDP on the contact model with a frame translation cost",
@@ -378,8 +377,7 @@ TEST_CASE("crocoddyl bridge: FDDP on the contact model with a frame translation 
   liedyn::forward_poses(*model, kin, s0);
   const Eigen::Vector3d swing_end = liedyn::frame_pose(*model, kin, "FL_FOOT").translation();
   CHECK((swing_end - target).norm() < (swing_start - target).norm());
-  liedyn::test::report("solo12 three feet: FDDP iterations",
-                       static_cast<double>(solver.get_iter()));
+  liedyn::test::report("solo12 three feet: FDDP iterations", static_cast<double>(solver.get_iter()));
   liedyn::test::report("solo12 three feet: FDDP cost ratio", solver.get_cost() / initial_cost);
 
   // No allocation in calc and calcDiff with the translation residual among the costs.

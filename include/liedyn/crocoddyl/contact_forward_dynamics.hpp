@@ -57,13 +57,12 @@ namespace crocoddyl {
 /// One contact of DifferentialActionModelContactFwdDynamicsLiedyn, as Crocoddyl's
 /// ContactModel3D (point) or ContactModel6D (rigid) describes it, the frame given by name.
 struct ContactLiedyn {
-  /// A point contact (3 rows: the frame origin's acceleration) or a rigid one (6 rows).
   enum class Kind { Point3D, Rigid6D };
   Kind kind = Kind::Point3D;
   std::string frame;  ///< the liedyn model's frame (a link, or a merged fixed frame)
   pinocchio::ReferenceFrame sense = pinocchio::LOCAL;  ///< LOCAL or LOCAL_WORLD_ALIGNED
-  Eigen::Vector3d xref = Eigen::Vector3d::Zero();      ///< point: p*, the target origin in A
-  Eigen::Vector2d gains = Eigen::Vector2d::Zero();     ///< [Kp, Kd] (rigid: Kp must be 0)
+  Eigen::Vector3d xref = Eigen::Vector3d::Zero();  ///< point: p*, the target origin in A
+  Eigen::Vector2d gains = Eigen::Vector2d::Zero();  ///< [Kp, Kd] (rigid: Kp must be 0)
 
   /// Crocoddyl's ContactModel3D(state, frame, xref, sense, nu, gains).
   static ContactLiedyn point(const std::string& frame_name, const Eigen::Vector3d& target,
@@ -103,7 +102,6 @@ struct DifferentialActionDataContactFwdDynamicsLiedyn
   using CostDataSum = ::crocoddyl::CostDataSumTpl<double>;
   EIGEN_MAKE_ALIGNED_OPERATOR_NEW
 
-  /// Sized for `model`: its liedyn Data and ConstraintData, the cost data, the force blocks.
   explicit DifferentialActionDataContactFwdDynamicsLiedyn(
       DifferentialActionModelContactFwdDynamicsLiedyn* model);
 
@@ -285,10 +283,10 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
       if (c.sense == pinocchio::LOCAL_WORLD_ALIGNED) sense = TwistRepresentation::Mixed;
       else
         LIEDYN_CHECK(c.sense == pinocchio::LOCAL,
-                     name +
-                         ": sense WORLD is not supported (Crocoddyl's contacts compute it as "
-                         "LOCAL_WORLD_ALIGNED: use that)");
-      LIEDYN_CHECK(std::isfinite(c.gains(0)) && std::isfinite(c.gains(1)) && c.xref.allFinite(),
+                     name + ": sense WORLD is not supported (Crocoddyl's contacts compute it as "
+                            "LOCAL_WORLD_ALIGNED: use that)");
+      LIEDYN_CHECK(std::isfinite(c.gains(0)) && std::isfinite(c.gains(1)) &&
+                       c.xref.allFinite(),
                    name + ": the gains and xref must be finite");
       ConstraintSpec<double> s;
       if (c.kind == ContactLiedyn::Kind::Point3D) {
@@ -296,9 +294,8 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
         s.placement = SE3<double>(Matrix3<double>::Identity(), c.xref);
       } else {
         LIEDYN_CHECK(c.gains(0) == 0.0,
-                     name +
-                         ": a rigid contact's Kp must be 0 (Crocoddyl's 6D position error "
-                         "log6 is not liedyn's; see contact_forward_dynamics.hpp)");
+                     name + ": a rigid contact's Kp must be 0 (Crocoddyl's 6D position error "
+                            "log6 is not liedyn's; see contact_forward_dynamics.hpp)");
         s = ConstraintSpec<double>::rigid_contact(c.frame, sense);
       }
       s.name = c.frame;

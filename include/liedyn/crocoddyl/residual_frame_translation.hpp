@@ -34,7 +34,6 @@ struct ResidualDataFrameTranslationLiedyn : public ::crocoddyl::ResidualDataAbst
   using Base = ::crocoddyl::ResidualDataAbstractTpl<double>;
   EIGEN_MAKE_ALIGNED_OPERATOR_NEW
 
-  /// Sized for `model` (r: 3, Rx: 3 × ndx) with a liedyn Data of its model.
   ResidualDataFrameTranslationLiedyn(ResidualModelFrameTranslationLiedyn* model,
                                      DataCollectorAbstract* data);
 
@@ -59,8 +58,8 @@ class ResidualModelFrameTranslationLiedyn : public ::crocoddyl::ResidualModelAbs
              /*u_dependent=*/false),
         liedyn_state_(std::move(state)),
         frame_name_(frame),
-        frame_id_(
-            liedyn_state_->model().require_frame_id(frame, "ResidualModelFrameTranslationLiedyn")),
+        frame_id_(liedyn_state_->model().require_frame_id(frame,
+                                                          "ResidualModelFrameTranslationLiedyn")),
         xref_(xref) {}
 
   /// r = p_F − p*.
@@ -68,7 +67,6 @@ class ResidualModelFrameTranslationLiedyn : public ::crocoddyl::ResidualModelAbs
             const Eigen::Ref<const VectorXs>&) override {
     compute(data, x);
   }
-  /// r = p_F − p* at a terminal node (no control).
   void calc(const std::shared_ptr<ResidualDataAbstract>& data,
             const Eigen::Ref<const VectorXs>& x) override {
     compute(data, x);
@@ -79,13 +77,11 @@ class ResidualModelFrameTranslationLiedyn : public ::crocoddyl::ResidualModelAbs
                 const Eigen::Ref<const VectorXs>& x, const Eigen::Ref<const VectorXs>&) override {
     compute_diff(data, x);
   }
-  /// Rx = [J_F,lin 0] (mixed sense) at a terminal node.
   void calcDiff(const std::shared_ptr<ResidualDataAbstract>& data,
                 const Eigen::Ref<const VectorXs>& x) override {
     compute_diff(data, x);
   }
 
-  /// A data for this residual (Crocoddyl's createData).
   std::shared_ptr<ResidualDataAbstract> createData(DataCollectorAbstract* const data) override {
     return std::allocate_shared<Data>(Eigen::aligned_allocator<Data>(), this, data);
   }
@@ -94,11 +90,9 @@ class ResidualModelFrameTranslationLiedyn : public ::crocoddyl::ResidualModelAbs
   const Model<double>& model() const { return liedyn_state_->model(); }
   /// The frame's name and index in the liedyn model.
   const std::string& frame_name() const { return frame_name_; }
-  /// The frame's index in the liedyn model.
   int frame_id() const { return frame_id_; }
-  /// p*, the target position of the frame origin in the inertial frame A.
+  /// p*.
   const Eigen::Vector3d& get_reference() const { return xref_; }
-  /// Sets p* (in the inertial frame A).
   void set_reference(const Eigen::Vector3d& xref) { xref_ = xref; }
 
   /// A copy of this residual (Crocoddyl's cast to double).
@@ -111,7 +105,6 @@ class ResidualModelFrameTranslationLiedyn : public ::crocoddyl::ResidualModelAbs
         "ResidualModelFrameTranslationLiedyn: casting to float is not supported");
   }
 
-  /// Crocoddyl's description line: the frame and p*.
   void print(std::ostream& os) const override {
     os << "ResidualModelFrameTranslationLiedyn {frame=" << frame_name_
        << ", tref=" << xref_.transpose() << "}";
@@ -125,9 +118,8 @@ class ResidualModelFrameTranslationLiedyn : public ::crocoddyl::ResidualModelAbs
   Data& cast(const std::shared_ptr<ResidualDataAbstract>& data, const char* who) const {
     Data* d = dynamic_cast<Data*>(data.get());
     LIEDYN_CHECK(d != nullptr && d->owner == this,
-                 std::string(who) +
-                     ": data was not created by this residual (make it with its "
-                     "createData)");
+                 std::string(who) + ": data was not created by this residual (make it with its "
+                                    "createData)");
     return *d;
   }
   void check_x(const char* who, const Eigen::Ref<const VectorXs>& x) const {
