@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes tests/data/crocoddyl/{solo12,talos,solo12_armature}.txt: Crocoddyl 3.2 reference values
-for the liedyn-Crocoddyl bridge (include/liedyn/crocoddyl/, tests/crocoddyl/test_crocoddyl_bridge.cpp).
+"""Writes tests/data/crocoddyl/{solo12,talos,solo12_armature}.txt and the contact files (CONTACTS,
+generate_contact): Crocoddyl 3.2 reference values for the liedyn-Crocoddyl bridge
+(include/liedyn/crocoddyl/, tests/crocoddyl/test_crocoddyl_{bridge,contact}.cpp).
 
 Run from the repository root, with the pip packages of docs/crocoddyl.md installed:
 
@@ -238,6 +239,201 @@ def generate(name, urdf, seed, samples, with_armature, state_operations):
     return "\n".join(lines) + "\n"
 
 
+# Contact dynamics: (file name, URDF, seed, contact frames, "3D" or "6D", sense, gains [Kp, Kd],
+# joint armature).
+# Kp is non-zero on one 3D file only: it checks the position error's mapping; Crocoddyl's 6D
+# position error (log6) is not liedyn's, and the bridge refuses a 6D Kp.
+CONTACTS = (
+    ("solo12_contact3d_local", "solo12.urdf", 11, ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"),
+     "3D", "LOCAL", (25.0, 10.0), False),
+    ("solo12_contact3d_lwa", "solo12.urdf", 12, ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"),
+     "3D", "LOCAL_WORLD_ALIGNED", (0.0, 50.0), False),
+    ("talos_contact6d_local", "talos.urdf", 13, ("left_sole_link", "right_sole_link"),
+     "6D", "LOCAL", (0.0, 40.0), False),
+    ("talos_contact6d_lwa", "talos.urdf", 14, ("left_sole_link", "right_sole_link"),
+     "6D", "LOCAL_WORLD_ALIGNED", (0.0, 30.0), False),
+    ("solo12_contact3d_armature", "solo12.urdf", 15, ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"),
+     "3D", "LOCAL_WORLD_ALIGNED", (10.0, 20.0), True),
+)
+
+
+def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains, with_armature):
+    """Crocoddyl's DifferentialActionModelContactFwdDynamics (ActuationModelFloatingBase, the
+    same state + control costs as generate) with one ContactModel3D/6D per frame: calc's xout,
+    cost and contact forces (`vec force.NAME.k`: ContactData.f in the contact's sense, and
+    `vec lambda.k`: the stacked Lagrange multipliers), calcDiff's Fx, Fu, df_dx, df_du, Lx, Lu,
+    Lxx, Lxu, Luu; and ResidualModelFrameTranslation of the first contact frame against
+    `vec translation_ref` (`translation_r.k`, `translation_Rx.k`). 3D contacts get xref = `vec xref_contact.I` (the foot's position at a random
+    configuration, moved by up to 5 cm), 6D ones the identity placement (their Kp is 0). With
+    `with_armature`, the joints' armature as in generate (`vec armature`)."""
+    model = pin.buildModelFromUrdf(os.path.join(DATA, urdf), pin.JointModelFreeFlyer())
+    rng = np.random.default_rng(seed)
+    state, actuation = build(model)
+    nu = actuation.nu
+    xref = random_state(model, rng)
+    uref = rng.uniform(-1.0, 1.0, nu)
+    costs = crocoddyl.CostModelSum(state, nu)
+    costs.addCost(
+        "state",
+        crocoddyl.CostModelResidual(state, crocoddyl.ResidualModelState(state, xref, nu)),
+        W_STATE,
+    )
+    costs.addCost(
+        "control",
+        crocoddyl.CostModelResidual(state, crocoddyl.ResidualModelControl(state, uref)),
+        W_CONTROL,
+    )
+    frame = getattr(pin.ReferenceFrame, sense)
+    contacts = crocoddyl.ContactModelMultiple(state, nu)
+    pdata = pin.Data(model)
+    q0 = random_state(model, rng)[: model.nq]
+    pin.framesForwardKinematics(model, pdata, q0)
+    targets = []
+    for f in frames:
+        fid = model.getFrameId(f)
+        if kind == "3D":
+            target = pdata.oMf[fid].translation + rng.uniform(-0.05, 0.05, 3)
+            targets.append(target)
+            c = crocoddyl.ContactModel3D(state, fid, target, frame, nu, np.array(gains))
+        else:
+            c = crocoddyl.ContactModel6D(state, fid, pin.SE3.Identity(), frame, nu,
+                                         np.array(gains))
+        contacts.addContact(f, c)
+    dam = crocoddyl.DifferentialActionModelContactFwdDynamics(state, actuation, contacts, costs,
+                                                              0.0, True)
+    armature = np.zeros(model.nv)
+    if with_armature:
+        armature[6:] = 0.01 * np.arange(1, model.nv - 5)
+        dam.armature = armature
+    data = dam.createData()
+    lines = [
+        "# Crocoddyl contact reference for the liedyn-Crocoddyl bridge (format: see the generator)",
+        "meta generator python3 scripts/generate_crocoddyl_reference.py",
+        "meta crocoddyl_version " + crocoddyl.__version__,
+        "meta pinocchio_version " + pin.__version__,
+        "meta date " + datetime.date.today().isoformat(),
+        "meta urdf " + urdf,
+        "meta seed %d" % seed,
+        "meta actuation ActuationModelFloatingBase",
+        "meta model DifferentialActionModelContactFwdDynamics (JMinvJt_damping 0)",
+        "meta costs state:ResidualModelState:%r control:ResidualModelControl:%r"
+        % (W_STATE, W_CONTROL),
+        "contact_kind " + kind,
+        "contact_sense " + sense,
+        "contact_gains %r %r" % gains,
+        "contact_frames %d %s" % (len(frames), " ".join(frames)),
+        "nq %d" % model.nq,
+        "nv %d" % model.nv,
+        "nu %d" % nu,
+        "samples %d" % samples,
+    ]
+    for i in range(2, model.njoints):
+        lines.append("joint %d %s %s" % (i, model.names[i], model.joints[i].shortname()))
+    lines.append("vec xref %d %s" % (xref.size, fmt(xref)))
+    lines.append("vec uref %d %s" % (uref.size, fmt(uref)))
+    for i, t in enumerate(targets):
+        lines.append("vec xref_contact.%d 3 %s" % (i, fmt(t)))
+    if with_armature:
+        lines.append("vec armature %d %s" % (armature.size, fmt(armature)))
+
+    def vec(n, v):
+        lines.append("vec %s %d %s" % (n, np.asarray(v).size, fmt(v)))
+
+    def mat(n, m):
+        m = np.array(m, copy=True)
+        nz = np.nonzero(m)
+        if 3 * nz[0].size < m.size:
+            triplets = " ".join("%d %d %r" % (i, j, float(m[i, j])) for i, j in zip(*nz))
+            lines.append("sparse %s %d %d %d %s" % (n, m.shape[0], m.shape[1], nz[0].size,
+                                                    triplets))
+        else:
+            lines.append("mat %s %d %d %s" % (n, m.shape[0], m.shape[1], fmt(m)))
+
+    # Crocoddyl's ResidualModelFrameTranslation of the first contact frame against a random
+    # target, on its own (a separate generator: the draws above stay as they were).
+    trng = np.random.default_rng(seed + 100)
+    tref = trng.uniform(-1.0, 1.0, 3)
+    translation = crocoddyl.ResidualModelFrameTranslation(state, model.getFrameId(frames[0]), tref,
+                                                          nu)
+    lines.append("translation_frame " + frames[0])
+    lines.append("vec translation_ref 3 %s" % fmt(tref))
+
+    worst = 0.0
+    d2 = dam.createData()
+    for k in range(samples):
+        x = random_state(model, rng)
+        u = rng.uniform(-20.0, 20.0, nu)
+        dam.calc(data, x, u)
+        dam.calcDiff(data, x, u)
+        s = ".%d" % k
+        vec("x" + s, x)
+        vec("u" + s, u)
+        vec("xout" + s, data.xout)
+        vec("cost" + s, [data.cost])
+        vec("lambda" + s, data.pinocchio.lambda_c)
+        for f in frames:
+            vec("force.%s%s" % (f, s),
+                np.array(data.multibody.contacts.contacts[f].f.vector)[: 3 if kind == "3D" else 6])
+        mat("Fx" + s, data.Fx)
+        mat("Fu" + s, data.Fu)
+        mat("df_dx" + s, data.df_dx)
+        mat("df_du" + s, data.df_du)
+        vec("Lx" + s, data.Lx)
+        vec("Lu" + s, data.Lu)
+        mat("Lxx" + s, data.Lxx)
+        mat("Lxu" + s, data.Lxu)
+        mat("Luu" + s, data.Luu)
+        q = x[: model.nq]
+        tdata_pin = pin.Data(model)
+        pin.computeJointJacobians(model, tdata_pin, q)
+        pin.updateFramePlacements(model, tdata_pin)
+        tdata = translation.createData(crocoddyl.DataCollectorMultibody(tdata_pin))
+        translation.calc(tdata, x, u)
+        translation.calcDiff(tdata, x, u)
+        vec("translation_r" + s, tdata.r)
+        mat("translation_Rx" + s, tdata.Rx)
+
+        # The generator's own checks: the KKT equations with Pinocchio's M, h, and Fx, Fu
+        # against central differences.
+        q, v = x[: model.nq], x[model.nq :]
+        pd = pin.Data(model)
+        M = pin.crba(model, pd, q)
+        M = np.triu(M) + np.triu(M, 1).T + np.diag(armature)
+        h = pin.nonLinearEffects(model, pd, q, v)
+        J = data.multibody.contacts.Jc
+        res = M @ data.xout + h - np.concatenate([np.zeros(6), u]) - J.T @ data.pinocchio.lambda_c
+        kkt = np.abs(res).max() / max(1.0, np.abs(h).max())
+        if kkt > 1e-10:
+            print("FAILED: M xout + h - tau != Jc^T lambda_c (%.2e)" % kkt, file=sys.stderr)
+            sys.exit(1)
+        step = 1e-6
+        fd = np.zeros((model.nv, state.ndx + nu))
+        for c in range(state.ndx):
+            e = np.zeros(state.ndx)
+            e[c] = step
+            dam.calc(d2, state.integrate(x, e), u)
+            plus = d2.xout.copy()
+            dam.calc(d2, state.integrate(x, -e), u)
+            fd[:, c] = (plus - d2.xout) / (2 * step)
+        for c in range(nu):
+            e = np.zeros(nu)
+            e[c] = step
+            dam.calc(d2, x, u + e)
+            plus = d2.xout.copy()
+            dam.calc(d2, x, u - e)
+            fd[:, state.ndx + c] = (plus - d2.xout) / (2 * step)
+        F = np.hstack([data.Fx, data.Fu])
+        worst = max(worst, np.abs(fd - F).max() / max(1.0, np.abs(F).max()))
+    lines.append("end")
+    print("%s: nq %d nv %d nu %d, %d contacts %s %s gains %s, %d samples, Fx/Fu vs central "
+          "differences %.2e" % (name, model.nq, model.nv, nu, len(frames), kind, sense, gains,
+                                samples, worst))
+    if worst > FD_TOL:
+        print("FAILED: finite-difference check above %g" % FD_TOL, file=sys.stderr)
+        sys.exit(1)
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(DATA, "crocoddyl"))
@@ -246,6 +442,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     for name, urdf, seed, with_armature, state_operations in ROBOTS:
         text = generate(name, urdf, seed, args.samples, with_armature, state_operations)
+        with open(os.path.join(args.out, name + ".txt"), "w") as f:
+            f.write(text)
+    for name, urdf, seed, frames, kind, sense, gains, with_armature in CONTACTS:
+        text = generate_contact(name, urdf, seed, args.samples, frames, kind, sense, gains,
+                                with_armature)
         with open(os.path.join(args.out, name + ".txt"), "w") as f:
             f.write(text)
 

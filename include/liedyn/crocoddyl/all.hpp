@@ -3,6 +3,8 @@
 // liedyn.hpp, which stays free of Crocoddyl.
 #pragma once
 
+#include "liedyn/crocoddyl/contact_forward_dynamics.hpp"
 #include "liedyn/crocoddyl/free_forward_dynamics.hpp"
+#include "liedyn/crocoddyl/residual_frame_translation.hpp"
 #include "liedyn/crocoddyl/residual_state.hpp"
 #include "liedyn/crocoddyl/state.hpp"

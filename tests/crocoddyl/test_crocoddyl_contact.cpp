@@ -1,0 +1,396 @@
+// liedyn tests — the Crocoddyl bridge's contact forward dynamics
+// (include/liedyn/crocoddyl/contact_forward_dynamics.hpp, docs/crocoddyl.md).
+//
+// * Against Crocoddyl's own Pinocchio-backed DifferentialActionModelContactFwdDynamics:
+//   tests/data/crocoddyl/{solo12_contact3d_local, solo12_contact3d_lwa, talos_contact6d_local,
+//   talos_contact6d_lwa}.txt (scripts/generate_crocoddyl_reference.py): four 3D feet (LOCAL with
+//   gains [25, 10] and targets off the feet, LOCAL_WORLD_ALIGNED with [0, 50]) and two 6D soles
+//   (LOCAL [0, 40], LOCAL_WORLD_ALIGNED [0, 30]); solo12 again with joint armature
+//   (LOCAL_WORLD_ALIGNED [10, 20]); floating-base actuation, the state + control
+//   costs, ten random (x, u) each: xout, cost, the forces, Fx, Fu, df_dx, df_du and the cost
+//   derivatives, converted with the map of docs/crocoddyl.md (contact rows need none).
+// * Against central differences of calc: Fx, Fu, df_dx, df_du (solo12 with armature too).
+// * The errors: unknown frame, WORLD sense, a 6D Kp, sizes, foreign data.
+// * Crocoddyl's Euler integrator and FDDP on solo12 standing on three feet, the fourth moved by
+//   ResidualModelFrameTranslationLiedyn; no allocation with that residual in the costs.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <crocoddyl/core/integrator/euler.hpp>
+#include <crocoddyl/core/optctrl/shooting.hpp>
+#include <crocoddyl/core/solvers/fddp.hpp>
+
+#include <liedyn/algorithm/kinematics.hpp>
+#include <liedyn/crocoddyl/all.hpp>
+#include <liedyn/model/samples.hpp>
+
+#include "../support/test_support.hpp"
+#include "crocoddyl_reference.hpp"
+
+using namespace croc_test;
+using liedyn::crocoddyl::Actuation;
+using liedyn::crocoddyl::ContactLiedyn;
+using liedyn::crocoddyl::DifferentialActionModelContactFwdDynamicsLiedyn;
+
+namespace {
+
+// The contacts a reference file describes (contact_kind, contact_sense, contact_gains,
+// contact_frames, xref_contact.I).
+std::vector<ContactLiedyn> reference_contacts(const Reference& ref) {
+  const std::string kind = ref.words.at("contact_kind").at(0);
+  const std::string sense_name = ref.words.at("contact_sense").at(0);
+  const pinocchio::ReferenceFrame sense =
+      sense_name == "LOCAL" ? pinocchio::LOCAL : pinocchio::LOCAL_WORLD_ALIGNED;
+  const auto& g = ref.words.at("contact_gains");
+  const Eigen::Vector2d gains(std::stod(g.at(0)), std::stod(g.at(1)));
+  const auto& frames = ref.words.at("contact_frames");
+  std::vector<ContactLiedyn> out;
+  for (std::size_t k = 1; k < frames.size(); ++k) {
+    if (kind == "3D")
+      out.push_back(ContactLiedyn::point(
+          frames[k], ref.vec("xref_contact." + std::to_string(k - 1)), sense, gains));
+    else out.push_back(ContactLiedyn::rigid(frames[k], sense, gains));
+  }
+  return out;
+}
+
+// Central differences of calc: Fx, Fu (of xout) and df_dx, df_du (of λ), by columns.
+struct ContactDifferences {
+  MatrixXd Fx, Fu, df_dx, df_du;
+};
+ContactDifferences central_differences(DifferentialActionModelContactFwdDynamicsLiedyn& dam,
+                                       const VectorXd& x, const VectorXd& u, double h) {
+  const StateLiedyn& st = *dam.liedyn_state();
+  const int ndx = static_cast<int>(st.get_ndx()), nv = static_cast<int>(st.get_nv());
+  const int nu = static_cast<int>(dam.get_nu()), m = static_cast<int>(dam.get_nc());
+  auto data = dam.createData();
+  auto& d = static_cast<DifferentialActionModelContactFwdDynamicsLiedyn::Data&>(*data);
+  ContactDifferences out{MatrixXd(nv, ndx), MatrixXd(nv, nu), MatrixXd(m, ndx), MatrixXd(m, nu)};
+  VectorXd xp(st.get_nx()), xm(st.get_nx());
+  for (int c = 0; c < ndx; ++c) {
+    const VectorXd e = VectorXd::Unit(ndx, c) * h;
+    st.integrate(x, e, xp);
+    st.integrate(x, -e, xm);
+    dam.calc(data, xp, u);
+    const VectorXd fp = d.xout, lp = d.constraints.lambda;
+    dam.calc(data, xm, u);
+    out.Fx.col(c) = (fp - d.xout) / (2 * h);
+    out.df_dx.col(c) = (lp - d.constraints.lambda) / (2 * h);
+  }
+  for (int c = 0; c < nu; ++c) {
+    const VectorXd e = VectorXd::Unit(nu, c) * h;
+    dam.calc(data, x, u + e);
+    const VectorXd fp = d.xout, lp = d.constraints.lambda;
+    dam.calc(data, x, u - e);
+    out.Fu.col(c) = (fp - d.xout) / (2 * h);
+    out.df_du.col(c) = (lp - d.constraints.lambda) / (2 * h);
+  }
+  return out;
+}
+
+// The last one with joint armature on both sides (Crocoddyl adds it to M's diagonal).
+const char* const kContactFiles[] = {"solo12_contact3d_local", "solo12_contact3d_lwa",
+                                     "talos_contact6d_local", "talos_contact6d_lwa",
+                                     "solo12_contact3d_armature"};
+
+}  // namespace
+
+TEST_CASE("crocoddyl bridge: contact forward dynamics agrees with Crocoddyl", "[crocoddyl]") {
+  // kReferenceTol (crocoddyl_reference.hpp): the same mathematics in double on both sides; the
+  // KKT solve adds the Delassus matrix's conditioning to M's, still far below 1e-9.
+  for (const std::string name : kContactFiles) {
+    const Robot r = load_robot(name);
+    const StateLiedyn& st = *r.state;
+    const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+    const VectorXd xref = st.from_pinocchio(r.ref.vec("xref"), r.perm);
+    const VectorXd uref = r.Pu.transpose() * r.ref.vec("uref");
+    const std::vector<ContactLiedyn> contacts = reference_contacts(r.ref);
+    auto dam = std::make_shared<DifferentialActionModelContactFwdDynamicsLiedyn>(
+        r.state, Actuation::FloatingBase, contacts, make_costs(r.state, nu, xref, uref));
+    REQUIRE(dam->get_nu() == nu);
+    auto data = dam->createData();
+    auto& d = static_cast<DifferentialActionModelContactFwdDynamicsLiedyn::Data&>(*data);
+    std::map<std::string, double> worst;
+    for (int k = 0; k < r.ref.samples; ++k) {
+      const std::string s = "." + std::to_string(k);
+      INFO(name << " sample " << k);
+      const VectorXd x = st.from_pinocchio(r.ref.vec("x" + s), r.perm);
+      const VectorXd u = r.Pu.transpose() * r.ref.vec("u" + s);
+      dam->calc(data, x, u);
+      std::map<std::string, double> e = {
+          {"xout", scaled_error(r.Pv * data->xout, r.ref.vec("xout" + s))},
+          {"cost", scaled_error(VectorXd::Constant(1, data->cost), r.ref.vec("cost" + s))},
+          {"lambda", scaled_error(d.constraints.lambda, r.ref.vec("lambda" + s))},
+      };
+      double e_force = 0.0;
+      for (std::size_t c = 0; c < contacts.size(); ++c)
+        e_force = std::max(e_force,
+                           scaled_error(d.force(c), r.ref.vec("force." + contacts[c].frame + s)));
+      e["force"] = e_force;
+      const VectorXd xout_calc = data->xout;
+      dam->calcDiff(data, x, u);
+      e["xout after calcDiff"] = scaled_error(data->xout, xout_calc);
+      e["Fx"] = scaled_error(r.Pv * data->Fx * r.T.transpose(), r.ref.mat("Fx" + s));
+      e["Fu"] = scaled_error(r.Pv * data->Fu * r.Pu.transpose(), r.ref.mat("Fu" + s));
+      e["df_dx"] = scaled_error(d.df_dx * r.T.transpose(), r.ref.mat("df_dx" + s));
+      e["df_du"] = scaled_error(d.df_du * r.Pu.transpose(), r.ref.mat("df_du" + s));
+      e["Lx"] = scaled_error(r.T * data->Lx, r.ref.vec("Lx" + s));
+      e["Lu"] = scaled_error(r.Pu * data->Lu, r.ref.vec("Lu" + s));
+      e["Lxx"] = scaled_error(r.T * data->Lxx * r.T.transpose(), r.ref.mat("Lxx" + s));
+      e["Lxu"] = scaled_error(r.T * data->Lxu * r.Pu.transpose(), r.ref.mat("Lxu" + s));
+      e["Luu"] = scaled_error(r.Pu * data->Luu * r.Pu.transpose(), r.ref.mat("Luu" + s));
+      for (const auto& [what, err] : e) {
+        INFO(what << " error " << err);
+        CHECK(err < kReferenceTol);
+        worst[what] = std::max(worst[what], err);
+      }
+    }
+    for (const auto& [what, err] : worst) liedyn::test::report(name + ": " + what, err);
+  }
+}
+
+TEST_CASE("crocoddyl bridge: contact derivatives against central differences", "[crocoddyl]") {
+  // Central differences in double with h = 1e-5, errors relative to each quantity's scale
+  // (λ reaches 1e3 N on talos): truncation h²|f'''|/6 and round-off ε κ |f| / h, where κ now
+  // includes the Delassus matrix's conditioning — about 1e-9 of the scale at this step; a wrong
+  // term would be O(1). Hence 1e-7.
+  constexpr double kCentralTol = 1e-7;
+  constexpr double kStep = 1e-5;
+  struct Case {
+    std::string file;
+    bool armature;
+  };
+  for (const Case& cs :
+       {Case{"solo12_contact3d_local", false}, Case{"solo12_contact3d_lwa", false},
+        Case{"talos_contact6d_lwa", false}, Case{"solo12_contact3d_local", true}}) {
+    Robot r = load_robot(cs.file);
+    if (cs.armature) {
+      VectorXd a(r.model->nv_joints());
+      for (int k = 0; k < a.size(); ++k) a(k) = 0.01 * (k + 1);
+      r.model = std::make_shared<const Model<double>>(with_armature(*r.model, a));
+      r.state = std::make_shared<StateLiedyn>(r.model);
+    }
+    const StateLiedyn& st = *r.state;
+    const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+    const VectorXd xref = st.from_pinocchio(r.ref.vec("xref"), r.perm);
+    const VectorXd uref = r.Pu.transpose() * r.ref.vec("uref");
+    for (const Actuation act : {Actuation::FloatingBase, Actuation::Full}) {
+      const std::size_t n = act == Actuation::Full ? static_cast<std::size_t>(r.model->nv()) : nu;
+      INFO(cs.file << (cs.armature ? " with armature" : "")
+                   << (act == Actuation::Full ? ", full actuation" : ", floating base"));
+      DifferentialActionModelContactFwdDynamicsLiedyn dam(
+          r.state, act, reference_contacts(r.ref),
+          make_costs(r.state, n, xref, VectorXd::Zero(static_cast<int>(n))));
+      auto data = dam.createData();
+      auto& d = static_cast<DifferentialActionModelContactFwdDynamicsLiedyn::Data&>(*data);
+      double worst = 0.0;
+      for (int k = 0; k < 2; ++k) {
+        const std::string s = "." + std::to_string(k);
+        const VectorXd x = st.from_pinocchio(r.ref.vec("x" + s), r.perm);
+        VectorXd u = VectorXd::Zero(static_cast<int>(n));
+        u.tail(static_cast<int>(nu)) = r.Pu.transpose() * r.ref.vec("u" + s);
+        dam.calcDiff(data, x, u);
+        const ContactDifferences fd = central_differences(dam, x, u, kStep);
+        const double e =
+            std::max({scaled_error(data->Fx, fd.Fx), scaled_error(data->Fu, fd.Fu),
+                      scaled_error(d.df_dx, fd.df_dx), scaled_error(d.df_du, fd.df_du)});
+        INFO("sample " << k << " error " << e);
+        CHECK(e < kCentralTol);
+        worst = std::max(worst, e);
+      }
+      liedyn::test::report(cs.file + (cs.armature ? " armature" : "") +
+                               (act == Actuation::Full ? " full" : " floating") +
+                               ": Fx, Fu, df vs central differences",
+                           worst);
+    }
+  }
+}
+
+TEST_CASE("crocoddyl bridge: contact model allocates nothing", "[crocoddyl]") {
+  const Robot r = load_robot("talos_contact6d_lwa");
+  const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+  const VectorXd x = r.state->from_pinocchio(r.ref.vec("x.0"), r.perm);
+  const VectorXd u = r.Pu.transpose() * r.ref.vec("u.0");
+  DifferentialActionModelContactFwdDynamicsLiedyn dam(
+      r.state, Actuation::FloatingBase, reference_contacts(r.ref),
+      make_costs(r.state, nu, x, VectorXd::Zero(static_cast<int>(nu))));
+  auto data = dam.createData();
+  std::size_t allocations = 0;
+  {
+    liedyn::test::NoAllocation guard;
+    dam.calc(data, x, u);
+    dam.calcDiff(data, x, u);
+    allocations = guard.allocations();
+  }
+  CHECK(allocations == 0);
+}
+
+TEST_CASE("crocoddyl bridge: contact model errors are named", "[crocoddyl]") {
+  const Robot r = load_robot("solo12_contact3d_local");
+  const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+  auto costs = make_costs(r.state, nu, r.state->zero(), VectorXd::Zero(static_cast<int>(nu)));
+  const auto make = [&](const std::vector<ContactLiedyn>& contacts) {
+    return DifferentialActionModelContactFwdDynamicsLiedyn(r.state, Actuation::FloatingBase,
+                                                           contacts, costs);
+  };
+  const Eigen::Vector3d p = Eigen::Vector3d::Zero();
+  CHECK_THROWS_WITH(make({ContactLiedyn::point("FL_FOOT", p, pinocchio::LOCAL),
+                          ContactLiedyn::point("FL_TOE", p, pinocchio::LOCAL)}),
+                    Catch::Contains("contact 1 ('FL_TOE'): the model has no frame named 'FL_TOE'"));
+  CHECK_THROWS_AS(make({ContactLiedyn::point("FL_TOE", p, pinocchio::LOCAL)}),
+                  liedyn::InvalidArgument);
+  CHECK_THROWS_WITH(make({ContactLiedyn::point("FL_FOOT", p, pinocchio::WORLD)}),
+                    Catch::Contains("sense WORLD is not supported"));
+  CHECK_THROWS_WITH(
+      make({ContactLiedyn::rigid("FL_FOOT", pinocchio::LOCAL, Eigen::Vector2d(10.0, 1.0))}),
+      Catch::Contains("a rigid contact's Kp must be 0"));
+  CHECK_THROWS_WITH(make({}), Catch::Contains("no contacts"));
+
+  auto dam = make({ContactLiedyn::point("FL_FOOT", p, pinocchio::LOCAL)});
+  auto data = dam.createData();
+  const VectorXd x = r.state->from_pinocchio(r.ref.vec("x.0"), r.perm);
+  const VectorXd u = VectorXd::Zero(static_cast<int>(nu));
+  CHECK_THROWS_WITH(dam.calc(data, x.head(5), u),
+                    Catch::Contains("DifferentialActionModelContactFwdDynamicsLiedyn::calc: x has "
+                                    "size 5, expected 37"));
+  CHECK_THROWS_WITH(dam.calcDiff(data, x, u.head(3)),
+                    Catch::Contains("DifferentialActionModelContactFwdDynamicsLiedyn::calcDiff: u "
+                                    "has size 3, expected 12"));
+  auto other = make({ContactLiedyn::point("FR_FOOT", p, pinocchio::LOCAL)});
+  CHECK_THROWS_WITH(dam.calc(other.createData(), x, u),
+                    Catch::Contains("data was created by another model"));
+  CHECK(dam.checkData(data));
+  CHECK(!other.checkData(data));
+  dam.calc(data, x, u);
+  auto& d = static_cast<DifferentialActionModelContactFwdDynamicsLiedyn::Data&>(*data);
+  CHECK(d.force(0).size() == 3);
+  CHECK_THROWS_WITH(d.force(1), Catch::Contains("no contact 1 (the model has 1)"));
+}
+
+TEST_CASE("crocoddyl bridge: frame translation residual agrees with Crocoddyl", "[crocoddyl]") {
+  // Against Crocoddyl's ResidualModelFrameTranslation (the first contact frame of each file,
+  // Pinocchio's data computed by the generator): kReferenceTol, rounding only. Against central
+  // differences of r along x ⊕ h e (h = 1e-6; r is smooth and of order 1, truncation ~1e-12,
+  // round-off ~1e-10): 1e-8.
+  using liedyn::crocoddyl::ResidualModelFrameTranslationLiedyn;
+  for (const std::string name : kContactFiles) {
+    const Robot r = load_robot(name);
+    const StateLiedyn& st = *r.state;
+    const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+    const std::string frame = r.ref.words.at("translation_frame").at(0);
+    auto res = std::make_shared<ResidualModelFrameTranslationLiedyn>(
+        r.state, frame, r.ref.vec("translation_ref"), nu);
+    crocoddyl::DataCollectorAbstract collector;
+    auto data = res->createData(&collector);
+    auto data2 = res->createData(&collector);
+    const int ndx = static_cast<int>(st.get_ndx());
+    double e_r = 0.0, e_rx = 0.0, e_fd = 0.0;
+    for (int k = 0; k < r.ref.samples; ++k) {
+      const std::string s = "." + std::to_string(k);
+      INFO(name << " sample " << k);
+      const VectorXd x = st.from_pinocchio(r.ref.vec("x" + s), r.perm);
+      const VectorXd u = r.Pu.transpose() * r.ref.vec("u" + s);
+      res->calc(data, x, u);
+      res->calcDiff(data, x, u);
+      e_r = std::max(e_r, scaled_error(data->r, r.ref.vec("translation_r" + s)));
+      e_rx =
+          std::max(e_rx, scaled_error(data->Rx * r.T.transpose(), r.ref.mat("translation_Rx" + s)));
+      const double h = 1e-6;
+      MatrixXd fd(3, ndx);
+      VectorXd xp(st.get_nx()), xm(st.get_nx());
+      for (int c = 0; c < ndx; ++c) {
+        st.integrate(x, VectorXd::Unit(ndx, c) * h, xp);
+        st.integrate(x, -VectorXd::Unit(ndx, c) * h, xm);
+        res->calc(data2, xp);
+        const VectorXd rp = data2->r;
+        res->calc(data2, xm);
+        fd.col(c) = (rp - data2->r) / (2 * h);
+      }
+      e_fd = std::max(e_fd, scaled_error(data->Rx, fd));
+      CHECK(data->Ru.isZero(0.0));
+    }
+    CHECK(e_r < kReferenceTol);
+    CHECK(e_rx < kReferenceTol);
+    CHECK(e_fd < 1e-8);
+    liedyn::test::report(name + ": frame translation r", e_r);
+    liedyn::test::report(name + ": frame translation Rx", e_rx);
+    liedyn::test::report(name + ": frame translation Rx vs central differences", e_fd);
+  }
+  const Robot r = load_robot("solo12_contact3d_lwa");
+  CHECK_THROWS_WITH(
+      ResidualModelFrameTranslationLiedyn(r.state, "FL_TOE", Eigen::Vector3d::Zero(), 12),
+      Catch::Contains("ResidualModelFrameTranslationLiedyn: no frame named 'FL_TOE'"));
+}
+
+TEST_CASE("crocoddyl bridge: FDDP on the contact model with a frame translation cost",
+          "[crocoddyl]") {
+  // solo12 with bent legs on three feet (LOCAL_WORLD_ALIGNED, gains [0, 50], targets where the
+  // feet are), the fourth foot asked 5 cm forward and up by ResidualModelFrameTranslationLiedyn
+  // (weight 100) with the state and control costs; 20 Euler nodes of 10 ms. FDDP converges from
+  // the zero-control rollout and lowers the cost; the foot moves towards its target.
+  using liedyn::crocoddyl::ResidualModelFrameTranslationLiedyn;
+  auto model =
+      std::make_shared<const Model<double>>(liedyn::load_urdf_file(kData + "/solo12.urdf"));
+  auto state = std::make_shared<StateLiedyn>(model);
+  const std::size_t nu = static_cast<std::size_t>(model->nv_joints());
+  VectorXd x0 = state->zero();
+  for (int leg = 0; leg < 4; ++leg) {  // HAA, HFE, KFE per leg: knees bent
+    x0(7 + 3 * leg + 1) = leg < 2 ? 0.8 : -0.8;
+    x0(7 + 3 * leg + 2) = leg < 2 ? -1.6 : 1.6;
+  }
+  liedyn::Data<double> kin(*model);
+  liedyn::State<double> s0(*model);
+  state->read_state(x0, s0);
+  liedyn::forward_poses(*model, kin, s0);
+  std::vector<ContactLiedyn> stance;
+  for (const char* f : {"FR_FOOT", "HL_FOOT", "HR_FOOT"})
+    stance.push_back(ContactLiedyn::point(f, liedyn::frame_pose(*model, kin, f).translation(),
+                                          pinocchio::LOCAL_WORLD_ALIGNED,
+                                          Eigen::Vector2d(0.0, 50.0)));
+  const Eigen::Vector3d swing_start = liedyn::frame_pose(*model, kin, "FL_FOOT").translation();
+  const Eigen::Vector3d target = swing_start + Eigen::Vector3d(0.05, 0.0, 0.05);
+  auto costs = make_costs(state, nu, x0, VectorXd::Zero(static_cast<int>(nu)));
+  auto swing = std::make_shared<ResidualModelFrameTranslationLiedyn>(state, "FL_FOOT", target, nu);
+  costs->addCost("swing", std::make_shared<crocoddyl::CostModelResidual>(state, swing), 100.0);
+  auto dam = std::make_shared<DifferentialActionModelContactFwdDynamicsLiedyn>(
+      state, Actuation::FloatingBase, stance, costs);
+  auto iam = std::make_shared<crocoddyl::IntegratedActionModelEuler>(dam, 1e-2);
+  auto terminal = std::make_shared<crocoddyl::IntegratedActionModelEuler>(dam, 0.0);
+  const std::size_t horizon = 20;
+  std::vector<std::shared_ptr<crocoddyl::ActionModelAbstract>> running(horizon, iam);
+  auto problem = std::make_shared<crocoddyl::ShootingProblem>(x0, running, terminal);
+  crocoddyl::SolverFDDP solver(problem);
+  std::vector<VectorXd> xs(horizon + 1, x0), us(horizon, VectorXd::Zero(static_cast<int>(nu)));
+  problem->rollout(us, xs);
+  const double initial_cost = problem->calc(xs, us);
+  const bool converged = solver.solve(xs, us, 100, true);
+  INFO("iterations " << solver.get_iter() << ", cost " << initial_cost << " -> "
+                     << solver.get_cost() << ", stop " << solver.get_stop());
+  CHECK(converged);
+  CHECK(solver.get_cost() < initial_cost);
+  state->read_state(solver.get_xs().back(), s0);
+  liedyn::forward_poses(*model, kin, s0);
+  const Eigen::Vector3d swing_end = liedyn::frame_pose(*model, kin, "FL_FOOT").translation();
+  CHECK((swing_end - target).norm() < (swing_start - target).norm());
+  liedyn::test::report("solo12 three feet: FDDP iterations",
+                       static_cast<double>(solver.get_iter()));
+  liedyn::test::report("solo12 three feet: FDDP cost ratio", solver.get_cost() / initial_cost);
+
+  // No allocation in calc and calcDiff with the translation residual among the costs.
+  auto data = dam->createData();
+  const VectorXd u = VectorXd::Random(static_cast<int>(nu));
+  std::size_t allocations = 0;
+  {
+    liedyn::test::NoAllocation guard;
+    dam->calc(data, x0, u);
+    dam->calcDiff(data, x0, u);
+    allocations = guard.allocations();
+  }
+  CHECK(allocations == 0);
+}
