@@ -3,7 +3,7 @@
 // liedyn's constrained kernels (docs/crocoddyl.md, docs/constraints.md).
 //
 // With x = (H, s, ν, r) in StateLiedyn's layout (state.hpp), the control u and τ̄ = S u
-// (free_forward_dynamics.hpp's actuations), the contacts hold at acceleration level:
+// (action_base.hpp's actuations), the contacts hold at acceleration level:
 //
 //   M q̈ + h − τ̄ = Jᵀ λ,     J q̈ + a₀ = 0,     a₀ = J̇ν̄ + Kp e + Kd J ν̄           (m rows)
 //
@@ -31,7 +31,7 @@
 //
 // Joint armature is the liedyn model's (JointSpec::with_armature, MJCF armature): M carries it
 // in the forward call and its derivatives. The cost is a Crocoddyl CostModelSum over the same
-// state, as in free_forward_dynamics.hpp (residuals that need only x and u).
+// state, as in action_base.hpp (residuals that need only x and u).
 #pragma once
 
 #include <cmath>
@@ -40,14 +40,11 @@
 #include <string>
 #include <vector>
 
-#include <crocoddyl/core/costs/cost-sum.hpp>
-#include <crocoddyl/core/data-collector-base.hpp>
-#include <crocoddyl/core/diff-action-base.hpp>
 #include <pinocchio/multibody/fwd.hpp>
 
 #include "liedyn/algorithm/constrained_dynamics.hpp"
 #include "liedyn/algorithm/constrained_dynamics_derivatives.hpp"
-#include "liedyn/crocoddyl/free_forward_dynamics.hpp"
+#include "liedyn/crocoddyl/action_base.hpp"
 #include "liedyn/crocoddyl/state.hpp"
 #include "liedyn/model/constraint.hpp"
 
@@ -94,13 +91,10 @@ struct ContactLiedyn {
 
 class DifferentialActionModelContactFwdDynamicsLiedyn;
 
-/// The data of DifferentialActionModelContactFwdDynamicsLiedyn: Crocoddyl's outputs, the contact
-/// forces and their derivatives, and liedyn's workspace. Made by the model's createData; usable
-/// with that model only.
+/// The data of DifferentialActionModelContactFwdDynamicsLiedyn: ActionDataLiedyn's members, the
+/// contact forces and their derivatives.
 struct DifferentialActionDataContactFwdDynamicsLiedyn
-    : public ::crocoddyl::DifferentialActionDataAbstractTpl<double> {
-  using Base = ::crocoddyl::DifferentialActionDataAbstractTpl<double>;
-  using CostDataSum = ::crocoddyl::CostDataSumTpl<double>;
+    : public ActionDataLiedyn<DifferentialActionModelContactFwdDynamicsLiedyn> {
   EIGEN_MAKE_ALIGNED_OPERATOR_NEW
 
   /// Sized for `model`: its liedyn Data and ConstraintData, the cost data, the force blocks.
@@ -110,27 +104,19 @@ struct DifferentialActionDataContactFwdDynamicsLiedyn
   /// Contact k's force on the robot, in its sense (3 or 6 entries, force first): after calc.
   Eigen::VectorBlock<const VectorX<double>> force(std::size_t k) const;
 
-  const DifferentialActionModelContactFwdDynamicsLiedyn* owner;  ///< the model that made it
-  Data<double> dynamics;                                 ///< liedyn's workspace (M, h, factors)
-  ConstraintData<double> constraints;                    ///< J, λ (.lambda), their derivatives
-  State<double> state;                                   ///< x read as a liedyn state
-  VectorX<double> tau;                                   ///< τ̄ = S u (size nv, base first)
-  MatrixX<double> df_dx;                                 ///< ∂λ/∂dx (m × ndx), after calcDiff
-  MatrixX<double> df_du;                                 ///< ∂λ/∂u (m × nu), after calcDiff
-  ::crocoddyl::DataCollectorAbstractTpl<double> shared;  ///< what the cost residuals see
-  std::shared_ptr<CostDataSum> costs;                    ///< the cost sum's data
+  ConstraintData<double> constraints;  ///< J, λ (.lambda), their derivatives
+  MatrixX<double> df_dx;               ///< ∂λ/∂dx (m × ndx), after calcDiff
+  MatrixX<double> df_du;               ///< ∂λ/∂u (m × nu), after calcDiff
 };
 
 /// Forward dynamics of a liedyn model under contacts, with a Crocoddyl cost sum, on StateLiedyn
 /// (this header's comment: xout, Fx, Fu, the contacts' senses and gains). double only.
 class DifferentialActionModelContactFwdDynamicsLiedyn
-    : public ::crocoddyl::DifferentialActionModelAbstractTpl<double> {
+    : public ActionModelLiedyn<DifferentialActionModelContactFwdDynamicsLiedyn,
+                               DifferentialActionDataContactFwdDynamicsLiedyn> {
  public:
-  using Base = ::crocoddyl::DifferentialActionModelAbstractTpl<double>;
-  using Data = DifferentialActionDataContactFwdDynamicsLiedyn;
-  using DataAbstract = ::crocoddyl::DifferentialActionDataAbstractTpl<double>;
-  using CostModelSum = ::crocoddyl::CostModelSumTpl<double>;
-  using VectorXs = Base::VectorXs;
+  /// The class's name, in messages.
+  static constexpr const char* name = "DifferentialActionModelContactFwdDynamicsLiedyn";
 
   /// The dynamics of `state`'s model driven as `actuation` says, under `contacts` (rows stacked
   /// in their order), with the cost sum `costs` (whose control size must be this model's nu).
@@ -140,49 +126,27 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
                                                   Actuation actuation,
                                                   std::vector<ContactLiedyn> contacts,
                                                   std::shared_ptr<CostModelSum> costs)
-      : Base(checked_state(state), control_size(*state, actuation), checked_costs(costs)->get_nr()),
-        liedyn_state_(std::move(state)),
-        actuation_(actuation),
+      : ActionModelLiedyn(std::move(state), actuation, std::move(costs)),
         contacts_(std::move(contacts)),
-        set_(liedyn_state_->model(), specs(liedyn_state_->model(), contacts_)),
-        costs_(std::move(costs)) {
-    LIEDYN_CHECK(costs_->get_nu() == nu_,
-                 "DifferentialActionModelContactFwdDynamicsLiedyn: the costs have nu = " +
-                     std::to_string(costs_->get_nu()) + ", expected " + std::to_string(nu_));
-  }
+        set_(model(), specs(model(), contacts_)) {}
 
   /// xout = q̈ and λ (data.constraints.lambda) by liedyn's constrained_forward_dynamics, then the
   /// costs at (x, u). Throws ConstraintError if the contact Jacobian is rank deficient.
   void calc(const std::shared_ptr<DataAbstract>& data, const Eigen::Ref<const VectorXs>& x,
             const Eigen::Ref<const VectorXs>& u) override {
-    Data& d = cast(data, "DifferentialActionModelContactFwdDynamicsLiedyn::calc");
-    check_x("DifferentialActionModelContactFwdDynamicsLiedyn::calc", x);
-    check_u("DifferentialActionModelContactFwdDynamicsLiedyn::calc", u);
-    prepare(d, x, u);
+    Data& d = prepared(data, x, u, "calc");
     d.xout = constrained_forward_dynamics(model(), d.dynamics, set_, d.constraints, d.state, d.tau);
-    costs_->calc(d.costs, x, u);
+    get_costs()->calc(d.costs, x, u);
     d.cost = d.costs->cost;
   }
-
-  /// The terminal node: the costs at x alone (no dynamics).
-  void calc(const std::shared_ptr<DataAbstract>& data,
-            const Eigen::Ref<const VectorXs>& x) override {
-    Data& d = cast(data, "DifferentialActionModelContactFwdDynamicsLiedyn::calc");
-    check_x("DifferentialActionModelContactFwdDynamicsLiedyn::calc", x);
-    liedyn_state_->read_state(x, d.state);
-    costs_->calc(d.costs, x);
-    d.cost = d.costs->cost;
-  }
+  using ActionModelLiedyn::calc;
 
   /// Fx, Fu and the forces' df_dx, df_du by liedyn's constrained_forward_dynamics_derivatives
   /// (exact, body twist), then the costs' derivatives. Computes everything it needs from (x, u)
   /// (xout and λ included): calc need not have run.
   void calcDiff(const std::shared_ptr<DataAbstract>& data, const Eigen::Ref<const VectorXs>& x,
                 const Eigen::Ref<const VectorXs>& u) override {
-    Data& d = cast(data, "DifferentialActionModelContactFwdDynamicsLiedyn::calcDiff");
-    check_x("DifferentialActionModelContactFwdDynamicsLiedyn::calcDiff", x);
-    check_u("DifferentialActionModelContactFwdDynamicsLiedyn::calcDiff", u);
-    prepare(d, x, u);
+    Data& d = prepared(data, x, u, "calcDiff");
     ConstraintData<double>& cd = d.constraints;
     constrained_forward_dynamics_derivatives(model(), d.dynamics, set_, cd, d.state, d.tau,
                                              TwistRepresentation::Body);
@@ -192,83 +156,27 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
     d.Fu = cd.ddq_dtau.rightCols(n);  // S = 1 or [0; 1]: its last nu columns
     d.df_dx = cd.lambda_dx;
     d.df_du = cd.lambda_dtau.rightCols(n);
-    costs_->calcDiff(d.costs, x, u);
+    get_costs()->calcDiff(d.costs, x, u);
   }
+  using ActionModelLiedyn::calcDiff;
 
-  /// The terminal node: the costs' derivatives at x alone.
-  void calcDiff(const std::shared_ptr<DataAbstract>& data,
-                const Eigen::Ref<const VectorXs>& x) override {
-    Data& d = cast(data, "DifferentialActionModelContactFwdDynamicsLiedyn::calcDiff");
-    check_x("DifferentialActionModelContactFwdDynamicsLiedyn::calcDiff", x);
-    costs_->calcDiff(d.costs, x);
-  }
-
-  /// A data for this model (and only this one).
-  std::shared_ptr<DataAbstract> createData() override {
-    return std::allocate_shared<Data>(Eigen::aligned_allocator<Data>(), this);
-  }
-
-  /// Whether `data` was made by this model's createData.
-  bool checkData(const std::shared_ptr<DataAbstract>& data) override {
-    const Data* d = dynamic_cast<const Data*>(data.get());
-    return d != nullptr && d->owner == this;
-  }
-
-  /// The liedyn model.
-  const Model<double>& model() const { return liedyn_state_->model(); }
-  /// The state, as StateLiedyn.
-  const std::shared_ptr<StateLiedyn>& liedyn_state() const { return liedyn_state_; }
-  /// The actuation.
-  Actuation actuation() const { return actuation_; }
   /// The contacts, in the order of their rows.
   const std::vector<ContactLiedyn>& contacts() const { return contacts_; }
   /// The liedyn constraint set they make (one ConstraintSpec per contact).
   const ConstraintSet<double>& constraint_set() const { return set_; }
   /// The number of contact rows m (3 per point, 6 per rigid contact).
   std::size_t get_nc() const { return static_cast<std::size_t>(set_.dimension()); }
-  /// The cost sum.
-  const std::shared_ptr<CostModelSum>& get_costs() const { return costs_; }
-
-  /// A copy of this model (Crocoddyl's cast to double).
-  std::shared_ptr<::crocoddyl::DifferentialActionModelBase> cloneAsDouble() const override {
-    return std::make_shared<DifferentialActionModelContactFwdDynamicsLiedyn>(*this);
-  }
-  /// Throws: the bridge is double only (Crocoddyl's cast to float).
-  [[noreturn]] std::shared_ptr<::crocoddyl::DifferentialActionModelBase> cloneAsFloat()
-      const override {
-    detail::throw_invalid_argument(
-        "DifferentialActionModelContactFwdDynamicsLiedyn: casting to float is not supported");
-  }
 
   /// Prints the sizes, the actuation and the contacts.
   void print(std::ostream& os) const override {
-    os << "DifferentialActionModelContactFwdDynamicsLiedyn {nx=" << state_->get_nx()
-       << ", ndx=" << state_->get_ndx() << ", nu=" << nu_
-       << ", actuation=" << (actuation_ == Actuation::Full ? "full" : "floating base")
-       << ", contacts=";
+    print_sizes(os);
+    os << ", contacts=";
     for (std::size_t k = 0; k < contacts_.size(); ++k)
       os << (k ? " " : "") << contacts_[k].frame << ":" << contacts_[k].dimension() << "D";
     os << "}";
   }
 
  private:
-  static const std::shared_ptr<StateLiedyn>& checked_state(
-      const std::shared_ptr<StateLiedyn>& state) {
-    LIEDYN_CHECK(state != nullptr,
-                 "DifferentialActionModelContactFwdDynamicsLiedyn: the state is null");
-    return state;
-  }
-  static const std::shared_ptr<CostModelSum>& checked_costs(
-      const std::shared_ptr<CostModelSum>& costs) {
-    LIEDYN_CHECK(costs != nullptr,
-                 "DifferentialActionModelContactFwdDynamicsLiedyn: the costs are null");
-    return costs;
-  }
-  static std::size_t control_size(const StateLiedyn& state, Actuation actuation) {
-    return static_cast<std::size_t>(actuation == Actuation::Full ? state.model().nv()
-                                                                 : state.model().nv_joints());
-  }
-
   // The ConstraintSpecs of the contacts (the header's mapping), each checked.
   static std::vector<ConstraintSpec<double>> specs(const Model<double>& model,
                                                    const std::vector<ContactLiedyn>& contacts) {
@@ -309,57 +217,19 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
     return out;
   }
 
-  Data& cast(const std::shared_ptr<DataAbstract>& data, const char* who) const {
-    Data* d = dynamic_cast<Data*>(data.get());
-    LIEDYN_CHECK(d != nullptr, std::string(who) +
-                                   ": data is not a DifferentialActionDataContactFwdDynamicsLiedyn "
-                                   "(make it with this model's createData)");
-    LIEDYN_CHECK(d->owner == this, std::string(who) +
-                                       ": data was created by another model (make it with this "
-                                       "model's createData)");
-    return *d;
-  }
-  void check_x(const char* who, const Eigen::Ref<const VectorXs>& x) const {
-    LIEDYN_CHECK(static_cast<std::size_t>(x.size()) == state_->get_nx(),
-                 std::string(who) + ": x has size " + std::to_string(x.size()) + ", expected " +
-                     std::to_string(state_->get_nx()));
-  }
-  void check_u(const char* who, const Eigen::Ref<const VectorXs>& u) const {
-    LIEDYN_CHECK(static_cast<std::size_t>(u.size()) == nu_,
-                 std::string(who) + ": u has size " + std::to_string(u.size()) + ", expected " +
-                     std::to_string(nu_));
-  }
-  void prepare(Data& d, const Eigen::Ref<const VectorXs>& x,
-               const Eigen::Ref<const VectorXs>& u) const {
-    liedyn_state_->read_state(x, d.state);
-    const int nv = model().nv(), n = static_cast<int>(nu_);
-    d.tau.head(nv - n).setZero();
-    d.tau.tail(n) = u;
-  }
-
-  std::shared_ptr<StateLiedyn> liedyn_state_;
-  Actuation actuation_;
   std::vector<ContactLiedyn> contacts_;
   ConstraintSet<double> set_;
-  std::shared_ptr<CostModelSum> costs_;
 };
 
 inline DifferentialActionDataContactFwdDynamicsLiedyn::
     DifferentialActionDataContactFwdDynamicsLiedyn(
         DifferentialActionModelContactFwdDynamicsLiedyn* model)
-    : Base(static_cast<::crocoddyl::DifferentialActionModelAbstractTpl<double>*>(model)),
-      owner(model),
-      dynamics(model->model()),
+    : ActionDataLiedyn(model),
       constraints(model->model(), model->constraint_set()),
-      state(model->model()),
-      tau(VectorX<double>::Zero(model->model().nv())),
       df_dx(MatrixX<double>::Zero(static_cast<int>(model->get_nc()),
                                   static_cast<int>(model->get_state()->get_ndx()))),
       df_du(MatrixX<double>::Zero(static_cast<int>(model->get_nc()),
-                                  static_cast<int>(model->get_nu()))),
-      costs(model->get_costs()->createData(&shared)) {
-  costs->shareMemory(static_cast<Base*>(this));
-}
+                                  static_cast<int>(model->get_nu()))) {}
 
 inline Eigen::VectorBlock<const VectorX<double>>
 DifferentialActionDataContactFwdDynamicsLiedyn::force(std::size_t k) const {
