@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes tests/data/crocoddyl/{solo12,talos,solo12_armature}.txt and the contact files (CONTACTS,
-generate_contact): Crocoddyl 3.2 reference values for the liedyn-Crocoddyl bridge
+"""Writes tests/data/crocoddyl/{solo12,talos,solo12_armature}.txt, the contact files (CONTACTS,
+generate_contact) and the residual files (RESIDUALS, generate_residuals): Crocoddyl 3.2 reference values for the liedyn-Crocoddyl bridge
 (include/liedyn/crocoddyl/, tests/crocoddyl/test_crocoddyl_{bridge,contact}.cpp).
 
 Run from the repository root, with the pip packages of docs/crocoddyl.md installed:
@@ -22,6 +22,13 @@ solo12_armature.txt holds the action model's records alone, with the joints' arm
 M + diag(armature) factorized, and RNEA derivatives for Fx.
 Everything is in Pinocchio's coordinates and joint order (the `joint` records list Pinocchio's
 joints); the C++ test converts with the documented map (docs/crocoddyl.md).
+
+The residual files (solo12_residuals, talos_residuals) hold, for random (x, u), r and Rx of
+Crocoddyl's frame placement, rotation, translation and velocity (three senses) residuals of a
+few frames and of its CoM position residual; `residual LABEL KIND FRAME SENSE` ("-": none)
+names each, `vec LABEL_ref` its reference, `vec LABEL_own_fd_error` the largest error of
+Crocoddyl's Rx against central differences of its own r (the script reports them, it does not
+abort: Crocoddyl's LOCAL_WORLD_ALIGNED velocity Jacobian fails that check, and the test shows it).
 
 Format, line-oriented text:
   meta KEY VALUE...
@@ -434,6 +441,129 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains, with
     return "\n".join(lines) + "\n"
 
 
+# (file name, URDF, seed, frames): the residual reference files.
+RESIDUALS = (
+    ("solo12_residuals", "solo12.urdf", 31, ("FL_FOOT", "HR_FOOT", "base_link")),
+    ("talos_residuals", "talos.urdf", 32, ("left_sole_link", "arm_right_7_link")),
+)
+SENSES = ("LOCAL", "LOCAL_WORLD_ALIGNED", "WORLD")
+
+
+def residual_data(model, residual, x, u):
+    """Crocoddyl's residual data after calc and calcDiff at (x, u), Pinocchio's data filled as
+    Crocoddyl's action models fill it (computeAllTerms, the CoM Jacobian, the frame placements,
+    the kinematics derivatives)."""
+    q, v = x[: model.nq], x[model.nq :]
+    pd = pin.Data(model)
+    pin.computeAllTerms(model, pd, q, v)
+    pin.jacobianCenterOfMass(model, pd, q, False)
+    pin.updateFramePlacements(model, pd)
+    pin.computeForwardKinematicsDerivatives(model, pd, q, v, np.zeros(model.nv))
+    rd = residual.createData(crocoddyl.DataCollectorMultibody(pd))
+    residual.calc(rd, x, u)
+    residual.calcDiff(rd, x, u)
+    return rd
+
+
+def own_differences_error(model, state, residual, x, u, Rx):
+    """max |Rx − central differences of r along x ⊕ h e| / max(1, |Rx|), h = 1e-6: Crocoddyl's
+    Jacobian against its own residual."""
+    step = 1e-6
+    fd = np.zeros_like(Rx)
+    for c in range(state.ndx):
+        e = np.zeros(state.ndx)
+        e[c] = step
+        plus = residual_data(model, residual, state.integrate(x, e), u).r.copy()
+        minus = residual_data(model, residual, state.integrate(x, -e), u).r.copy()
+        fd[:, c] = (plus - minus) / (2 * step)
+    return np.abs(fd - Rx).max() / max(1.0, np.abs(Rx).max())
+
+
+def residual_lines(model, state, residuals, samples, rng, header):
+    """The records of the residual references: for each sample `vec x.k`, `vec u.k` and, for each
+    (label, residual), `vec LABEL_r.k` and `mat LABEL_Rx.k` (Crocoddyl's r and Rx), and over the
+    samples `vec LABEL_own_fd_error 1 e`, Crocoddyl's Rx against its own central differences."""
+    lines = list(header)
+    nu = model.nv - 6
+    own = {label: 0.0 for label, _ in residuals}
+    for k in range(samples):
+        x = random_state(model, rng)
+        u = rng.uniform(-20.0, 20.0, nu)
+        s = ".%d" % k
+        lines.append("vec x%s %d %s" % (s, x.size, fmt(x)))
+        lines.append("vec u%s %d %s" % (s, u.size, fmt(u)))
+        for label, res in residuals:
+            rd = residual_data(model, res, x, u)
+            lines.append("vec %s_r%s %d %s" % (label, s, rd.r.size, fmt(rd.r)))
+            lines.append("mat %s_Rx%s %d %d %s" % (label, s, rd.Rx.shape[0], rd.Rx.shape[1],
+                                                   fmt(rd.Rx)))
+            if np.abs(rd.Ru).max() != 0.0:
+                print("FAILED: %s's Ru is not zero" % label, file=sys.stderr)
+                sys.exit(1)
+            own[label] = max(own[label], own_differences_error(model, state, res, x, u, rd.Rx))
+    for label, _ in residuals:
+        lines.append("vec %s_own_fd_error 1 %r" % (label, float(own[label])))
+        print("  %s: Crocoddyl's Rx vs its own central differences %.2e" % (label, own[label]))
+    lines.append("end")
+    return lines
+
+
+def generate_residuals(name, urdf, seed, samples, frames):
+    """Crocoddyl's ResidualModelFramePlacement, FrameRotation, FrameTranslation, FrameVelocity
+    (the three senses) of each frame, against random references, and ResidualModelCoMPosition:
+    `residual LABEL KIND FRAME [SENSE]` names each, its reference in `vec LABEL_ref` (placement:
+    the translation then the rotation matrix by rows; rotation: the matrix by rows; velocity:
+    linear first)."""
+    model = pin.buildModelFromUrdf(os.path.join(DATA, urdf), pin.JointModelFreeFlyer())
+    rng = np.random.default_rng(seed)
+    state = crocoddyl.StateMultibody(model)
+    nu = model.nv - 6
+    header = [
+        "# Crocoddyl residual reference for the liedyn-Crocoddyl bridge (format: see the generator)",
+        "meta generator python3 scripts/generate_crocoddyl_reference.py",
+        "meta crocoddyl_version " + crocoddyl.__version__,
+        "meta pinocchio_version " + pin.__version__,
+        "meta date " + datetime.date.today().isoformat(),
+        "meta urdf " + urdf,
+        "meta seed %d" % seed,
+        "nq %d" % model.nq,
+        "nv %d" % model.nv,
+        "nu %d" % nu,
+        "samples %d" % samples,
+    ]
+    for i in range(2, model.njoints):
+        header.append("joint %d %s %s" % (i, model.names[i], model.joints[i].shortname()))
+    residuals = []
+
+    def add(label, kind, frame, res, ref, sense=""):
+        header.append("residual %s %s %s %s" % (label, kind, frame, sense or "-"))
+        header.append("vec %s_ref %d %s" % (label, np.asarray(ref).size, fmt(ref)))
+        residuals.append((label, res))
+
+    for f in frames:
+        fid = model.getFrameId(f)
+        M = pin.SE3.Random()
+        add("placement_" + f, "placement", f, crocoddyl.ResidualModelFramePlacement(
+            state, fid, M, nu), np.concatenate([M.translation, M.rotation.ravel()]))
+        R = pin.SE3.Random().rotation
+        add("rotation_" + f, "rotation", f, crocoddyl.ResidualModelFrameRotation(
+            state, fid, R, nu), R.ravel())
+        t = rng.uniform(-1.0, 1.0, 3)
+        add("translation_" + f, "translation", f, crocoddyl.ResidualModelFrameTranslation(
+            state, fid, t, nu), t)
+        for sense in SENSES:
+            w = rng.uniform(-1.0, 1.0, 6)
+            add("velocity_%s_%s" % (sense, f), "velocity", f,
+                crocoddyl.ResidualModelFrameVelocity(state, fid, pin.Motion(w),
+                                                     getattr(pin.ReferenceFrame, sense), nu),
+                w, sense)
+    c = rng.uniform(-1.0, 1.0, 3)
+    add("com", "com", "-", crocoddyl.ResidualModelCoMPosition(state, c, nu), c)
+    lines = residual_lines(model, state, residuals, samples, rng, header)
+    print("%s: %d residuals, %d samples" % (name, len(residuals), samples))
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(DATA, "crocoddyl"))
@@ -442,6 +572,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     for name, urdf, seed, with_armature, state_operations in ROBOTS:
         text = generate(name, urdf, seed, args.samples, with_armature, state_operations)
+        with open(os.path.join(args.out, name + ".txt"), "w") as f:
+            f.write(text)
+    for name, urdf, seed, frames in RESIDUALS:
+        pin.seed(seed)  # pin.SE3.Random's draws
+        text = generate_residuals(name, urdf, seed, args.samples, frames)
         with open(os.path.join(args.out, name + ".txt"), "w") as f:
             f.write(text)
     for name, urdf, seed, frames, kind, sense, gains, with_armature in CONTACTS:
