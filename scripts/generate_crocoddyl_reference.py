@@ -30,6 +30,9 @@ names each, `vec LABEL_ref` its reference, `vec LABEL_own_fd_error` the largest 
 Crocoddyl's Rx against central differences of its own r (the script reports them, it does not
 abort: Crocoddyl's LOCAL_WORLD_ALIGNED velocity Jacobian fails that check, and the test shows it).
 
+talos_arm_fddp holds Crocoddyl's SolverFDDP solution of its arm manipulation example (ARM,
+generate_arm): iterations, cost, xs, us.
+
 Format, line-oriented text:
   meta KEY VALUE...
   nq N | nv N | nu N | samples N
@@ -564,6 +567,79 @@ def generate_residuals(name, urdf, seed, samples, frames):
     return "\n".join(lines) + "\n"
 
 
+# Crocoddyl's arm manipulation example (its examples/arm_manipulation.py): the Talos left arm
+# (example-robot-data's talos_left_arm.urdf, welded), its gripper frame to a placement, Euler
+# nodes of ARM_DT, armature 0.1 on all but the last joint, FDDP from x0 repeated and zero
+# controls.
+ARM = ("talos_arm_fddp", "talos_left_arm.urdf", "gripper_left_joint", 250)
+ARM_DT = 1e-3
+ARM_Q0 = (0.173046, 1.0, -0.52366, 0.0, 0.0, 0.1, -0.005)
+ARM_TARGET = (0.0, 0.0, 0.4)
+ARM_WEIGHTS = (1.0, 1e-4, 1e-4)  # gripper placement, state and control regularization
+
+
+def generate_arm(name, urdf, frame, horizon):
+    """FDDP on Crocoddyl's arm manipulation problem (ARM): `fddp_iterations`, `fddp_converged`,
+    `vec fddp_cost`, `mat xs` ((T+1) × nx), `mat us` (T × nu), with the problem's data
+    (`vec x0`, `vec armature`, `vec target`, `vec weights`, `vec dt`, `horizon`, `frame`)."""
+    model = pin.buildModelFromUrdf(os.path.join(DATA, urdf))
+    state = crocoddyl.StateMultibody(model)
+    actuation = crocoddyl.ActuationModelFull(state)
+    nu = actuation.nu
+    target = pin.SE3(np.eye(3), np.array(ARM_TARGET))
+    placement = crocoddyl.ResidualModelFramePlacement(state, model.getFrameId(frame), target, nu)
+    armature = np.array([0.1] * (model.nv - 1) + [0.0])
+
+    def node(terminal):
+        costs = crocoddyl.CostModelSum(state, nu)
+        costs.addCost("gripperPose", crocoddyl.CostModelResidual(state, placement), ARM_WEIGHTS[0])
+        if not terminal:
+            costs.addCost("xReg", crocoddyl.CostModelResidual(
+                state, crocoddyl.ResidualModelState(state, nu)), ARM_WEIGHTS[1])
+            costs.addCost("uReg", crocoddyl.CostModelResidual(
+                state, crocoddyl.ResidualModelControl(state, nu)), ARM_WEIGHTS[2])
+        dam = crocoddyl.DifferentialActionModelFreeFwdDynamics(state, actuation, costs)
+        dam.armature = armature
+        return crocoddyl.IntegratedActionModelEuler(dam, 0.0 if terminal else ARM_DT)
+
+    x0 = np.concatenate([np.array(ARM_Q0), np.zeros(model.nv)])
+    problem = crocoddyl.ShootingProblem(x0, [node(False)] * horizon, node(True))
+    solver = crocoddyl.SolverFDDP(problem)
+    converged = solver.solve([x0] * (horizon + 1), [np.zeros(nu)] * horizon, 100, False)
+    lines = [
+        "# Crocoddyl FDDP reference for the liedyn-Crocoddyl bridge (format: see the generator)",
+        "meta generator python3 scripts/generate_crocoddyl_reference.py",
+        "meta crocoddyl_version " + crocoddyl.__version__,
+        "meta pinocchio_version " + pin.__version__,
+        "meta date " + datetime.date.today().isoformat(),
+        "meta urdf " + urdf,
+        "meta problem Crocoddyl's examples/arm_manipulation.py: SolverFDDP, ActuationModelFull",
+        "nq %d" % model.nq,
+        "nv %d" % model.nv,
+        "nu %d" % nu,
+        "samples 0",
+        "frame " + frame,
+        "horizon %d" % horizon,
+        "fddp_iterations %d" % solver.iter,
+        "fddp_converged %d" % int(converged),
+    ]
+    for i in range(1, model.njoints):
+        lines.append("joint %d %s %s" % (i, model.names[i], model.joints[i].shortname()))
+    lines.append("vec dt 1 %r" % ARM_DT)
+    lines.append("vec x0 %d %s" % (x0.size, fmt(x0)))
+    lines.append("vec armature %d %s" % (armature.size, fmt(armature)))
+    lines.append("vec target 3 %s" % fmt(ARM_TARGET))
+    lines.append("vec weights 3 %s" % fmt(ARM_WEIGHTS))
+    lines.append("vec fddp_cost 1 %r" % float(solver.cost))
+    xs, us = np.array(solver.xs), np.array(solver.us)
+    lines.append("mat xs %d %d %s" % (xs.shape[0], xs.shape[1], fmt(xs)))
+    lines.append("mat us %d %d %s" % (us.shape[0], us.shape[1], fmt(us)))
+    lines.append("end")
+    print("%s: FDDP %d iterations, converged %s, cost %.12g" % (name, solver.iter, converged,
+                                                               solver.cost))
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(DATA, "crocoddyl"))
@@ -574,6 +650,9 @@ def main():
         text = generate(name, urdf, seed, args.samples, with_armature, state_operations)
         with open(os.path.join(args.out, name + ".txt"), "w") as f:
             f.write(text)
+    name, urdf, frame, horizon = ARM
+    with open(os.path.join(args.out, name + ".txt"), "w") as f:
+        f.write(generate_arm(name, urdf, frame, horizon))
     for name, urdf, seed, frames in RESIDUALS:
         pin.seed(seed)  # pin.SE3.Random's draws
         text = generate_residuals(name, urdf, seed, args.samples, frames)
