@@ -15,7 +15,9 @@
 #include <liedyn/algorithm/kinematics.hpp>
 #include <liedyn/algorithm/reference_dynamics.hpp>
 #include <liedyn/algorithm/rnea.hpp>
+#include <liedyn/model/armature.hpp>
 #include <liedyn/model/lock_joints.hpp>
+#include <liedyn/model/samples.hpp>
 #include <liedyn/model/urdf.hpp>
 
 #include "support/test_support.hpp"
@@ -334,6 +336,46 @@ TEST_CASE("loading: errors at every level stay errors", "[urdf][loading]") {
   bb.set_inertia_policy(InertiaPolicy::balance);
   bb.add_body("base", "a", JointSpec<double>::revolute("j", Vector3<double>::UnitZ()), tri);
   CHECK(bb.build().inertia(1).is_physically_valid(nullptr, true));
+}
+
+TEST_CASE("loading: with_armature adds the armature to M's diagonal, the rest unchanged",
+          "[urdf][loading][armature]") {
+  // talos: mimic relations and merged fixed frames to carry over. M changes by diag(0_6, a)
+  // exactly (the armature is added to M's diagonal, nothing else moves): 1e-12 of M's scale.
+  const Model<double> full = load_urdf_file(kData + "/talos.urdf");
+  VectorX<double> a(full.nv_joints());
+  for (int k = 0; k < a.size(); ++k) a(k) = 0.01 * (k + 1);
+  const Model<double> geared = with_armature(full, a);
+  CHECK(geared.num_joints() == full.num_joints());
+  CHECK(geared.frames().size() == full.frames().size());
+  CHECK(geared.mimic_relations().size() == full.mimic_relations().size());
+  CHECK(geared.total_mass() == full.total_mass());
+  std::mt19937 gen(5);
+  const State<double> x = random_state(full, gen);
+  Data<double> df(full), dg(geared);
+  MatrixX<double> expected = crba(full, df, x);
+  expected.diagonal().tail(full.nv_joints()) += a;
+  const MatrixX<double>& M = crba(geared, dg, x);
+  CHECK((M - expected).cwiseAbs().maxCoeff() < 1e-12 * expected.cwiseAbs().maxCoeff());
+
+  CHECK_THROWS_WITH(with_armature(full, VectorX<double>::Zero(3)),
+                    Catch::Contains("with_armature: armature has size 3, expected"));
+  // A multi-DoF joint's entries must be equal (a tree of every joint type).
+  std::mt19937 rng(3);
+  RandomModelOptions opt;
+  opt.every_joint_type = true;
+  const Model<double> tree = random_model(14, rng, opt);
+  VectorX<double> b = VectorX<double>::Constant(tree.nv_joints(), 0.1);
+  const Model<double> geared_tree = with_armature(tree, b);
+  int multi = 0;
+  for (int i = 1; i < tree.num_bodies(); ++i) {
+    CHECK(geared_tree.joint(i).armature == 0.1);
+    if (!multi && tree.joint(i).nv() > 1) multi = i;
+  }
+  REQUIRE(multi > 0);
+  b(tree.r_index(multi) + 1) = 0.2;
+  CHECK_THROWS_WITH(with_armature(tree, b), Catch::Contains("joint '" + tree.joint_name(multi) +
+                                                            "' has unequal armature entries"));
 }
 
 TEST_CASE("loading: lock_joints gives the full model's restricted dynamics",

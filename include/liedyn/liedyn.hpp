@@ -8,6 +8,7 @@
 
 #include "liedyn/spatial.hpp"
 
+#include "liedyn/model/armature.hpp"
 #include "liedyn/model/builder.hpp"
 #include "liedyn/model/configuration.hpp"
 #include "liedyn/model/constraint.hpp"

@@ -19,6 +19,7 @@
 #include <crocoddyl/core/residuals/control.hpp>
 
 #include <liedyn/crocoddyl/all.hpp>
+#include <liedyn/model/armature.hpp>
 #include <liedyn/model/urdf.hpp>
 
 namespace croc_test {
@@ -157,35 +158,6 @@ struct Robot {
   MatrixXd Pu;  // controls (the joints): u_pin = Pu u (nu × nu)
 };
 
-// `model` rebuilt with joint k's armature armature[k] (liedyn's joint order): the URDF has none,
-// so the joints and the frames are copied into a builder with it, as lock_joints does.
-inline Model<double> with_armature(const Model<double>& model, const VectorXd& armature) {
-  liedyn::ModelBuilder<double> b(model.base_type(), model.body_name(0));
-  b.set_base_inertia(model.inertia(0));
-  b.set_gravity(model.gravity());
-  for (int i = 1; i < model.num_bodies(); ++i) {
-    const liedyn::Joint<double>& j = model.joint(i);
-    liedyn::JointSpec<double> spec;
-    spec.name = j.name;
-    spec.type = j.type;
-    spec.axis = j.axis;
-    spec.axis2 = j.axis2;
-    spec.pitch = j.pitch;
-    spec.placement = j.placement;
-    spec.armature = armature(model.r_index(i));
-    spec.lower = j.lower;
-    spec.upper = j.upper;
-    b.add_body(model.body_name(model.parent(i)), model.body_name(i), spec, model.inertia(i));
-  }
-  // The frames after the body frames (merged fixed bodies: the feet, the soles), as lock_joints.
-  for (std::size_t f = static_cast<std::size_t>(model.num_bodies()); f < model.frames().size();
-       ++f) {
-    const liedyn::Frame<double>& fr = model.frame(static_cast<int>(f));
-    b.add_frame(fr.name, model.body_name(fr.body), fr.placement);
-  }
-  return b.build();
-}
-
 // The reference file `name` (tests/data/crocoddyl/NAME.txt) and its URDF (NAME up to the first
 // '_'), with the file's armature when it has one.
 inline Robot load_robot(const std::string& name) {
@@ -199,7 +171,7 @@ inline Robot load_robot(const std::string& name) {
     const VectorXd ours =
         r.perm.matrix<double>(6, r.model->nv_joints()).transpose() * r.ref.vec("armature");
     r.model = std::make_shared<const Model<double>>(
-        with_armature(*r.model, ours.tail(r.model->nv_joints())));
+        liedyn::with_armature(*r.model, VectorXd(ours.tail(r.model->nv_joints()))));
   }
   r.state = std::make_shared<StateLiedyn>(r.model);
   r.T = r.state->tangent_permutation(r.perm);

@@ -173,7 +173,7 @@ TEST_CASE("crocoddyl bridge: contact derivatives against central differences", "
     if (cs.armature) {
       VectorXd a(r.model->nv_joints());
       for (int k = 0; k < a.size(); ++k) a(k) = 0.01 * (k + 1);
-      r.model = std::make_shared<const Model<double>>(with_armature(*r.model, a));
+      r.model = std::make_shared<const Model<double>>(liedyn::with_armature(*r.model, a));
       r.state = std::make_shared<StateLiedyn>(r.model);
     }
     const StateLiedyn& st = *r.state;

@@ -22,6 +22,7 @@
 #include <crocoddyl/core/solvers/fddp.hpp>
 
 #include <liedyn/crocoddyl/all.hpp>
+#include <liedyn/model/armature.hpp>
 #include <liedyn/model/urdf.hpp>
 
 #include "../support/test_support.hpp"
@@ -40,7 +41,7 @@ TEST_CASE("crocoddyl bridge: Crocoddyl's arm manipulation example, FDDP as Croco
   const JointPermutation perm = JointPermutation::from_names(bare, ref.joint_names);
   const MatrixXd P = perm.matrix<double>(0, bare.nv_joints());  // v_pin = P v
   const VectorXd armature = P.transpose() * ref.vec("armature");
-  auto model = std::make_shared<const Model<double>>(with_armature(bare, armature));
+  auto model = std::make_shared<const Model<double>>(liedyn::with_armature(bare, armature));
   auto state = std::make_shared<StateLiedyn>(model);
   const std::size_t nu = static_cast<std::size_t>(model->nv());
   const int horizon = std::stoi(ref.words.at("horizon").at(0));

@@ -93,6 +93,22 @@ struct JointSpec {
     armature = a;
     return *this;
   }
+  /// The spec that builds `joint` again (a model's joint, to rebuild the model with changes).
+  static JointSpec of(const Joint<S>& joint) {
+    JointSpec j;
+    j.name = joint.name;
+    j.type = joint.type;
+    j.axis = joint.axis;
+    j.axis2 = joint.axis2;
+    j.pitch = joint.pitch;
+    j.placement = joint.placement;
+    j.armature = joint.armature;
+    j.lower = joint.lower;
+    j.upper = joint.upper;
+    j.velocity_limit = joint.velocity_limit;
+    j.effort_limit = joint.effort_limit;
+    return j;
+  }
 
  private:
   static JointSpec make(std::string name, JointType t, const Vector3<S>& axis, const S& pitch,

@@ -90,19 +90,7 @@ Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& name
           static_cast<double>(q[i])});
       continue;
     }
-    JointSpec<S> spec;
-    spec.name = j.name;
-    spec.type = j.type;
-    spec.axis = j.axis;
-    spec.axis2 = j.axis2;
-    spec.pitch = j.pitch;
-    spec.placement = j.placement;
-    spec.armature = j.armature;
-    spec.lower = j.lower;
-    spec.upper = j.upper;
-    spec.velocity_limit = j.velocity_limit;
-    spec.effort_limit = j.effort_limit;
-    b.add_body(parent, model.body_name(i), spec, model.inertia(i));
+    b.add_body(parent, model.body_name(i), JointSpec<S>::of(j), model.inertia(i));
   }
   // The frames after the body frames: merged fixed bodies and user frames, on the same link.
   for (std::size_t f = static_cast<std::size_t>(nb); f < model.frames().size(); ++f) {
