@@ -219,6 +219,7 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
                      std::to_string(ndx_));
     const bool first = firstsecond == ::crocoddyl::first;
     for_each_integrate_block(dx, [&](int r, int k, const auto& Jq, const auto& Jd) {
+      if (k == 1) return;  // a 1-DoF joint's group is R: its transport is the identity
       for (Eigen::Index c = 0; c < Jin.cols(); ++c) {
         const JointTangent<double> column = Jin.block(r, c, k, 1);
         Jin.block(r, c, k, 1) = (first ? Jq : Jd) * column;
