@@ -5,9 +5,9 @@
 //          control costs;
 //   solo12: solo12 on three feet (3D contacts, LOCAL_WORLD_ALIGNED, gains [0, 50]), the fourth
 //          foot moved by a frame translation cost, state + control costs, 100 Euler nodes.
-// For each: ShootingProblem::calcDiff and ::calc at x0 on every node and zero controls, and one
-// FDDP iteration from that guess (SolverFDDP::solve, maxiter 1), with 1 and 2 threads of the
-// problem.
+// For each: ShootingProblem::calcDiff (after a calc), calc + calcDiff, and calc at x0 on every
+// node and zero controls, and one FDDP iteration from that guess (SolverFDDP::solve, maxiter 1),
+// with 1 and 2 threads of the problem.
 // Crocoddyl's side is libcrocoddyl.so as the pip wheel ships it (its Pinocchio calls compiled
 // there); liedyn's side is this build. Run with
 //   liedyn_bench_crocoddyl --benchmark_enable_random_interleaving=true --benchmark_repetitions=9
@@ -232,10 +232,23 @@ Problem solo_liedyn() {
 // ---- the timed calls --------------------------------------------------------------------------
 using Builder = Problem (*)();
 
+// calcDiff after a calc at the same point, as a solver calls it: Crocoddyl's Pinocchio-backed
+// models reuse what their calc left in the data; the bridge's compute everything from (x, u).
 void calc_diff(benchmark::State& st, Builder build) {
   Problem p = build();
   p.problem->set_nthreads(static_cast<int>(st.range(0)));
+  p.problem->calc(p.xs, p.us);
   for (auto _ : st) p.problem->calcDiff(p.xs, p.us);
+}
+
+// calc then calcDiff: what one linearization of the problem costs either way.
+void calc_and_calc_diff(benchmark::State& st, Builder build) {
+  Problem p = build();
+  p.problem->set_nthreads(static_cast<int>(st.range(0)));
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(p.problem->calc(p.xs, p.us));
+    p.problem->calcDiff(p.xs, p.us);
+  }
 }
 
 void calc(benchmark::State& st, Builder build) {
@@ -259,12 +272,16 @@ void fddp_iteration(benchmark::State& st, Builder build) {
 
 LIEDYN_CROC_BENCH(arm_pinocchio, calc_diff, arm_pinocchio);
 LIEDYN_CROC_BENCH(arm_liedyn, calc_diff, arm_liedyn);
+LIEDYN_CROC_BENCH(arm_pinocchio, calc_and_calc_diff, arm_pinocchio);
+LIEDYN_CROC_BENCH(arm_liedyn, calc_and_calc_diff, arm_liedyn);
 LIEDYN_CROC_BENCH(arm_pinocchio, calc, arm_pinocchio);
 LIEDYN_CROC_BENCH(arm_liedyn, calc, arm_liedyn);
 LIEDYN_CROC_BENCH(arm_pinocchio, fddp_iteration, arm_pinocchio);
 LIEDYN_CROC_BENCH(arm_liedyn, fddp_iteration, arm_liedyn);
 LIEDYN_CROC_BENCH(solo12_pinocchio, calc_diff, solo_pinocchio);
 LIEDYN_CROC_BENCH(solo12_liedyn, calc_diff, solo_liedyn);
+LIEDYN_CROC_BENCH(solo12_pinocchio, calc_and_calc_diff, solo_pinocchio);
+LIEDYN_CROC_BENCH(solo12_liedyn, calc_and_calc_diff, solo_liedyn);
 LIEDYN_CROC_BENCH(solo12_pinocchio, calc, solo_pinocchio);
 LIEDYN_CROC_BENCH(solo12_liedyn, calc, solo_liedyn);
 LIEDYN_CROC_BENCH(solo12_pinocchio, fddp_iteration, solo_pinocchio);
