@@ -13,7 +13,8 @@ and each of `--samples` random (x, u), the file holds:
     ActuationModelFloatingBase and a CostModelSum of a state residual (ResidualModelState, weight
     W_STATE, reference xref) and a control residual (ResidualModelControl, weight W_CONTROL,
     reference uref), both with the default quadratic activation: calc's xout and cost, calcDiff's
-    Fx, Fu, Lx, Lu, Lxx, Lxu, Luu;
+    Fx, Fu, Lx, Lu, Lxx, Lxu, Luu, and quasiStatic's u at x (`quasi_static_u.k`; the contact
+    files too);
   * StateMultibody's diff(x, x1), integrate(x, dx), Jdiff(x, x1) (first, second),
     Jintegrate(x, dx) (first, second) and JintegrateTransport(x, dx, Jin) (first, second) for a
     second random state x1, a random tangent dx and a random Jin (ndx × 3).
@@ -199,6 +200,7 @@ def generate(name, urdf, seed, samples, with_armature, state_operations):
         mat("Lxx" + s, data.Lxx)
         mat("Lxu" + s, data.Lxu)
         mat("Luu" + s, data.Luu)
+        vec("quasi_static_u" + s, dam.quasiStatic(data, x))
 
         # The generator's own check: Fx, Fu against central differences.
         h = 1e-6
@@ -393,6 +395,7 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains, with
         mat("Lxx" + s, data.Lxx)
         mat("Lxu" + s, data.Lxu)
         mat("Luu" + s, data.Luu)
+        vec("quasi_static_u" + s, dam.quasiStatic(data, x))
         q = x[: model.nq]
         tdata_pin = pin.Data(model)
         pin.computeJointJacobians(model, tdata_pin, q)

@@ -394,3 +394,54 @@ TEST_CASE("crocoddyl bridge: FDDP on the contact model with a frame translation 
   }
   CHECK(allocations == 0);
 }
+
+TEST_CASE("crocoddyl bridge: quasiStatic agrees with Crocoddyl's", "[crocoddyl]") {
+  // Crocoddyl's quasiStatic at each reference x: u = S⁺ g(q) (free), the u of the minimum-norm
+  // solution of S u + Jᵀ λ = g(q) (contact). kReferenceTol: the same closed form in double.
+  // At rest with that u on the contact model (no Kp: J q̈ = 0 holds the feet), q̈ = 0 where
+  // [S Jᵀ] has full row rank, which three or four feet give solo12 and two soles give talos:
+  // 1e-9 of g's scale.
+  const VectorXd none;
+  for (const std::string name :
+       {"solo12", "talos", "solo12_armature", "solo12_contact3d_local", "solo12_contact3d_lwa",
+        "talos_contact6d_local", "talos_contact6d_lwa", "solo12_contact3d_armature"}) {
+    const Robot r = load_robot(name);
+    const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+    const bool contact = r.ref.words.count("contact_kind") > 0;
+    const bool holds = contact && r.ref.words.at("contact_gains").at(0) == "0.0";
+    auto costs = make_costs(r.state, nu, r.state->zero(), VectorXd::Zero(static_cast<int>(nu)));
+    std::shared_ptr<crocoddyl::DifferentialActionModelAbstract> dam;
+    if (contact)
+      dam = std::make_shared<DifferentialActionModelContactFwdDynamicsLiedyn>(
+          r.state, Actuation::FloatingBase, reference_contacts(r.ref), costs);
+    else
+      dam = std::make_shared<DifferentialActionModelFreeFwdDynamicsLiedyn>(
+          r.state, Actuation::FloatingBase, costs);
+    auto data = dam->createData();
+    VectorXd u(static_cast<int>(nu));
+    double e_u = 0.0, e_rest = 0.0;
+    for (int k = 0; k < r.ref.samples; ++k) {
+      const std::string s = "." + std::to_string(k);
+      const VectorXd x = r.state->from_pinocchio(r.ref.vec("x" + s), r.perm);
+      std::size_t allocations = 0;
+      {
+        liedyn::test::NoAllocation guard(liedyn::test::NoAllocation::count_only);
+        dam->quasiStatic(data, u, x);
+        allocations = guard.allocations();
+      }
+      CHECK(allocations == 0);
+      e_u = std::max(e_u, scaled_error(r.Pu * u, r.ref.vec("quasi_static_u" + s)));
+      if (holds) {
+        VectorXd rest = x;
+        rest.tail(r.state->get_nv()).setZero();
+        dam->calc(data, rest, u);
+        e_rest = std::max(e_rest, data->xout.cwiseAbs().maxCoeff() / 9.81);
+      }
+    }
+    INFO(name);
+    CHECK(e_u < kReferenceTol);
+    CHECK(e_rest < 1e-9);
+    liedyn::test::report(name + ": quasiStatic u", e_u);
+    if (holds) liedyn::test::report(name + ": q̈ at rest with the quasi-static u", e_rest);
+  }
+}

@@ -5,7 +5,8 @@
 //
 // A model derives from ActionModelLiedyn<Model, ModelData> (CRTP: the base makes and checks the
 // Model's own data type and names the Model in its messages, Model::name), implements the
-// running node's calc and calcDiff, and starts them with `prepared(data, x, u, "calc")`.
+// running node's calc and calcDiff, and starts them with `prepared(data, x, u, "calc")`; its
+// quasiStatic starts from holding_force, g(q).
 #pragma once
 
 #include <memory>
@@ -17,6 +18,7 @@
 #include <crocoddyl/core/data-collector-base.hpp>
 #include <crocoddyl/core/diff-action-base.hpp>
 
+#include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/crocoddyl/state.hpp"
 #include "liedyn/model/data.hpp"
 #include "liedyn/model/state.hpp"
@@ -151,14 +153,32 @@ class ActionModelLiedyn : public ::crocoddyl::DifferentialActionModelAbstractTpl
   /// into data.state and τ̄ = S u into data.tau: the start of a running node's calc and calcDiff.
   Data& prepared(const std::shared_ptr<DataAbstract>& data, const Eigen::Ref<const VectorXs>& x,
                  const Eigen::Ref<const VectorXs>& u, const char* method) const {
+    Data& d = checked(data, x, u, method);
+    liedyn_state_->read_state(x, d.state);
+    generalized_force(u, d.tau);
+    return d;
+  }
+
+  /// `data` as this model's data, checked (its type and its owner), x and u checked (their
+  /// sizes).
+  Data& checked(const std::shared_ptr<DataAbstract>& data, const Eigen::Ref<const VectorXs>& x,
+                const Eigen::Ref<const VectorXs>& u, const char* method) const {
     Data& d = cast(data, method);
     check_x(method, x);
     LIEDYN_CHECK(static_cast<std::size_t>(u.size()) == nu_,
                  who(method) + ": u has size " + std::to_string(u.size()) + ", expected " +
                      std::to_string(nu_));
-    liedyn_state_->read_state(x, d.state);
-    generalized_force(u, d.tau);
     return d;
+  }
+
+  /// g(q) = τ̄ holding x's configuration at rest (rnea at ν̄ = 0, q̈ = 0; gravity only), into
+  /// data.tau; data.state is x's configuration at rest.
+  const VectorX<double>& holding_force(Data& d, const Eigen::Ref<const VectorXs>& x) const {
+    liedyn_state_->read_state(x, d.state);
+    d.state.nu.setZero();
+    d.state.r.setZero();
+    d.tau = rnea(model(), d.dynamics, d.state, VectorX<double>::Zero(model().nv()));
+    return d.tau;
   }
 
   /// "Model {nx=…, ndx=…, nu=…, actuation=…": the start of print's line.

@@ -40,10 +40,12 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/QR>
 #include <pinocchio/multibody/fwd.hpp>
 
 #include "liedyn/algorithm/constrained_dynamics.hpp"
 #include "liedyn/algorithm/constrained_dynamics_derivatives.hpp"
+#include "liedyn/algorithm/constraint_kinematics.hpp"
 #include "liedyn/crocoddyl/action_base.hpp"
 #include "liedyn/crocoddyl/state.hpp"
 #include "liedyn/model/constraint.hpp"
@@ -105,8 +107,11 @@ struct DifferentialActionDataContactFwdDynamicsLiedyn
   Eigen::VectorBlock<const VectorX<double>> force(std::size_t k) const;
 
   ConstraintData<double> constraints;  ///< J, λ (.lambda), their derivatives
-  MatrixX<double> df_dx;               ///< ∂λ/∂dx (m × ndx), after calcDiff
-  MatrixX<double> df_du;               ///< ∂λ/∂u (m × nu), after calcDiff
+  MatrixX<double> static_balance;      ///< [S Jᵀ] (nv × (nu + m)), in quasiStatic
+  /// Its complete orthogonal decomposition (minimum-norm least squares), in quasiStatic.
+  Eigen::CompleteOrthogonalDecomposition<MatrixX<double>> static_balance_solver;
+  MatrixX<double> df_dx;  ///< ∂λ/∂dx (m × ndx), after calcDiff
+  MatrixX<double> df_du;  ///< ∂λ/∂u (m × nu), after calcDiff
 };
 
 /// Forward dynamics of a liedyn model under contacts, with a Crocoddyl cost sum, on StateLiedyn
@@ -159,6 +164,24 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
     get_costs()->calcDiff(d.costs, x, u);
   }
   using ActionModelLiedyn::calcDiff;
+
+  /// The control that holds x's configuration at rest on the contacts, as Crocoddyl's: the
+  /// minimum-norm least-squares solution of S u + Jᵀ λ = g(q) (g the generalized gravity force,
+  /// J the contact Jacobian in the contacts' senses), its u part. maxiter and tol are unused
+  /// (the answer is closed-form). Its decomposition is preallocated in the data.
+  void quasiStatic(const std::shared_ptr<DataAbstract>& data, Eigen::Ref<VectorXs> u,
+                   const Eigen::Ref<const VectorXs>& x, std::size_t /*maxiter*/ = 100,
+                   double /*tol*/ = 1e-9) override {
+    Data& d = checked(data, x, u, "quasiStatic");
+    holding_force(d, x);
+    constraint_kinematics(model(), d.dynamics, set_, d.constraints, d.state);
+    const int nv = model().nv(), n = static_cast<int>(nu_);
+    d.static_balance.topRows(nv - n).leftCols(n).setZero();  // [S Jᵀ], S = 1 or [0; 1]
+    d.static_balance.bottomRows(n).leftCols(n).setIdentity();
+    d.static_balance.rightCols(d.constraints.J.rows()) = d.constraints.J.transpose();
+    d.static_balance_solver.compute(d.static_balance);
+    u = d.static_balance_solver.solve(d.tau).head(n);
+  }
 
   /// The contacts, in the order of their rows.
   const std::vector<ContactLiedyn>& contacts() const { return contacts_; }
@@ -229,7 +252,10 @@ inline DifferentialActionDataContactFwdDynamicsLiedyn::
       df_dx(MatrixX<double>::Zero(static_cast<int>(model->get_nc()),
                                   static_cast<int>(model->get_state()->get_ndx()))),
       df_du(MatrixX<double>::Zero(static_cast<int>(model->get_nc()),
-                                  static_cast<int>(model->get_nu()))) {}
+                                  static_cast<int>(model->get_nu()))),
+      static_balance(MatrixX<double>::Zero(model->model().nv(),
+                                           static_cast<int>(model->get_nu() + model->get_nc()))),
+      static_balance_solver(static_balance.rows(), static_balance.cols()) {}
 
 inline Eigen::VectorBlock<const VectorX<double>>
 DifferentialActionDataContactFwdDynamicsLiedyn::force(std::size_t k) const {

@@ -87,6 +87,17 @@ class DifferentialActionModelFreeFwdDynamicsLiedyn
   }
   using ActionModelLiedyn::calcDiff;
 
+  /// The control that holds x's configuration at rest, as Crocoddyl's: u = S⁺ g(q), g the
+  /// generalized gravity force (rnea at ν̄ = 0, q̈ = 0); S⁺ = [0 1] for the floating base (the
+  /// base's rows of g are not balanced, as in Crocoddyl), 1 for full actuation. maxiter and tol
+  /// are unused (the answer is closed-form). Allocates nothing.
+  void quasiStatic(const std::shared_ptr<DataAbstract>& data, Eigen::Ref<VectorXs> u,
+                   const Eigen::Ref<const VectorXs>& x, std::size_t /*maxiter*/ = 100,
+                   double /*tol*/ = 1e-9) override {
+    Data& d = checked(data, x, u, "quasiStatic");
+    u = holding_force(d, x).tail(static_cast<int>(nu_));
+  }
+
   /// Prints the sizes and the actuation.
   void print(std::ostream& os) const override {
     print_sizes(os);
