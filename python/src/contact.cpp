@@ -58,16 +58,17 @@ MatrixXd by_contact(const VectorXd& v) {
   return out;
 }
 
-/// A C-ordered float64 array of `shape`, and its memory as the rows × (size / rows) block the
-/// C++ layer writes (item after item, `rows` entries each).
+/// A C-ordered float64 array of `shape`, and its memory as the rows × items block the C++ layer
+/// writes (item after item, `rows` entries each). The items are the product of the leading
+/// `item_axes` axes, not size / rows: rows may be 0 (no contacts) with items > 0.
 struct NewBlock {
-  NewBlock(const std::vector<py::ssize_t>& shape, py::ssize_t rows) : array(shape), rows(rows) {}
-  Out block() {
-    const py::ssize_t size = array.size();
-    return Out(array.mutable_data(), rows, rows == 0 ? 0 : size / rows);
+  NewBlock(const std::vector<py::ssize_t>& shape, int item_axes, py::ssize_t rows)
+      : array(shape), rows(rows) {
+    for (int k = 0; k < item_axes; ++k) items *= shape[static_cast<std::size_t>(k)];
   }
+  Out block() { return Out(array.mutable_data(), rows, items); }
   py::array_t<double> array;
-  py::ssize_t rows;
+  py::ssize_t rows, items = 1;
 };
 
 /// A batch input of exactly `shape`, C-ordered float64 (converted once otherwise), finite.
@@ -422,8 +423,8 @@ void bind_batch_contact(py::module_& m) {
                                    "(" + std::to_string(N) + ", " + std::to_string(size) + ")");
         const auto U = batch_input(who, "tau", tau, {N, nv},
                                    "(" + std::to_string(N) + ", " + std::to_string(nv) + ")");
-        NewBlock next({N, size}, size), impulses({N, nc, 3}, 3 * nc),
-            reports({N, ContactReport::size}, ContactReport::size);
+        NewBlock next({N, size}, 1, size), impulses({N, nc, 3}, 1, 3 * nc),
+            reports({N, ContactReport::size}, 1, ContactReport::size);
         try {
           const WorkspaceClaim claim(who, "workspace", &ws);
           const py::gil_scoped_release release;
@@ -460,8 +461,8 @@ void bind_batch_contact(py::module_& m) {
                                 controls_shape);
         const py::ssize_t K = c.shape(1);
         const auto U = batch_input(who, "controls", controls, {N, K, nv}, controls_shape);
-        NewBlock states({N, K + 1, size}, size), impulses({N, K, nc, 3}, 3 * nc),
-            reports({N, K, ContactReport::size}, ContactReport::size);
+        NewBlock states({N, K + 1, size}, 2, size), impulses({N, K, nc, 3}, 2, 3 * nc),
+            reports({N, K, ContactReport::size}, 2, ContactReport::size);
         try {
           const WorkspaceClaim claim(who, "workspace", &ws);
           const py::gil_scoped_release release;

@@ -356,3 +356,27 @@ def test_the_gil_is_released_during_a_contact_rollout():
             seen.append(str(e))
     t.join()
     assert seen and "workspace is in use by a call in another thread" in seen[0]
+
+
+def test_no_contacts_no_steps_no_states():
+    """Empty dimensions: a contact model with no contact (the cube falls freely, as the
+    semi-implicit step of free fall says), no steps, no states."""
+    model = cube_model()
+    size = liedyn.batch_state_size(model)
+    ws = liedyn.ContactBatchWorkspace(model, [], 2)
+    assert ws.num_contacts == 0 and repr(ws) == "liedyn.ContactBatchWorkspace(threads=2, contacts=0)"
+    X = liedyn.batch_states(model, [liedyn.State(model)] * 3)
+    dt, K = 1e-3, 5
+    out = liedyn.batch_rollout(model, ws, X, np.zeros((3, K, 6)), dt)
+    assert out.states.shape == (3, K + 1, size) and out.impulses.shape == (3, K, 0, 3)
+    assert out.converged.all() and not out.active_contacts.any() and not out.iterations.any()
+    # Step k: v_z = -k g dt, z = -(1 + ... + k) g dt^2 (the position takes the new velocity);
+    # rounding of a few operations on numbers of order g dt, 1e-13 relative.
+    v_z, z = out.states[:, K, 12 + 2], out.states[:, K, 9 + 2]
+    assert np.all(np.abs(v_z + K * GRAVITY * dt) < 1e-13 * K * GRAVITY * dt)
+    assert np.all(np.abs(z + 15 * GRAVITY * dt * dt) < 1e-13 * 15 * GRAVITY * dt * dt)
+    none = liedyn.batch_rollout(model, ws, X, np.zeros((3, 0, 6)), dt)
+    assert none.states.shape == (3, 1, size) and np.array_equal(none.states[:, 0], X)
+    assert none.impulses.shape == (3, 0, 0, 3) and none.converged.shape == (3, 0)
+    empty = liedyn.batch_contact_step(model, ws, np.zeros((0, size)), np.zeros((0, 6)), dt)
+    assert empty.states.shape == (0, size) and empty.iterations.shape == (0,)
