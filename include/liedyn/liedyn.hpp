@@ -22,6 +22,7 @@
 #include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/aza.hpp"
 #include "liedyn/algorithm/batch.hpp"
+#include "liedyn/algorithm/batch_contact.hpp"
 #include "liedyn/algorithm/centroidal.hpp"
 #include "liedyn/algorithm/constrained_dynamics.hpp"
 #include "liedyn/algorithm/constrained_dynamics_derivatives.hpp"

@@ -315,6 +315,7 @@ void bind_kernels(py::module_& m);
 void bind_extensions(py::module_& m);  // centroidal, energy, Coriolis, constraints (extensions.cpp)
 void bind_numdiff(py::module_& m);
 void bind_batch(py::module_& m);     // the batch layer and rollouts (batch.cpp)
+void bind_contact(py::module_& m);   // frictional contacts: step, their batch (contact.cpp)
 void bind_pickling(py::module_& m);  // a Model as plain data and back (pickle.cpp)
 void bind_testing(py::module_& m);
 void bind_interop(py::module_& m);  // liedyn.interop: other libraries' conventions (interop.cpp)

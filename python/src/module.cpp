@@ -1095,6 +1095,7 @@ PYBIND11_MODULE(_liedyn, m) {
   lp::bind_extensions(m);
   lp::bind_numdiff(m);
   lp::bind_batch(m);
+  lp::bind_contact(m);  // after bind_batch: its batch_rollout overload joins that one
   lp::bind_pickling(m);
   lp::bind_interop(m);
   lp::bind_late_members(m);

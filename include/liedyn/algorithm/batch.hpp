@@ -135,15 +135,19 @@ void read_state_column(const Model<S>& model, const Eigen::MatrixBase<Derived>& 
 /// has a constraint set), the state it is evaluating, and its first failure of the current run.
 template <class S>
 struct BatchWorker {
-  /// Sized for `model` (and `set`, when not null).
-  BatchWorker(const Model<S>& model, const ConstraintSet<S>* set)
+  /// Worker `index` of its workspace, sized for `model` (and `set`, when not null).
+  BatchWorker(const Model<S>& model, const ConstraintSet<S>* set, int index = 0)
       : data(model),
         constraint_data(set ? std::make_unique<ConstraintData<S>>(model, *set) : nullptr),
-        x(model) {}
+        x(model),
+        index(index) {}
 
   Data<S> data;                                        ///< the kernels' workspace
   std::unique_ptr<ConstraintData<S>> constraint_data;  ///< null without a constraint set
   State<S> x;                                          ///< the state being evaluated
+  /// Its place w in the workspace (BatchWorkspace::worker(w)): a caller keeping workspaces of
+  /// its own per worker (ContactBatchWorkspace) finds this worker's there.
+  int index = 0;
   Eigen::Index failed = -1;  ///< index of the state that threw in this run, −1 if none
   std::exception_ptr error;  ///< what it threw
 };
@@ -183,7 +187,7 @@ class BatchWorkspace {
                    "BatchWorkspace: the constraint set was built for another model");
     workers_.reserve(static_cast<std::size_t>(threads));
     for (int w = 0; w < threads; ++w)
-      workers_.push_back(std::make_unique<BatchWorker<S>>(model, set));
+      workers_.push_back(std::make_unique<BatchWorker<S>>(model, set, w));
   }
 
   std::uint64_t model_id_;

@@ -9,7 +9,7 @@ import typing
 from . import numdiff
 from . import _interop
 from . import _testing
-__all__: list[str] = ['BaseType', 'BatchWorkspace', 'ComFrame', 'ConstrainedDynamicsRoute', 'ConstraintData', 'ConstraintError', 'ConstraintSet', 'ConstraintSpec', 'ConstraintType', 'Data', 'Frame', 'InertiaCheck', 'InertiaPolicy', 'InvalidArgument', 'Joint', 'JointSpec', 'JointType', 'KktDerivativeSolve', 'LinearizationOptions', 'MimicRelation', 'MinvMethod', 'MjcfOptions', 'MjcfRobot', 'Model', 'ModelBuilder', 'ModelError', 'RandomModelOptions', 'ReducedLinearization', 'SE3', 'SpatialInertia', 'State', 'TwistRepresentation', 'UnsupportedElements', 'UrdfOptions', 'aba', 'aza_factorize', 'aza_solve', 'base_acceleration_from_body', 'base_acceleration_to_body', 'base_pose', 'base_twist_from_body', 'base_twist_to_body', 'batch_aba', 'batch_centroidal_momentum', 'batch_constrained_forward_dynamics', 'batch_constrained_forward_dynamics_derivatives', 'batch_crba', 'batch_eidamb', 'batch_eidamb_derivatives', 'batch_frame_placements', 'batch_immamb', 'batch_impulse_dynamics', 'batch_linearize', 'batch_linearize_discrete', 'batch_rnea', 'batch_rollout', 'batch_rollout_with_jacobians', 'batch_state_list', 'batch_state_size', 'batch_states', 'bias_force', 'body_jacobian', 'center_of_mass', 'center_of_mass_acceleration', 'center_of_mass_jacobian', 'center_of_mass_velocity', 'centroidal_derivatives', 'centroidal_momentum', 'centroidal_momentum_drift', 'centroidal_momentum_matrix', 'centroidal_momentum_rate', 'constrained_forward_dynamics', 'constrained_forward_dynamics_derivatives', 'constrained_inverse_dynamics', 'constraint_kinematics', 'constraint_kinematics_derivatives', 'coriolis_force', 'coriolis_matrix', 'crba', 'difference', 'difference_jacobians', 'eidamb', 'eidamb_derivatives', 'figure4_model', 'finite_checks_enabled', 'forward_dynamics_llt', 'forward_kinematics', 'forward_poses', 'forward_velocity', 'frame_acceleration_bias', 'frame_jacobian', 'frame_pose', 'frame_velocity', 'gravity_force', 'immamb', 'impulse_dynamics', 'impulse_dynamics_derivatives', 'integrate', 'integrate_jacobians', 'kinetic_energy', 'linearize', 'linearize_actuated', 'linearize_discrete', 'linearize_discrete_actuated', 'linearize_reduced', 'load_mjcf_file', 'load_mjcf_robot_file', 'load_mjcf_robot_string', 'load_mjcf_string', 'load_urdf_file', 'load_urdf_string', 'lock_joints', 'ltdl_factorize', 'ltdl_inverse', 'ltdl_solve', 'mass_matrix_from_inverse_dynamics', 'mimic_couplings', 'model_diagnostics', 'neutral', 'numdiff', 'potential_energy', 'project_configuration', 'project_velocity', 'random_model', 'random_state', 'rnea', 'rotation_tolerance', 'semi_implicit_euler_step', 'set_finite_checks', 'tangent_size']
+__all__: list[str] = ['BaseType', 'BatchWorkspace', 'ComFrame', 'ConstrainedDynamicsRoute', 'ConstraintData', 'ConstraintError', 'ConstraintSet', 'ConstraintSpec', 'ConstraintType', 'ContactBatchResult', 'ContactBatchWorkspace', 'ContactPlane', 'ContactPointSpec', 'ContactSolver', 'ContactStepResult', 'ContactStepSettings', 'ContactStepWorkspace', 'Data', 'Frame', 'FrictionalContactSettings', 'InertiaCheck', 'InertiaPolicy', 'InvalidArgument', 'Joint', 'JointSpec', 'JointType', 'KktDerivativeSolve', 'LinearizationOptions', 'MimicRelation', 'MinvMethod', 'MjcfOptions', 'MjcfRobot', 'Model', 'ModelBuilder', 'ModelError', 'RandomModelOptions', 'ReducedLinearization', 'SE3', 'SpatialInertia', 'State', 'TwistRepresentation', 'UnsupportedElements', 'UrdfOptions', 'aba', 'aza_factorize', 'aza_solve', 'base_acceleration_from_body', 'base_acceleration_to_body', 'base_pose', 'base_twist_from_body', 'base_twist_to_body', 'batch_aba', 'batch_centroidal_momentum', 'batch_constrained_forward_dynamics', 'batch_constrained_forward_dynamics_derivatives', 'batch_contact_step', 'batch_crba', 'batch_eidamb', 'batch_eidamb_derivatives', 'batch_frame_placements', 'batch_immamb', 'batch_impulse_dynamics', 'batch_linearize', 'batch_linearize_discrete', 'batch_rnea', 'batch_rollout', 'batch_rollout_with_jacobians', 'batch_state_list', 'batch_state_size', 'batch_states', 'bias_force', 'body_jacobian', 'center_of_mass', 'center_of_mass_acceleration', 'center_of_mass_jacobian', 'center_of_mass_velocity', 'centroidal_derivatives', 'centroidal_momentum', 'centroidal_momentum_drift', 'centroidal_momentum_matrix', 'centroidal_momentum_rate', 'constrained_forward_dynamics', 'constrained_forward_dynamics_derivatives', 'constrained_inverse_dynamics', 'constraint_kinematics', 'constraint_kinematics_derivatives', 'coriolis_force', 'coriolis_matrix', 'crba', 'difference', 'difference_jacobians', 'eidamb', 'eidamb_derivatives', 'figure4_model', 'finite_checks_enabled', 'forward_dynamics_llt', 'forward_kinematics', 'forward_poses', 'forward_velocity', 'frame_acceleration_bias', 'frame_jacobian', 'frame_pose', 'frame_velocity', 'gravity_force', 'immamb', 'impulse_dynamics', 'impulse_dynamics_derivatives', 'integrate', 'integrate_jacobians', 'kinetic_energy', 'linearize', 'linearize_actuated', 'linearize_discrete', 'linearize_discrete_actuated', 'linearize_reduced', 'load_mjcf_file', 'load_mjcf_robot_file', 'load_mjcf_robot_string', 'load_mjcf_string', 'load_urdf_file', 'load_urdf_string', 'lock_joints', 'ltdl_factorize', 'ltdl_inverse', 'ltdl_solve', 'mass_matrix_from_inverse_dynamics', 'mimic_couplings', 'model_diagnostics', 'neutral', 'numdiff', 'potential_energy', 'project_configuration', 'project_velocity', 'random_model', 'random_state', 'rnea', 'rotation_tolerance', 'semi_implicit_euler_step', 'set_finite_checks', 'step', 'tangent_size']
 class ModelError(ValueError):
     pass
 class InvalidArgument(ValueError):
@@ -1631,6 +1631,440 @@ class BatchWorkspace:
     @property
     def threads(self) -> int:
         ...
+class ContactSolver:
+    """
+    The frictional contact solver of a contact step: Admm (frictional_contact_admm, the default) or Pgs (projected Gauss-Seidel).
+    
+    Members:
+    
+      Admm
+    
+      Pgs
+    """
+    Admm: typing.ClassVar[ContactSolver]
+    Pgs: typing.ClassVar[ContactSolver]
+    __members__: typing.ClassVar[dict[str, ContactSolver]]
+    @typing.overload
+    def __eq__(self, other: ContactSolver) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ContactSolver) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class ContactPlane:
+    """
+    A plane of the environment in the inertial frame A: the points p with normal . (p - point) = 0, the free side where the normal points. The normal need not be unit (it is normalized when a workspace is built) but must be non-zero and finite.
+    """
+    @staticmethod
+    def ground() -> ContactPlane:
+        """
+        The ground z = 0 of A, free side up (+z).
+        """
+    @staticmethod
+    def through(point: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], normal: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"]) -> ContactPlane:
+        """
+        The plane through `point` with normal `normal` (both in A).
+        """
+    def __init__(self, point: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"] = ..., normal: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"] = ...) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def normal(self) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[3, 1]"]:
+        """
+        Its normal, towards the free side (A).
+        """
+    @normal.setter
+    def normal(self, arg0: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"]) -> None:
+        ...
+    @property
+    def point(self) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[3, 1]"]:
+        """
+        A point of the plane (A).
+        """
+    @point.setter
+    def point(self, arg0: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"]) -> None:
+        ...
+class ContactPointSpec:
+    """
+    A point contact: a point of the robot (the origin of model frame `frame` moved by `offset` in the frame's axes, or, with frame empty, the point `offset` of body `body` in the body frame) against `plane`, with Coulomb friction coefficient `friction` >= 0; with radius > 0 the point is the centre of a sphere. Checked (unknown frame or body, friction < 0, zero normal, radius < 0) when a ContactStepWorkspace or ContactBatchWorkspace is built.
+    """
+    @staticmethod
+    def on_body(body: str, offset: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"], plane: ContactPlane, friction: typing.SupportsFloat | typing.SupportsIndex, radius: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> ContactPointSpec:
+        """
+        The point `offset` of body `body` (body frame) against `plane`.
+        """
+    @staticmethod
+    def on_frame(frame: str, plane: ContactPlane, friction: typing.SupportsFloat | typing.SupportsIndex, offset: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"] = ..., radius: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> ContactPointSpec:
+        """
+        The origin of model frame `frame` (moved by `offset`, in the frame's axes) against `plane`.
+        """
+    def __init__(self, *, frame: str = '', body: str = '', offset: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"] = ..., plane: ContactPlane = ..., friction: typing.SupportsFloat | typing.SupportsIndex = 0.0, radius: typing.SupportsFloat | typing.SupportsIndex = 0.0, name: str = '') -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def body(self) -> str:
+        """
+        Body holding the point, when `frame` is empty.
+        """
+    @body.setter
+    def body(self, arg0: str) -> None:
+        ...
+    @property
+    def frame(self) -> str:
+        """
+        Model frame holding the point (empty: `body`).
+        """
+    @frame.setter
+    def frame(self, arg0: str) -> None:
+        ...
+    @property
+    def friction(self) -> float:
+        """
+        Coulomb friction coefficient mu >= 0.
+        """
+    @friction.setter
+    def friction(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def name(self) -> str:
+        """
+        Used in messages; empty: the frame's or body's name.
+        """
+    @name.setter
+    def name(self, arg0: str) -> None:
+        ...
+    @property
+    def offset(self) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[3, 1]"]:
+        """
+        The point in the frame's (or body's) coordinates.
+        """
+    @offset.setter
+    def offset(self, arg0: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[3, 1]"]) -> None:
+        ...
+    @property
+    def plane(self) -> ContactPlane:
+        """
+        The environment's plane.
+        """
+    @plane.setter
+    def plane(self, arg0: ContactPlane) -> None:
+        ...
+    @property
+    def radius(self) -> float:
+        """
+        Sphere radius around the point (0: a point).
+        """
+    @radius.setter
+    def radius(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class FrictionalContactSettings:
+    """
+    Settings of the frictional contact solvers (ADMM and PGS; docs/frictional-contacts.md).
+    """
+    def __init__(self) -> None:
+        ...
+    @property
+    def absolute_tolerance(self) -> float:
+        """
+        Absolute tolerance on the residuals.
+        """
+    @absolute_tolerance.setter
+    def absolute_tolerance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def adaptive_rho(self) -> bool:
+        """
+        ADMM: rescale the penalty from the residuals' ratio.
+        """
+    @adaptive_rho.setter
+    def adaptive_rho(self, arg0: bool) -> None:
+        ...
+    @property
+    def max_iterations(self) -> int:
+        """
+        ADMM iterations or PGS sweeps at most.
+        """
+    @max_iterations.setter
+    def max_iterations(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def over_relaxation(self) -> float:
+        """
+        ADMM: the over-relaxation alpha in (0, 2).
+        """
+    @over_relaxation.setter
+    def over_relaxation(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def relative_tolerance(self) -> float:
+        """
+        Tolerance relative to the problem's scale.
+        """
+    @relative_tolerance.setter
+    def relative_tolerance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def relaxation(self) -> float:
+        """
+        PGS: the relaxation omega in (0, 2).
+        """
+    @relaxation.setter
+    def relaxation(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def rho_initial(self) -> float:
+        """
+        ADMM: the initial penalty, relative to G's mean diagonal entry.
+        """
+    @rho_initial.setter
+    def rho_initial(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def rho_update_interval(self) -> int:
+        """
+        ADMM: iterations between penalty updates at least.
+        """
+    @rho_update_interval.setter
+    def rho_update_interval(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def rho_update_ratio(self) -> float:
+        """
+        ADMM: the residuals' ratio beyond which the penalty is rescaled.
+        """
+    @rho_update_ratio.setter
+    def rho_update_ratio(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def symmetry_tolerance(self) -> float:
+        """
+        The largest asymmetry of G accepted, relative to its largest entry.
+        """
+    @symmetry_tolerance.setter
+    def symmetry_tolerance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def warm_start(self) -> bool:
+        """
+        Start from the impulses given (a contact step: the previous step's).
+        """
+    @warm_start.setter
+    def warm_start(self, arg0: bool) -> None:
+        ...
+class ContactStepSettings:
+    """
+    Settings of a contact step (docs/frictional-contacts.md, "The time step with the tree").
+    """
+    def __init__(self) -> None:
+        ...
+    @property
+    def margin(self) -> float:
+        """
+        A contact enters the problem when its gap <= margin (m, >= 0).
+        """
+    @margin.setter
+    def margin(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def penetration_recovery(self) -> float:
+        """
+        beta in [0, 1]: the fraction of a penetration removed per step.
+        """
+    @penetration_recovery.setter
+    def penetration_recovery(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def restitution(self) -> float:
+        """
+        Newton's restitution e in [0, 1] at touching or penetrating contacts.
+        """
+    @restitution.setter
+    def restitution(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def solver(self) -> ContactSolver:
+        """
+        The solver of the contact problem.
+        """
+    @solver.setter
+    def solver(self, arg0: ContactSolver) -> None:
+        ...
+    @property
+    def solver_settings(self) -> FrictionalContactSettings:
+        """
+        The solver's settings (warm_start on by default here).
+        """
+    @solver_settings.setter
+    def solver_settings(self, arg0: FrictionalContactSettings) -> None:
+        ...
+class ContactStepResult:
+    """
+    What one contact step did: the solver's report and the per-contact results (copies; contact k in row k, in the order given).
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def active(self) -> list[int]:
+        """
+        The active contacts' indices, increasing.
+        """
+    @property
+    def active_contacts(self) -> int:
+        """
+        Number of contacts with gap <= margin (those in the problem).
+        """
+    @property
+    def complementarity_residual(self) -> float:
+        """
+        max_i |lambda_i . sigma_i| / |lambda|_inf (velocity units).
+        """
+    @property
+    def contact_velocity(self) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, n]"]:
+        """
+        (nc, 3): c_k = G lambda + g at the end of the step, contact k's frame.
+        """
+    @property
+    def converged(self) -> bool:
+        """
+        The impulses meet the solver's tolerances (True with no active contact). False: the step was still taken with the last iterate.
+        """
+    @property
+    def dual_residual(self) -> float:
+        """
+        Dual-cone violation of c + Gamma(c) (velocity units).
+        """
+    @property
+    def gap(self) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, 1]"]:
+        """
+        (nc,): the gap phi_k at the step's start state (m; negative: penetration).
+        """
+    @property
+    def impulses(self) -> typing.Annotated[numpy.typing.NDArray[numpy.float64], "[m, n]"]:
+        """
+        (nc, 3): lambda_k, the impulse on the robot over the step in contact k's frame [t1, t2, n] (N s); zero for an inactive contact. lambda / dt is the mean force.
+        """
+    @property
+    def iterations(self) -> int:
+        """
+        ADMM iterations or PGS sweeps taken.
+        """
+    @property
+    def primal_residual(self) -> float:
+        """
+        Cone violation of lambda (force units).
+        """
+class ContactStepWorkspace:
+    """
+    The workspace of `step` for one model and one list of contacts: built once (this resolves and checks the contacts: an unknown frame or body, friction < 0, a zero normal, radius < 0 raise InvalidArgument naming the contact); `step` allocates nothing afterwards. It keeps the last step's impulses as the next solve's warm start (reset_warm_start() drops them).
+    """
+    def __init__(self, model: Model, contacts: collections.abc.Sequence[ContactPointSpec]) -> None:
+        ...
+    def reset_warm_start(self) -> None:
+        """
+        Drops the kept impulses: the next solve starts from zero.
+        """
+    @property
+    def axes(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (nc, 3, 3): contact k's frame axes in A as columns (t1, t2, n), n the plane's unit normal.
+        """
+    @property
+    def names(self) -> list[str]:
+        """
+        The contacts' names, in the order given.
+        """
+    @property
+    def num_contacts(self) -> int:
+        """
+        Number of contacts (active or not).
+        """
+class ContactBatchResult:
+    """
+    The results of batch_contact_step (leading axes (N,)) or of a contact batch_rollout (leading axes (N, K)): the states, the impulses (..., nc, 3) in the contacts' frames, and each step's report.
+    """
+    @property
+    def active_contacts(self) -> numpy.ndarray:
+        """
+        (...) int32: the contacts in each step's problem.
+        """
+    @property
+    def complementarity_residual(self) -> numpy.ndarray:
+        """
+        (...) float64.
+        """
+    @property
+    def converged(self) -> numpy.ndarray:
+        """
+        (...) bool: each step's solve met its tolerances.
+        """
+    @property
+    def dual_residual(self) -> numpy.ndarray:
+        """
+        (...) float64.
+        """
+    @property
+    def impulses(self) -> numpy.ndarray:
+        """
+        (..., nc, 3): each step's lambda_k in contact k's frame [t1, t2, n].
+        """
+    @property
+    def iterations(self) -> numpy.ndarray:
+        """
+        (...) int32: each step's ADMM iterations or PGS sweeps.
+        """
+    @property
+    def primal_residual(self) -> numpy.ndarray:
+        """
+        (...) float64.
+        """
+    @property
+    def states(self) -> numpy.ndarray:
+        """
+        (N, batch_state_size) next states, or (N, K + 1, batch_state_size) x_0 .. x_K of each trajectory.
+        """
+class ContactBatchWorkspace:
+    """
+    What the contact batch calls need besides the model: a pool of `threads` worker threads (the calling thread is one of them) and one ContactStepWorkspace per worker for `contacts` (checked as ContactStepWorkspace checks them). Build it once and reuse it. Results do not depend on the thread count: every trajectory (every state of batch_contact_step) starts from a zero warm start.
+    """
+    def __init__(self, model: Model, contacts: collections.abc.Sequence[ContactPointSpec], threads: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def num_contacts(self) -> int:
+        ...
+    @property
+    def threads(self) -> int:
+        ...
 def _model_from_state(state: tuple) -> Model:
     """
     The model _model_state gave, rebuilt by ModelBuilder.
@@ -1687,6 +2121,10 @@ def batch_constrained_forward_dynamics_derivatives(model: Model, set: Constraint
     """
     constrained_forward_dynamics_derivatives at every state: (ddq_dx (N, nv, 2nv), lambda_dx (N, m, 2nv), ddq_dtau (N, nv, nv), lambda_dtau (N, m, nv)), x columns (eta, ds, base twist in `representation`, dr).
     """
+def batch_contact_step(model: Model, workspace: ContactBatchWorkspace, states: typing.Any, tau: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex, settings: ContactStepSettings = ...) -> ContactBatchResult:
+    """
+    step at every state, each from a zero warm start: states (N, batch_state_size), tau (N, nv); returns a ContactBatchResult with states (N, batch_state_size) the next states, impulses (N, nc, 3) and the reports (N,). Bit-identical for any thread count.
+    """
 def batch_crba(model: Model, workspace: BatchWorkspace, states: typing.Any, *, out: typing.Any = None) -> numpy.ndarray:
     """
     crba at every state: result[i] (N, nv, nv) is M at states[i].
@@ -1732,6 +2170,11 @@ def batch_rollout(model: Model, workspace: BatchWorkspace, initial: typing.Any, 
 def batch_rollout(model: Model, set: ConstraintSet, workspace: BatchWorkspace, initial: typing.Any, controls: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex) -> numpy.ndarray:
     """
     N rollouts of semi_implicit_euler_step (step dt): trajectory i starts at initial[i] (N, batch_state_size) and takes K steps under controls[i, k] (N, K, nv); returns its states x_0 .. x_K as result[i] (N, K + 1, batch_state_size). With a constraint set (the workspace's), each step is the constrained one (no projection onto the manifold).
+    """
+@typing.overload
+def batch_rollout(model: Model, workspace: ContactBatchWorkspace, initial: typing.Any, controls: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex, settings: ContactStepSettings = ...) -> ContactBatchResult:
+    """
+    Contact form: N rollouts of step (the contacts of `workspace`, a ContactBatchWorkspace; `settings`): trajectory i starts at initial[i] (N, batch_state_size) with a zero warm start and takes K steps under controls[i, k] (N, K, nv); returns a ContactBatchResult: states (N, K + 1, batch_state_size), impulses (N, K, nc, 3), reports (N, K). Bit-identical for any thread count, and equal to the loop of step on a fresh ContactStepWorkspace.
     """
 @typing.overload
 def batch_rollout_with_jacobians(model: Model, workspace: BatchWorkspace, initial: typing.Any, controls: typing.Any, dt: typing.SupportsFloat | typing.SupportsIndex, options: LinearizationOptions = ...) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
@@ -2092,6 +2535,10 @@ def semi_implicit_euler_step(model: Model, data: Data, set: ConstraintSet, cdata
 def set_finite_checks(enabled: bool) -> None:
     """
     Whether kernels refuse a state or input vector holding NaN or infinity with InvalidArgument (default True). Off saves a pass over the inputs per call (about the cost of reading them); a non-finite input then gives non-finite results or misleading errors.
+    """
+def step(model: Model, workspace: ContactStepWorkspace, x: State, tau: typing.Annotated[numpy.typing.ArrayLike, numpy.float64, "[m, 1]"], dt: typing.SupportsFloat | typing.SupportsIndex, settings: ContactStepSettings = ...) -> tuple[State, ContactStepResult]:
+    """
+    One time step of length dt with the frictional unilateral point contacts of `workspace` (contact_step, docs/frictional-contacts.md): v_free = nu + dt M^-1 (tau - h), lambda from the frictional contact problem, nu+ = v_free + M^-1 J^T lambda, (H, s)+ = (H, s) (+) dt nu+. Returns (next State, ContactStepResult). InvalidArgument for dt not finite and > 0, a non-finite state or tau, wrong sizes, settings out of range, a workspace built for another model. An unconverged solve is reported (result.converged False), not raised.
     """
 def tangent_size(model: Model) -> int:
     """
