@@ -47,7 +47,8 @@ def test_quaternion_agrees_with_scipy():
     x = liedyn.random_state(liedyn.figure4_model(), 9)
     q = x.H.quaternion()
     # scipy's as_quat is (x, y, z, w) too: the same rotation up to the sign of q.
-    r = Rotation.from_matrix(x.H.rotation).as_quat()
+    # np.array: SE3's arrays are read-only views, which scipy < 1.11 (Debian 12's 1.10) refuses.
+    r = Rotation.from_matrix(np.array(x.H.rotation)).as_quat()
     assert np.abs(np.abs(r @ q) - 1.0) < 1e-15
     assert np.abs(Rotation.from_quat(q).as_matrix() - x.H.rotation).max() < 1e-15
 
