@@ -269,6 +269,42 @@ CONTACTS = (
 )
 
 
+def contact_force_residuals(state, model, frame, kind, nu, seed, lines):
+    """Crocoddyl's residuals on the first contact's force, read from the contact model's data
+    (a separate generator, seed + 200: the other draws stay as they were): ResidualModelContactForce
+    against `vec contact_force_ref` (6 entries, linear first; a 3D contact uses the first 3),
+    ResidualModelContactFrictionCone of the cone (`mat cone_rotation`,
+    `cone_mu`, `cone_facets`, inner approximation, normal force in [0, inf)) and, for a 6D contact,
+    ResidualModelContactWrenchCone of the same rotation, mu and facets with the half sole
+    `vec wrench_box`. Each `LABEL_r.k`, `LABEL_Rx.k`, `LABEL_Ru.k` after the action's calc and
+    calcDiff; the cones' A in `mat friction_cone_A` and `mat wrench_cone_A`."""
+    rng = np.random.default_rng(seed + 200)
+    fid = model.getFrameId(frame)
+    nc = 3 if kind == "3D" else 6
+    fref = rng.uniform(-10.0, 10.0, 6)
+    rotation = pin.exp3(rng.uniform(-0.5, 0.5, 3))
+    mu, facets, box = 0.7, 4, np.array([0.1, 0.05])
+    lines.append("contact_residual_frame " + frame)
+    lines.append("vec contact_force_ref 6 %s" % fmt(fref))
+    lines.append("mat cone_rotation 3 3 %s" % fmt(rotation))
+    lines.append("cone_mu %r" % mu)
+    lines.append("cone_facets %d" % facets)
+    cone = crocoddyl.FrictionCone(rotation, mu, facets, True)
+    lines.append("mat friction_cone_A %d %d %s" % (cone.A.shape + (fmt(cone.A),)))
+    residuals = [
+        ("contact_force",
+         crocoddyl.ResidualModelContactForce(state, fid, pin.Force(fref), nc, nu, True)),
+        ("friction_cone", crocoddyl.ResidualModelContactFrictionCone(state, fid, cone, nu, True)),
+    ]
+    if kind == "6D":
+        lines.append("vec wrench_box 2 %s" % fmt(box))
+        wrench = crocoddyl.WrenchCone(rotation, mu, box, facets, True)
+        lines.append("mat wrench_cone_A %d %d %s" % (wrench.A.shape + (fmt(wrench.A),)))
+        residuals.append(
+            ("wrench_cone", crocoddyl.ResidualModelContactWrenchCone(state, fid, wrench, nu, True)))
+    return residuals
+
+
 def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains, with_armature):
     """Crocoddyl's DifferentialActionModelContactFwdDynamics (ActuationModelFloatingBase, the
     same state + control costs as generate) with one ContactModel3D/6D per frame: calc's xout,
@@ -369,6 +405,7 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains, with
                                                           nu)
     lines.append("translation_frame " + frames[0])
     lines.append("vec translation_ref 3 %s" % fmt(tref))
+    contact_residuals = contact_force_residuals(state, model, frames[0], kind, nu, seed, lines)
 
     worst = 0.0
     d2 = dam.createData()
@@ -405,6 +442,13 @@ def generate_contact(name, urdf, seed, samples, frames, kind, sense, gains, with
         translation.calcDiff(tdata, x, u)
         vec("translation_r" + s, tdata.r)
         mat("translation_Rx" + s, tdata.Rx)
+        for label, residual in contact_residuals:
+            rd = residual.createData(data.multibody)
+            residual.calc(rd, x, u)
+            residual.calcDiff(rd, x, u)
+            vec(label + "_r" + s, rd.r)
+            mat(label + "_Rx" + s, rd.Rx)
+            mat(label + "_Ru" + s, rd.Ru)
 
         # The generator's own checks: the KKT equations with Pinocchio's M, h, and Fx, Fu
         # against central differences.

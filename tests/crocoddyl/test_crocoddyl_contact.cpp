@@ -13,6 +13,9 @@
 // * The errors: unknown frame, WORLD sense, a 6D Kp, sizes, foreign data.
 // * Crocoddyl's Euler integrator and FDDP on solo12 standing on three feet, the fourth moved by
 //   ResidualModelFrameTranslationLiedyn; no allocation with that residual in the costs.
+// * The contact force, friction cone and wrench cone residuals (residual_contact_force.hpp)
+//   against Crocoddyl's on the same files (r, Rx, Ru, the cones' A), against central
+//   differences, in a cost sum (no allocation), and their errors.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -20,8 +23,12 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <crocoddyl/core/activations/quadratic-barrier.hpp>
+#include <crocoddyl/core/activations/quadratic.hpp>
+#include <crocoddyl/core/costs/residual.hpp>
 #include <crocoddyl/core/integrator/euler.hpp>
 #include <crocoddyl/core/optctrl/shooting.hpp>
 #include <crocoddyl/core/solvers/fddp.hpp>
@@ -37,6 +44,9 @@ using namespace croc_test;
 using liedyn::crocoddyl::Actuation;
 using liedyn::crocoddyl::ContactLiedyn;
 using liedyn::crocoddyl::DifferentialActionModelContactFwdDynamicsLiedyn;
+using liedyn::crocoddyl::ResidualModelContactForceLiedyn;
+using liedyn::crocoddyl::ResidualModelContactFrictionConeLiedyn;
+using liedyn::crocoddyl::ResidualModelContactWrenchConeLiedyn;
 
 namespace {
 
@@ -90,6 +100,32 @@ ContactDifferences central_differences(DifferentialActionModelContactFwdDynamics
     dam.calc(data, x, u - e);
     out.Fu.col(c) = (fp - d.xout) / (2 * h);
     out.df_du.col(c) = (lp - d.constraints.lambda) / (2 * h);
+  }
+  return out;
+}
+
+// The contact residuals a reference file describes (contact_residual_frame, contact_force_ref,
+// cone_rotation, cone_mu, cone_facets, wrench_box), each with the label of its records.
+using LabelledResidual = std::pair<std::string, std::shared_ptr<crocoddyl::ResidualModelAbstract>>;
+std::vector<LabelledResidual> reference_contact_residuals(const Robot& r) {
+  const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+  const std::string frame = r.ref.words.at("contact_residual_frame").at(0);
+  const bool rigid = r.ref.words.at("contact_kind").at(0) == "6D";
+  const Eigen::Matrix3d rotation = r.ref.mat("cone_rotation");
+  const double mu = std::stod(r.ref.words.at("cone_mu").at(0));
+  const std::size_t facets = std::stoul(r.ref.words.at("cone_facets").at(0));
+  const pinocchio::Force fref(Eigen::Matrix<double, 6, 1>(r.ref.vec("contact_force_ref")));
+  std::vector<LabelledResidual> out = {
+      {"contact_force",
+       std::make_shared<ResidualModelContactForceLiedyn>(r.state, frame, fref, rigid ? 6 : 3, nu)},
+      {"friction_cone",
+       std::make_shared<ResidualModelContactFrictionConeLiedyn>(
+           r.state, frame, crocoddyl::FrictionCone(rotation, mu, facets, true), nu)}};
+  if (rigid) {
+    const Eigen::Vector2d box = r.ref.vec("wrench_box");
+    out.push_back({"wrench_cone", std::make_shared<ResidualModelContactWrenchConeLiedyn>(
+                                      r.state, frame,
+                                      crocoddyl::WrenchCone(rotation, mu, box, facets, true), nu)});
   }
   return out;
 }
@@ -251,6 +287,15 @@ TEST_CASE("crocoddyl bridge: contact model errors are named", "[crocoddyl]") {
       make({ContactLiedyn::rigid("FL_FOOT", pinocchio::LOCAL, Eigen::Vector2d(10.0, 1.0))}),
       Catch::Contains("a rigid contact's Kp must be 0"));
   CHECK_THROWS_WITH(make({}), Catch::Contains("no contacts"));
+  // A null state or cost sum is refused before it is used (the sizes come from the state).
+  CHECK_THROWS_WITH(
+      DifferentialActionModelFreeFwdDynamicsLiedyn(nullptr, Actuation::FloatingBase, costs),
+      Catch::Contains("DifferentialActionModelFreeFwdDynamicsLiedyn: the state is null"));
+  CHECK_THROWS_WITH(
+      DifferentialActionModelContactFwdDynamicsLiedyn(
+          r.state, Actuation::FloatingBase,
+          {ContactLiedyn::point("FL_FOOT", Eigen::Vector3d::Zero(), pinocchio::LOCAL)}, nullptr),
+      Catch::Contains("DifferentialActionModelContactFwdDynamicsLiedyn: the cost sum is null"));
 
   auto dam = make({ContactLiedyn::point("FL_FOOT", p, pinocchio::LOCAL)});
   auto data = dam.createData();
@@ -444,4 +489,215 @@ TEST_CASE("crocoddyl bridge: quasiStatic agrees with Crocoddyl's", "[crocoddyl]"
     liedyn::test::report(name + ": quasiStatic u", e_u);
     if (holds) liedyn::test::report(name + ": q̈ at rest with the quasi-static u", e_rest);
   }
+}
+
+TEST_CASE("crocoddyl bridge: contact force and cone residuals agree with Crocoddyl",
+          "[crocoddyl]") {
+  // Against Crocoddyl's residuals read from its contact model's data: r = A λ_c − b and its
+  // Jacobians A ∂λ_c, products of what the first test checks to kReferenceTol with the same A.
+  // Against central differences of r through the model's calc: as the contact derivatives' test
+  // (h = 1e-5, 1e-7 of the scale; r is linear in λ).
+  constexpr double kCentralTol = 1e-7;
+  constexpr double kStep = 1e-5;
+  for (const std::string name : kContactFiles) {
+    const Robot r = load_robot(name);
+    const StateLiedyn& st = *r.state;
+    const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+    DifferentialActionModelContactFwdDynamicsLiedyn dam(
+        r.state, Actuation::FloatingBase, reference_contacts(r.ref),
+        make_costs(r.state, nu, st.zero(), VectorXd::Zero(static_cast<int>(nu))));
+    auto data = dam.createData();
+    auto& d = static_cast<DifferentialActionModelContactFwdDynamicsLiedyn::Data&>(*data);
+    const std::vector<LabelledResidual> residuals = reference_contact_residuals(r);
+    std::vector<std::shared_ptr<crocoddyl::ResidualDataAbstract>> rdata;
+    for (const auto& [label, res] : residuals) rdata.push_back(res->createData(&d.shared));
+    const auto* friction =
+        static_cast<const ResidualModelContactFrictionConeLiedyn*>(residuals[1].second.get());
+    CHECK(scaled_error(friction->get_reference().get_A(), r.ref.mat("friction_cone_A")) <
+          kReferenceTol);
+    if (residuals.size() == 3) {
+      const auto* wrench =
+          static_cast<const ResidualModelContactWrenchConeLiedyn*>(residuals[2].second.get());
+      CHECK(scaled_error(wrench->get_reference().get_A(), r.ref.mat("wrench_cone_A")) <
+            kReferenceTol);
+    }
+    std::map<std::string, double> worst;
+    for (int k = 0; k < r.ref.samples; ++k) {
+      const std::string s = "." + std::to_string(k);
+      INFO(name << " sample " << k);
+      const VectorXd x = st.from_pinocchio(r.ref.vec("x" + s), r.perm);
+      const VectorXd u = r.Pu.transpose() * r.ref.vec("u" + s);
+      dam.calc(data, x, u);
+      for (std::size_t i = 0; i < residuals.size(); ++i) residuals[i].second->calc(rdata[i], x, u);
+      dam.calcDiff(data, x, u);
+      for (std::size_t i = 0; i < residuals.size(); ++i) {
+        const std::string& label = residuals[i].first;
+        residuals[i].second->calcDiff(rdata[i], x, u);
+        const std::map<std::string, double> e = {
+            {label + " r", scaled_error(rdata[i]->r, r.ref.vec(label + "_r" + s))},
+            {label + " Rx",
+             scaled_error(rdata[i]->Rx * r.T.transpose(), r.ref.mat(label + "_Rx" + s))},
+            {label + " Ru",
+             scaled_error(rdata[i]->Ru * r.Pu.transpose(), r.ref.mat(label + "_Ru" + s))}};
+        for (const auto& [what, err] : e) {
+          INFO(what << " error " << err);
+          CHECK(err < kReferenceTol);
+          worst[what] = std::max(worst[what], err);
+        }
+      }
+    }
+    for (const auto& [what, err] : worst) liedyn::test::report(name + ": " + what, err);
+
+    // Central differences of r at the first sample, along x ⊕ h e and u + h e.
+    const VectorXd x = st.from_pinocchio(r.ref.vec("x.0"), r.perm);
+    const VectorXd u = r.Pu.transpose() * r.ref.vec("u.0");
+    const int ndx = static_cast<int>(st.get_ndx()), n = static_cast<int>(nu);
+    const auto residual_at = [&](std::size_t i, const VectorXd& xs, const VectorXd& us) {
+      dam.calc(data, xs, us);
+      residuals[i].second->calc(rdata[i], xs, us);
+      return VectorXd(rdata[i]->r);
+    };
+    dam.calcDiff(data, x, u);
+    for (std::size_t i = 0; i < residuals.size(); ++i) {
+      residuals[i].second->calcDiff(rdata[i], x, u);
+      const MatrixXd Rx = rdata[i]->Rx, Ru = rdata[i]->Ru;
+      MatrixXd fx(Rx.rows(), ndx), fu(Ru.rows(), n);
+      VectorXd xp(st.get_nx()), xm(st.get_nx());
+      for (int c = 0; c < ndx; ++c) {
+        st.integrate(x, VectorXd::Unit(ndx, c) * kStep, xp);
+        st.integrate(x, -VectorXd::Unit(ndx, c) * kStep, xm);
+        fx.col(c) = (residual_at(i, xp, u) - residual_at(i, xm, u)) / (2 * kStep);
+      }
+      for (int c = 0; c < n; ++c)
+        fu.col(c) = (residual_at(i, x, u + VectorXd::Unit(n, c) * kStep) -
+                     residual_at(i, x, u - VectorXd::Unit(n, c) * kStep)) /
+                    (2 * kStep);
+      const double e = std::max(scaled_error(Rx, fx), scaled_error(Ru, fu));
+      INFO(name << " " << residuals[i].first << " vs central differences: " << e);
+      CHECK(e < kCentralTol);
+      liedyn::test::report(name + ": " + residuals[i].first + " vs central differences", e);
+      // A terminal node has no contact force: r = 0, Rx = 0 (as Crocoddyl's).
+      residuals[i].second->calc(rdata[i], x);
+      residuals[i].second->calcDiff(rdata[i], x);
+      CHECK(rdata[i]->r.isZero(0.0));
+      CHECK(rdata[i]->Rx.isZero(0.0));
+    }
+  }
+}
+
+TEST_CASE("crocoddyl bridge: contact residuals in a cost sum allocate nothing", "[crocoddyl]") {
+  // The friction cone under Crocoddyl's quadratic barrier and the wrench cone and force in
+  // the cost sum of the talos model: the model's Lx against central differences of its cost
+  // (1e-7, as above) shows the costs read the forces of this very call.
+  const Robot r = load_robot("talos_contact6d_lwa");
+  const StateLiedyn& st = *r.state;
+  const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+  auto costs = make_costs(r.state, nu, st.zero(), VectorXd::Zero(static_cast<int>(nu)));
+  const std::vector<LabelledResidual> residuals = reference_contact_residuals(r);
+  for (const auto& [label, res] : residuals) {
+    std::shared_ptr<crocoddyl::ActivationModelAbstract> activation;
+    if (label == "contact_force")
+      activation = std::make_shared<crocoddyl::ActivationModelQuad>(res->get_nr());
+    else
+      activation =
+          std::make_shared<crocoddyl::ActivationModelQuadraticBarrier>(crocoddyl::ActivationBounds(
+              VectorXd::Constant(res->get_nr(), -1e3), VectorXd::Zero(res->get_nr())));
+    costs->addCost(label, std::make_shared<crocoddyl::CostModelResidual>(r.state, activation, res),
+                   1e-3);
+  }
+  DifferentialActionModelContactFwdDynamicsLiedyn dam(r.state, Actuation::FloatingBase,
+                                                      reference_contacts(r.ref), costs);
+  auto data = dam.createData();
+  const VectorXd x = st.from_pinocchio(r.ref.vec("x.1"), r.perm);
+  const VectorXd u = r.Pu.transpose() * r.ref.vec("u.1");
+  // Crocoddyl's CostModelResidual forms Rxᵀ A'' Rx in libcrocoddyl, built with OpenMP: there
+  // Eigen splits a product over threads when it is large (the wrench cone's: 17 × 100 × 100),
+  // and that split allocates. One Eigen thread, as in a real-time loop (docs/crocoddyl.md).
+  const int threads = Eigen::nbThreads();
+  Eigen::setNbThreads(1);
+  std::size_t allocations = 0;
+  {
+    liedyn::test::NoAllocation guard;
+    dam.calc(data, x, u);
+    dam.calcDiff(data, x, u);
+    allocations = guard.allocations();
+  }
+  Eigen::setNbThreads(threads);
+  CHECK(allocations == 0);
+  const VectorXd Lx = data->Lx, Lu = data->Lu;
+  const int ndx = static_cast<int>(st.get_ndx()), n = static_cast<int>(nu);
+  constexpr double h = 1e-5;
+  const auto cost_at = [&](const VectorXd& xs, const VectorXd& us) {
+    dam.calc(data, xs, us);
+    return data->cost;
+  };
+  VectorXd fx(ndx), fu(n), xp(st.get_nx()), xm(st.get_nx());
+  for (int c = 0; c < ndx; ++c) {
+    st.integrate(x, VectorXd::Unit(ndx, c) * h, xp);
+    st.integrate(x, -VectorXd::Unit(ndx, c) * h, xm);
+    fx(c) = (cost_at(xp, u) - cost_at(xm, u)) / (2 * h);
+  }
+  for (int c = 0; c < n; ++c)
+    fu(c) = (cost_at(x, u + VectorXd::Unit(n, c) * h) - cost_at(x, u - VectorXd::Unit(n, c) * h)) /
+            (2 * h);
+  const double e = std::max(scaled_error(Lx, fx), scaled_error(Lu, fu));
+  INFO("Lx, Lu vs central differences of the cost: " << e);
+  CHECK(e < 1e-7);
+  liedyn::test::report(
+      "talos_contact6d_lwa with the contact residuals: Lx, Lu vs central "
+      "differences",
+      e);
+}
+
+TEST_CASE("crocoddyl bridge: contact residual errors are named", "[crocoddyl]") {
+  const Robot r = load_robot("solo12_contact3d_local");
+  const std::size_t nu = static_cast<std::size_t>(r.ref.nu);
+  const pinocchio::Force f = pinocchio::Force::Zero();
+  const crocoddyl::FrictionCone cone(Eigen::Matrix3d::Identity(), 0.7, 4, true);
+  const crocoddyl::WrenchCone wrench(Eigen::Matrix3d::Identity(), 0.7, Eigen::Vector2d(0.1, 0.05),
+                                     4, true);
+  CHECK_THROWS_WITH(ResidualModelContactForceLiedyn(r.state, "FL_TOE", f, 3, nu),
+                    Catch::Contains("no frame named 'FL_TOE'"));
+  CHECK_THROWS_WITH(ResidualModelContactForceLiedyn(r.state, "FL_FOOT", f, 4, nu),
+                    Catch::Contains("nc must be 3 or 6, not 4"));
+  CHECK_THROWS_WITH(ResidualModelContactFrictionConeLiedyn(nullptr, "FL_FOOT", cone, nu),
+                    Catch::Contains("ResidualModelContactFrictionConeLiedyn: the state is null"));
+  // Where the forces are not: a free model's costs, another frame, too few rows.
+  const auto in_costs = [&](std::shared_ptr<crocoddyl::ResidualModelAbstract> res) {
+    auto costs = make_costs(r.state, nu, r.state->zero(), VectorXd::Zero(static_cast<int>(nu)));
+    costs->addCost("contact", std::make_shared<crocoddyl::CostModelResidual>(r.state, res), 1.0);
+    return costs;
+  };
+  auto force = std::make_shared<ResidualModelContactForceLiedyn>(r.state, "FL_FOOT", f, 3, nu);
+  liedyn::crocoddyl::DifferentialActionModelFreeFwdDynamicsLiedyn free(
+      r.state, Actuation::FloatingBase, in_costs(force));
+  CHECK_THROWS_WITH(free.createData(),
+                    Catch::Contains("ResidualModelContactForceLiedyn: it reads contact forces, so "
+                                    "it belongs in the costs of a "
+                                    "DifferentialActionModelContactFwdDynamicsLiedyn"));
+  const Eigen::Vector3d p = Eigen::Vector3d::Zero();
+  DifferentialActionModelContactFwdDynamicsLiedyn on_other_foot(
+      r.state, Actuation::FloatingBase, {ContactLiedyn::point("FR_FOOT", p, pinocchio::LOCAL)},
+      in_costs(force));
+  CHECK_THROWS_WITH(on_other_foot.createData(),
+                    Catch::Contains("the contact model has no contact at frame 'FL_FOOT'"));
+  DifferentialActionModelContactFwdDynamicsLiedyn point_foot(
+      r.state, Actuation::FloatingBase, {ContactLiedyn::point("FL_FOOT", p, pinocchio::LOCAL)},
+      in_costs(
+          std::make_shared<ResidualModelContactWrenchConeLiedyn>(r.state, "FL_FOOT", wrench, nu)));
+  CHECK_THROWS_WITH(point_foot.createData(),
+                    Catch::Contains("ResidualModelContactWrenchConeLiedyn: the contact at "
+                                    "'FL_FOOT' has 3 rows, it reads 6"));
+  // Data of another residual.
+  DifferentialActionModelContactFwdDynamicsLiedyn dam(
+      r.state, Actuation::FloatingBase, {ContactLiedyn::point("FL_FOOT", p, pinocchio::LOCAL)},
+      in_costs(force));
+  auto data = dam.createData();
+  auto& d = static_cast<DifferentialActionModelContactFwdDynamicsLiedyn::Data&>(*data);
+  ResidualModelContactFrictionConeLiedyn friction(r.state, "FL_FOOT", cone, nu);
+  const VectorXd x = r.state->zero();
+  const VectorXd u = VectorXd::Zero(static_cast<int>(nu));
+  CHECK_THROWS_WITH(friction.calc(force->createData(&d.shared), x, u),
+                    Catch::Contains("ResidualModelContactFrictionConeLiedyn::calc: data was not "
+                                    "created by this residual"));
 }

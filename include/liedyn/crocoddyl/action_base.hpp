@@ -12,6 +12,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 
 #include <Eigen/Core>
 #include <crocoddyl/core/costs/cost-sum.hpp>
@@ -32,35 +33,38 @@ enum class Actuation { FloatingBase, Full };
 
 /// The data members every bridge action model uses: Crocoddyl's outputs (xout, cost, Fx, Fu,
 /// Lx, …, from the base), liedyn's workspace, x read as a liedyn state, τ̄ and the cost sum's
-/// data. Made by the model's createData; usable with that model only.
-template <class ActionModel>
+/// data. Made by the model's createData; usable with that model only. `Collector` is what the
+/// cost residuals see besides x and u (a contact model's: its forces).
+template <class ActionModel, class Collector = ::crocoddyl::DataCollectorAbstractTpl<double>>
 struct ActionDataLiedyn : public ::crocoddyl::DifferentialActionDataAbstractTpl<double> {
   using Base = ::crocoddyl::DifferentialActionDataAbstractTpl<double>;
   using CostDataSum = ::crocoddyl::CostDataSumTpl<double>;
   EIGEN_MAKE_ALIGNED_OPERATOR_NEW
 
-  /// Sized for `model`; the costs' data share Lx, Lu, Lxx, Lxu, Luu with it.
-  explicit ActionDataLiedyn(ActionModel* model)
+  /// Sized for `model`; the costs' data, made on `collector`, share Lx, Lu, Lxx, Lxu, Luu with
+  /// it.
+  explicit ActionDataLiedyn(ActionModel* model, Collector collector = Collector())
       : Base(static_cast<::crocoddyl::DifferentialActionModelAbstractTpl<double>*>(model)),
         owner(model),
         dynamics(model->model()),
         state(model->model()),
         tau(VectorX<double>::Zero(model->model().nv())),
+        shared(std::move(collector)),
         costs(model->get_costs()->createData(&shared)) {
     costs->shareMemory(static_cast<Base*>(this));
   }
 
-  const ActionModel* owner;                              ///< the model that made it
-  Data<double> dynamics;                                 ///< liedyn's workspace
-  State<double> state;                                   ///< x read as a liedyn state
-  VectorX<double> tau;                                   ///< τ̄ = S u (size nv, base first)
-  ::crocoddyl::DataCollectorAbstractTpl<double> shared;  ///< what the cost residuals see
-  std::shared_ptr<CostDataSum> costs;                    ///< the cost sum's data
+  const ActionModel* owner;            ///< the model that made it
+  Data<double> dynamics;               ///< liedyn's workspace
+  State<double> state;                 ///< x read as a liedyn state
+  VectorX<double> tau;                 ///< τ̄ = S u (size nv, base first)
+  Collector shared;                    ///< what the cost residuals see
+  std::shared_ptr<CostDataSum> costs;  ///< the cost sum's data
 };
 
 /// The part of a bridge action model that does not depend on its dynamics (this header's
 /// comment). `Model` derives from it and names itself in `Model::name`; `ModelData` derives from
-/// ActionDataLiedyn<Model> and is constructible from a `Model*`.
+/// ActionDataLiedyn<Model, …> and is constructible from a `Model*`.
 template <class Model, class ModelData>
 class ActionModelLiedyn : public ::crocoddyl::DifferentialActionModelAbstractTpl<double> {
  public:
@@ -138,8 +142,8 @@ class ActionModelLiedyn : public ::crocoddyl::DifferentialActionModelAbstractTpl
   /// the first calc.
   ActionModelLiedyn(std::shared_ptr<StateLiedyn> state, Actuation actuation,
                     std::shared_ptr<CostModelSum> costs)
-      : Base(checked(state, "state"), control_size(*state, actuation),
-             checked(costs, "costs")->get_nr()),
+      : Base(state, control_size(*non_null(state, "the state"), actuation),
+             non_null(costs, "the cost sum")->get_nr()),
         liedyn_state_(std::move(state)),
         actuation_(actuation),
         costs_(std::move(costs)) {
@@ -192,8 +196,8 @@ class ActionModelLiedyn : public ::crocoddyl::DifferentialActionModelAbstractTpl
   static std::string who(const char* method) { return std::string(Model::name) + "::" + method; }
 
   template <class T>
-  static const std::shared_ptr<T>& checked(const std::shared_ptr<T>& p, const char* what) {
-    LIEDYN_CHECK(p != nullptr, std::string(Model::name) + ": the " + what + " are null");
+  static const std::shared_ptr<T>& non_null(const std::shared_ptr<T>& p, const char* what) {
+    LIEDYN_CHECK(p != nullptr, std::string(Model::name) + ": " + what + " is null");
     return p;
   }
   static std::size_t control_size(const StateLiedyn& state, Actuation actuation) {

@@ -6,6 +6,7 @@
 #include "liedyn/crocoddyl/contact_forward_dynamics.hpp"
 #include "liedyn/crocoddyl/free_forward_dynamics.hpp"
 #include "liedyn/crocoddyl/residual_com_position.hpp"
+#include "liedyn/crocoddyl/residual_contact_force.hpp"
 #include "liedyn/crocoddyl/residual_frame_placement.hpp"
 #include "liedyn/crocoddyl/residual_frame_translation.hpp"
 #include "liedyn/crocoddyl/residual_frame_velocity.hpp"

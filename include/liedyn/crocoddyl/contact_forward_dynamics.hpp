@@ -31,7 +31,9 @@
 //
 // Joint armature is the liedyn model's (JointSpec::with_armature, MJCF armature): M carries it
 // in the forward call and its derivatives. The cost is a Crocoddyl CostModelSum over the same
-// state, as in action_base.hpp (residuals that need only x and u).
+// state, as in action_base.hpp; its residuals also see the contact forces, through
+// DataCollectorContactLiedyn (the contact residuals of residual_contact_force.hpp), computed before
+// the costs in calc and calcDiff.
 #pragma once
 
 #include <cmath>
@@ -92,11 +94,24 @@ struct ContactLiedyn {
 };
 
 class DifferentialActionModelContactFwdDynamicsLiedyn;
+struct DifferentialActionDataContactFwdDynamicsLiedyn;
+
+/// What the cost residuals of a contact model see besides x and u: the model and its data, whose
+/// forces λ and their derivatives the contact residuals read (residual_contact_force.hpp), as
+/// Crocoddyl's DataCollectorContact holds its contacts' data.
+struct DataCollectorContactLiedyn : public ::crocoddyl::DataCollectorAbstractTpl<double> {
+  /// For the data of `model_`; `data` is set by that data's constructor.
+  explicit DataCollectorContactLiedyn(const DifferentialActionModelContactFwdDynamicsLiedyn* model_)
+      : model(model_) {}
+  const DifferentialActionModelContactFwdDynamicsLiedyn* model;          ///< the contact model
+  const DifferentialActionDataContactFwdDynamicsLiedyn* data = nullptr;  ///< the data holding it
+};
 
 /// The data of DifferentialActionModelContactFwdDynamicsLiedyn: ActionDataLiedyn's members, the
 /// contact forces and their derivatives.
 struct DifferentialActionDataContactFwdDynamicsLiedyn
-    : public ActionDataLiedyn<DifferentialActionModelContactFwdDynamicsLiedyn> {
+    : public ActionDataLiedyn<DifferentialActionModelContactFwdDynamicsLiedyn,
+                              DataCollectorContactLiedyn> {
   EIGEN_MAKE_ALIGNED_OPERATOR_NEW
 
   /// Sized for `model`: its liedyn Data and ConstraintData, the cost data, the force blocks.
@@ -247,15 +262,17 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
 inline DifferentialActionDataContactFwdDynamicsLiedyn::
     DifferentialActionDataContactFwdDynamicsLiedyn(
         DifferentialActionModelContactFwdDynamicsLiedyn* model)
-    : ActionDataLiedyn(model),
+    : ActionDataLiedyn(model, DataCollectorContactLiedyn(model)),
       constraints(model->model(), model->constraint_set()),
+      static_balance(MatrixX<double>::Zero(model->model().nv(),
+                                           static_cast<int>(model->get_nu() + model->get_nc()))),
+      static_balance_solver(static_balance.rows(), static_balance.cols()),
       df_dx(MatrixX<double>::Zero(static_cast<int>(model->get_nc()),
                                   static_cast<int>(model->get_state()->get_ndx()))),
       df_du(MatrixX<double>::Zero(static_cast<int>(model->get_nc()),
-                                  static_cast<int>(model->get_nu()))),
-      static_balance(MatrixX<double>::Zero(model->model().nv(),
-                                           static_cast<int>(model->get_nu() + model->get_nc()))),
-      static_balance_solver(static_balance.rows(), static_balance.cols()) {}
+                                  static_cast<int>(model->get_nu()))) {
+  shared.data = this;
+}
 
 inline Eigen::VectorBlock<const VectorX<double>>
 DifferentialActionDataContactFwdDynamicsLiedyn::force(std::size_t k) const {
