@@ -269,6 +269,142 @@ CONTACTS = (
 )
 
 
+# (file name, URDF, seed, frames, kind, sense, restitution): the impulse files.
+IMPULSES = (
+    ("solo12_impulse3d_lwa", "solo12.urdf", 21, ("FL_FOOT", "HR_FOOT"), "3D",
+     "LOCAL_WORLD_ALIGNED", 0.0),
+    ("solo12_impulse3d_local", "solo12.urdf", 22, ("FL_FOOT", "FR_FOOT", "HL_FOOT"), "3D",
+     "LOCAL", 0.0),
+    ("solo12_impulse3d_restitution", "solo12.urdf", 23, ("FR_FOOT", "HL_FOOT"), "3D",
+     "LOCAL_WORLD_ALIGNED", 0.5),
+    ("talos_impulse6d_lwa", "talos.urdf", 24, ("left_sole_link",), "6D", "LOCAL_WORLD_ALIGNED",
+     0.0),
+)
+
+
+def generate_impulse(name, urdf, seed, samples, frames, kind, sense, restitution):
+    """Crocoddyl's ActionModelImpulseFwdDynamics (r_coeff = restitution, no damping, forces on)
+    with one ImpulseModel3D/6D per frame in `sense` and a CostModelSum (nu = 0) of a state
+    residual (weight W_STATE, reference xref) and a contact force residual on the first impulse
+    (weight 1, reference `vec impulse_force_ref`, 6 entries, linear first): calc's xnext, cost and
+    impulses (`vec impulse.k`: Pinocchio's impulse_c), calcDiff's velocity rows of Fx
+    (`mat Fx_v.k`, nv × ndx: the position rows are [I 0]), df_dx, Lx, Lxx, and the force
+    residual's r, Rx (`impulse_force_r.k`, `impulse_force_Rx.k`). `vec Fx_own_fd_error` and
+    `vec df_dx_own_fd_error` hold the largest error of Crocoddyl's Fx and df_dx against central
+    differences of its own xnext (through StateMultibody.diff) and impulses, relative to the
+    largest entry: the script reports them and does not abort (with restitution, Crocoddyl's
+    fail that check, and the test shows it). `vec Fx_velocity_block_corrected_fd_error`: the same
+    for Crocoddyl's velocity block of Fx plus the term -e (K^-1)_12 J it lacks."""
+    model = pin.buildModelFromUrdf(os.path.join(DATA, urdf), pin.JointModelFreeFlyer())
+    rng = np.random.default_rng(seed)
+    state = crocoddyl.StateMultibody(model)
+    xref = random_state(model, rng)
+    fref = rng.uniform(-10.0, 10.0, 6)
+    nc = 3 if kind == "3D" else 6
+    frame_type = getattr(pin.ReferenceFrame, sense)
+    impulses = crocoddyl.ImpulseModelMultiple(state)
+    for f in frames:
+        fid = model.getFrameId(f)
+        impulse = (crocoddyl.ImpulseModel3D if kind == "3D" else crocoddyl.ImpulseModel6D)(
+            state, fid, frame_type)
+        impulses.addImpulse(f, impulse)
+    costs = crocoddyl.CostModelSum(state, 0)
+    costs.addCost("state", crocoddyl.CostModelResidual(
+        state, crocoddyl.ResidualModelState(state, xref, 0)), W_STATE)
+    force = crocoddyl.ResidualModelContactForce(state, model.getFrameId(frames[0]),
+                                                pin.Force(fref), nc, 0)
+    costs.addCost("force", crocoddyl.CostModelResidual(state, force), 1.0)
+    am = crocoddyl.ActionModelImpulseFwdDynamics(state, impulses, costs, restitution, 0.0, True)
+    data = am.createData()
+    lines = [
+        "# Crocoddyl impulse reference for the liedyn-Crocoddyl bridge (format: see the generator)",
+        "meta generator python3 scripts/generate_crocoddyl_reference.py",
+        "meta crocoddyl_version " + crocoddyl.__version__,
+        "meta pinocchio_version " + pin.__version__,
+        "meta date " + datetime.date.today().isoformat(),
+        "meta urdf " + urdf,
+        "meta seed %d" % seed,
+        "meta model ActionModelImpulseFwdDynamics (JMinvJt_damping 0, enable_force)",
+        "meta costs state:ResidualModelState:%r force:ResidualModelContactForce:1.0" % W_STATE,
+        "contact_kind " + kind,
+        "contact_sense " + sense,
+        "contact_frames %d %s" % (len(frames), " ".join(frames)),
+        "restitution %r" % restitution,
+        "nq %d" % model.nq,
+        "nv %d" % model.nv,
+        "nu 0",
+        "samples %d" % samples,
+    ]
+    for i in range(2, model.njoints):
+        lines.append("joint %d %s %s" % (i, model.names[i], model.joints[i].shortname()))
+    lines.append("vec xref %d %s" % (xref.size, fmt(xref)))
+    lines.append("vec impulse_force_ref 6 %s" % fmt(fref))
+
+    def vec(n, v):
+        lines.append("vec %s %d %s" % (n, np.asarray(v).size, fmt(v)))
+
+    def mat(n, m):
+        nz = np.nonzero(m)
+        if 3 * nz[0].size < m.size:
+            triplets = " ".join("%d %d %r" % (i, j, float(m[i, j])) for i, j in zip(*nz))
+            lines.append("sparse %s %d %d %d %s" % (n, m.shape[0], m.shape[1], nz[0].size,
+                                                    triplets))
+        else:
+            lines.append("mat %s %d %d %s" % (n, m.shape[0], m.shape[1], fmt(m)))
+
+    u = np.zeros(0)
+    d2 = am.createData()
+    worst = {"Fx": 0.0, "df_dx": 0.0, "corrected": 0.0}
+    nv, nc = model.nv, data.df_dx.shape[0]
+    step = 1e-6
+    for k in range(samples):
+        x = random_state(model, rng)
+        am.calc(data, x, u)
+        am.calcDiff(data, x, u)
+        s = ".%d" % k
+        vec("x" + s, x)
+        vec("xnext" + s, data.xnext)
+        vec("cost" + s, [data.cost])
+        vec("impulse" + s, data.pinocchio.impulse_c)
+        mat("Fx_v" + s, np.array(data.Fx)[model.nv:, :])
+        mat("df_dx" + s, np.array(data.df_dx))
+        vec("Lx" + s, data.Lx)
+        mat("Lxx" + s, np.array(data.Lxx))
+        fdata = data.costs.costs["force"].residual
+        vec("impulse_force_r" + s, fdata.r)
+        mat("impulse_force_Rx" + s, np.array(fdata.Rx))
+        fx = np.zeros((state.ndx, state.ndx))
+        ff = np.zeros((data.df_dx.shape[0], state.ndx))
+        for c in range(state.ndx):
+            e = np.zeros(state.ndx)
+            e[c] = step
+            am.calc(d2, state.integrate(x, e), u)
+            plus, fplus = d2.xnext.copy(), d2.pinocchio.impulse_c.copy()
+            am.calc(d2, state.integrate(x, -e), u)
+            fx[:, c] = state.diff(d2.xnext, plus) / (2 * step)
+            ff[:, c] = (fplus - d2.pinocchio.impulse_c) / (2 * step)
+        for what, ours, fd in (("Fx", data.Fx, fx), ("df_dx", data.df_dx, ff)):
+            ours = np.array(ours)
+            worst[what] = max(worst[what],
+                              np.abs(fd - ours).max() / max(1.0, np.abs(ours).max()))
+        # The term that restitution adds to dv+/dv-, -e (K^-1)_12 J, which Crocoddyl's Fx lacks:
+        # its velocity block with it, against the differences.
+        block = np.array(data.Fx)[nv:, nv:] - restitution * (
+            np.array(data.Kinv)[:nv, nv:nv + nc] @ np.array(data.multibody.impulses.Jc)[:nc])
+        worst["corrected"] = max(worst["corrected"], np.abs(fx[nv:, nv:] - block).max()
+                                 / max(1.0, np.abs(block).max()))
+    vec("Fx_own_fd_error", [worst["Fx"]])
+    vec("df_dx_own_fd_error", [worst["df_dx"]])
+    vec("Fx_velocity_block_corrected_fd_error", [worst["corrected"]])
+    lines.append("end")
+    print("%s: %d impulses %s %s, restitution %r, %d samples, Crocoddyl's Fx, df_dx vs central "
+          "differences of its own xnext, impulses: %.2e, %.2e; Fx's velocity block with "
+          "-e (K^-1)_12 J: %.2e"
+          % (name, len(frames), kind, sense, restitution, samples, worst["Fx"], worst["df_dx"],
+             worst["corrected"]))
+    return "\n".join(lines) + "\n"
+
+
 def contact_force_residuals(state, model, frame, kind, nu, seed, lines):
     """Crocoddyl's residuals on the first contact's force, read from the contact model's data
     (a separate generator, seed + 200: the other draws stay as they were): ResidualModelContactForce
@@ -703,6 +839,10 @@ def main():
     for name, urdf, seed, frames in RESIDUALS:
         pin.seed(seed)  # pin.SE3.Random's draws
         text = generate_residuals(name, urdf, seed, args.samples, frames)
+        with open(os.path.join(args.out, name + ".txt"), "w") as f:
+            f.write(text)
+    for name, urdf, seed, frames, kind, sense, restitution in IMPULSES:
+        text = generate_impulse(name, urdf, seed, args.samples, frames, kind, sense, restitution)
         with open(os.path.join(args.out, name + ".txt"), "w") as f:
             f.write(text)
     for name, urdf, seed, frames, kind, sense, gains, with_armature in CONTACTS:

@@ -674,13 +674,14 @@ TEST_CASE("crocoddyl bridge: contact residual errors are named", "[crocoddyl]") 
   CHECK_THROWS_WITH(free.createData(),
                     Catch::Contains("ResidualModelContactForceLiedyn: it reads contact forces, so "
                                     "it belongs in the costs of a "
-                                    "DifferentialActionModelContactFwdDynamicsLiedyn"));
+                                    "DifferentialActionModelContactFwdDynamicsLiedyn or an "
+                                    "ActionModelImpulseFwdDynamicsLiedyn"));
   const Eigen::Vector3d p = Eigen::Vector3d::Zero();
   DifferentialActionModelContactFwdDynamicsLiedyn on_other_foot(
       r.state, Actuation::FloatingBase, {ContactLiedyn::point("FR_FOOT", p, pinocchio::LOCAL)},
       in_costs(force));
   CHECK_THROWS_WITH(on_other_foot.createData(),
-                    Catch::Contains("the contact model has no contact at frame 'FL_FOOT'"));
+                    Catch::Contains("the model has no contact at frame 'FL_FOOT'"));
   DifferentialActionModelContactFwdDynamicsLiedyn point_foot(
       r.state, Actuation::FloatingBase, {ContactLiedyn::point("FL_FOOT", p, pinocchio::LOCAL)},
       in_costs(

@@ -4,7 +4,9 @@
 #pragma once
 
 #include "liedyn/crocoddyl/contact_forward_dynamics.hpp"
+#include "liedyn/crocoddyl/contacts.hpp"
 #include "liedyn/crocoddyl/free_forward_dynamics.hpp"
+#include "liedyn/crocoddyl/impulse_forward_dynamics.hpp"
 #include "liedyn/crocoddyl/residual_com_position.hpp"
 #include "liedyn/crocoddyl/residual_contact_force.hpp"
 #include "liedyn/crocoddyl/residual_frame_placement.hpp"

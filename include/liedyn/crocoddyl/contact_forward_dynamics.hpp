@@ -11,14 +11,7 @@
 //   Fx = ∂q̈/∂dx (nv × 2nv), Fu = ∂q̈/∂τ̄ S        (constrained_forward_dynamics_derivatives, body
 //   df_dx = ∂λ/∂dx (m × 2nv), df_du = ∂λ/∂τ̄ S      twist: StateLiedyn's tangent)
 //
-// Each contact is a frame of the liedyn model, a point (3 rows, the velocity of the frame's
-// origin) or rigid (6 rows, its whole twist, linear first), in one of Crocoddyl's senses:
-// pinocchio::LOCAL (liedyn's Body: the frame's axes) or pinocchio::LOCAL_WORLD_ALIGNED (Mixed:
-// the inertial axes at the frame's origin). λ is the force — and, for a rigid contact, the
-// moment about the frame's origin — that the environment applies on the robot, in the same
-// sense: Crocoddyl's ContactData::f (its lambda_c block). pinocchio::WORLD is refused:
-// Crocoddyl's contacts compute it as LOCAL_WORLD_ALIGNED, liedyn's inertial sense is another
-// constraint (moments about A's origin).
+// The contacts are ContactLiedyn's (contacts.hpp: frames, kinds, senses, the sign of λ).
 //
 // Gains [Kp, Kd] are Crocoddyl's ContactModel3D/6D gains: its constraint J q̈ + a₀ = 0 with
 // a₀ = drift + Kp e + Kd J ν̄ is liedyn's J q̈ + J̇ν̄ + Kd (J ν̄ − v*) + Kp e = a* with v* = 0,
@@ -32,8 +25,7 @@
 // Joint armature is the liedyn model's (JointSpec::with_armature, MJCF armature): M carries it
 // in the forward call and its derivatives. The cost is a Crocoddyl CostModelSum over the same
 // state, as in action_base.hpp; its residuals also see the contact forces, through
-// DataCollectorContactLiedyn (the contact residuals of residual_contact_force.hpp), computed before
-// the costs in calc and calcDiff.
+// DataCollectorContactLiedyn (contacts.hpp; the contact residuals of residual_contact_force.hpp).
 #pragma once
 
 #include <cmath>
@@ -49,63 +41,15 @@
 #include "liedyn/algorithm/constrained_dynamics_derivatives.hpp"
 #include "liedyn/algorithm/constraint_kinematics.hpp"
 #include "liedyn/crocoddyl/action_base.hpp"
+#include "liedyn/crocoddyl/contacts.hpp"
 #include "liedyn/crocoddyl/state.hpp"
 #include "liedyn/model/constraint.hpp"
 
 namespace liedyn {
 namespace crocoddyl {
 
-/// One contact of DifferentialActionModelContactFwdDynamicsLiedyn, as Crocoddyl's
-/// ContactModel3D (point) or ContactModel6D (rigid) describes it, the frame given by name.
-struct ContactLiedyn {
-  /// A point contact (3 rows: the frame origin's acceleration) or a rigid one (6 rows).
-  enum class Kind { Point3D, Rigid6D };
-  Kind kind = Kind::Point3D;
-  std::string frame;  ///< the liedyn model's frame (a link, or a merged fixed frame)
-  pinocchio::ReferenceFrame sense = pinocchio::LOCAL;  ///< LOCAL or LOCAL_WORLD_ALIGNED
-  Eigen::Vector3d xref = Eigen::Vector3d::Zero();      ///< point: p*, the target origin in A
-  Eigen::Vector2d gains = Eigen::Vector2d::Zero();     ///< [Kp, Kd] (rigid: Kp must be 0)
-
-  /// Crocoddyl's ContactModel3D(state, frame, xref, sense, nu, gains).
-  static ContactLiedyn point(const std::string& frame_name, const Eigen::Vector3d& target,
-                             pinocchio::ReferenceFrame sense_,
-                             const Eigen::Vector2d& gains_ = Eigen::Vector2d::Zero()) {
-    ContactLiedyn c;
-    c.kind = Kind::Point3D;
-    c.frame = frame_name;
-    c.xref = target;
-    c.sense = sense_;
-    c.gains = gains_;
-    return c;
-  }
-  /// Crocoddyl's ContactModel6D(state, frame, pref, sense, nu, gains) with gains[0] = 0 (the
-  /// reference placement then plays no part).
-  static ContactLiedyn rigid(const std::string& frame_name, pinocchio::ReferenceFrame sense_,
-                             const Eigen::Vector2d& gains_ = Eigen::Vector2d::Zero()) {
-    ContactLiedyn c;
-    c.kind = Kind::Rigid6D;
-    c.frame = frame_name;
-    c.sense = sense_;
-    c.gains = gains_;
-    return c;
-  }
-  /// 3 or 6.
-  int dimension() const { return kind == Kind::Point3D ? 3 : 6; }
-};
-
 class DifferentialActionModelContactFwdDynamicsLiedyn;
 struct DifferentialActionDataContactFwdDynamicsLiedyn;
-
-/// What the cost residuals of a contact model see besides x and u: the model and its data, whose
-/// forces λ and their derivatives the contact residuals read (residual_contact_force.hpp), as
-/// Crocoddyl's DataCollectorContact holds its contacts' data.
-struct DataCollectorContactLiedyn : public ::crocoddyl::DataCollectorAbstractTpl<double> {
-  /// For the data of `model_`; `data` is set by that data's constructor.
-  explicit DataCollectorContactLiedyn(const DifferentialActionModelContactFwdDynamicsLiedyn* model_)
-      : model(model_) {}
-  const DifferentialActionModelContactFwdDynamicsLiedyn* model;          ///< the contact model
-  const DifferentialActionDataContactFwdDynamicsLiedyn* data = nullptr;  ///< the data holding it
-};
 
 /// The data of DifferentialActionModelContactFwdDynamicsLiedyn: ActionDataLiedyn's members, the
 /// contact forces and their derivatives.
@@ -148,7 +92,7 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
                                                   std::shared_ptr<CostModelSum> costs)
       : ActionModelLiedyn(std::move(state), actuation, std::move(costs)),
         contacts_(std::move(contacts)),
-        set_(model(), specs(model(), contacts_)) {}
+        set_(model(), contact_constraint_specs(model(), contacts_, name)) {}
 
   /// xout = q̈ and λ (data.constraints.lambda) by liedyn's constrained_forward_dynamics, then the
   /// costs at (x, u). Throws ConstraintError if the contact Jacobian is rank deficient.
@@ -215,46 +159,6 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
   }
 
  private:
-  // The ConstraintSpecs of the contacts (the header's mapping), each checked.
-  static std::vector<ConstraintSpec<double>> specs(const Model<double>& model,
-                                                   const std::vector<ContactLiedyn>& contacts) {
-    const std::string who = "DifferentialActionModelContactFwdDynamicsLiedyn";
-    LIEDYN_CHECK(!contacts.empty(), who + ": no contacts (use the free forward dynamics model)");
-    std::vector<ConstraintSpec<double>> out;
-    out.reserve(contacts.size());
-    for (std::size_t k = 0; k < contacts.size(); ++k) {
-      const ContactLiedyn& c = contacts[k];
-      const std::string name = who + ": contact " + std::to_string(k) + " ('" + c.frame + "')";
-      LIEDYN_CHECK(model.frame_id(c.frame) >= 0,
-                   name + ": the model has no frame named '" + c.frame + "'");
-      TwistRepresentation sense = TwistRepresentation::Body;
-      if (c.sense == pinocchio::LOCAL_WORLD_ALIGNED) sense = TwistRepresentation::Mixed;
-      else
-        LIEDYN_CHECK(c.sense == pinocchio::LOCAL,
-                     name +
-                         ": sense WORLD is not supported (Crocoddyl's contacts compute it as "
-                         "LOCAL_WORLD_ALIGNED: use that)");
-      LIEDYN_CHECK(std::isfinite(c.gains(0)) && std::isfinite(c.gains(1)) && c.xref.allFinite(),
-                   name + ": the gains and xref must be finite");
-      ConstraintSpec<double> s;
-      if (c.kind == ContactLiedyn::Kind::Point3D) {
-        s = ConstraintSpec<double>::point_contact(c.frame, sense);
-        s.placement = SE3<double>(Matrix3<double>::Identity(), c.xref);
-      } else {
-        LIEDYN_CHECK(c.gains(0) == 0.0,
-                     name +
-                         ": a rigid contact's Kp must be 0 (Crocoddyl's 6D position error "
-                         "log6 is not liedyn's; see contact_forward_dynamics.hpp)");
-        s = ConstraintSpec<double>::rigid_contact(c.frame, sense);
-      }
-      s.name = c.frame;
-      s.Kp = c.gains(0);
-      s.Kd = c.gains(1);
-      out.push_back(std::move(s));
-    }
-    return out;
-  }
-
   std::vector<ContactLiedyn> contacts_;
   ConstraintSet<double> set_;
 };
@@ -262,7 +166,8 @@ class DifferentialActionModelContactFwdDynamicsLiedyn
 inline DifferentialActionDataContactFwdDynamicsLiedyn::
     DifferentialActionDataContactFwdDynamicsLiedyn(
         DifferentialActionModelContactFwdDynamicsLiedyn* model)
-    : ActionDataLiedyn(model, DataCollectorContactLiedyn(model)),
+    : ActionDataLiedyn(model,
+                       DataCollectorContactLiedyn(model->contacts(), model->constraint_set())),
       constraints(model->model(), model->constraint_set()),
       static_balance(MatrixX<double>::Zero(model->model().nv(),
                                            static_cast<int>(model->get_nu() + model->get_nc()))),
@@ -271,7 +176,9 @@ inline DifferentialActionDataContactFwdDynamicsLiedyn::
                                   static_cast<int>(model->get_state()->get_ndx()))),
       df_du(MatrixX<double>::Zero(static_cast<int>(model->get_nc()),
                                   static_cast<int>(model->get_nu()))) {
-  shared.data = this;
+  shared.forces = &constraints.lambda;
+  shared.df_dx = &df_dx;
+  shared.df_du = &df_du;
 }
 
 inline Eigen::VectorBlock<const VectorX<double>>

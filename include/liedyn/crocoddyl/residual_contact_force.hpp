@@ -1,19 +1,22 @@
 // liedyn — Crocoddyl bridge: residuals on a contact's force (Crocoddyl 3.2's
 // ResidualModelContactForce, ResidualModelContactFrictionCone, ResidualModelContactWrenchCone),
-// read from the contact model's data (docs/crocoddyl.md).
+// read from the data of a contact or impulse model (docs/crocoddyl.md).
 //
-// A contact of DifferentialActionModelContactFwdDynamicsLiedyn, named by its frame, exerts
-// λ_c on the robot: 3 entries (a point) or 6 (rigid: force first, then the moment about the
-// frame's origin), in the contact's sense (contact_forward_dynamics.hpp). Each residual is linear
-// in the first n entries f = λ_c[0:n]:
+// A contact of DifferentialActionModelContactFwdDynamicsLiedyn or
+// ActionModelImpulseFwdDynamicsLiedyn, named by its frame, exerts λ_c on the robot (an impulse
+// Λ_c): 3 entries (a point) or 6 (rigid: force first, then the moment about the frame's origin),
+// in the contact's sense (contacts.hpp). Each residual is linear in the first n entries
+// f = λ_c[0:n]:
 //
 //   contact force   r = f − f*             (n = 3 or 6, f* Crocoddyl's fref, linear first)
 //   friction cone   r = A f                (n = 3: the force; A the cone's facets, (nf + 1) × 3)
 //   wrench cone     r = A f                (n = 6, a rigid contact; A the cone's (nf + 13) × 6)
 //
 // so that Rx = A ∂f/∂dx and Ru = A ∂f/∂u, from the model's df_dx and df_du (exact, along
-// StateLiedyn's tangent). The model computes λ and its derivatives before its costs, in calc and
-// calcDiff. At a terminal node there is no force: r = 0, Rx = 0 (as Crocoddyl's). A cone's A is
+// StateLiedyn's tangent; an impulse model's Ru has no columns). The model computes λ and its
+// derivatives before its costs, in calc and calcDiff, and shows them through its
+// DataCollectorContactLiedyn. At a terminal node (of a differential model) there is no force:
+// r = 0, Rx = 0 (as Crocoddyl's). A cone's A is
 // Crocoddyl's (FrictionCone, WrenchCone), whose rotation maps the cone's axes to the contact's
 // sense: with a LOCAL contact the frame's axes, with LOCAL_WORLD_ALIGNED the inertial ones.
 #pragma once
@@ -31,39 +34,39 @@
 #include <pinocchio/spatial/force.hpp>
 
 #include "liedyn/config.hpp"
-#include "liedyn/crocoddyl/contact_forward_dynamics.hpp"
+#include "liedyn/crocoddyl/contacts.hpp"
 #include "liedyn/crocoddyl/state.hpp"
 
 namespace liedyn {
 namespace crocoddyl {
 
 /// The data of a contact residual: Crocoddyl's r, Rx, Ru (from the base) and where its contact's
-/// rows lie in the contact model's λ. Made by the residual's createData on a contact model's
+/// rows lie in the model's λ. Made by the residual's createData on a contact or impulse model's
 /// collector; usable with that residual only.
 template <class Residual>
 struct ContactResidualDataLiedyn : public ::crocoddyl::ResidualDataAbstractTpl<double> {
   using Base = ::crocoddyl::ResidualDataAbstractTpl<double>;
   EIGEN_MAKE_ALIGNED_OPERATOR_NEW
 
-  /// Sized for `model`, on `data`, which must be a DataCollectorContactLiedyn whose model has a
-  /// contact at the residual's frame of at least the residual's n rows (InvalidArgument).
+  /// Sized for `model`, on `data`, which must be a DataCollectorContactLiedyn with a contact at
+  /// the residual's frame of at least the residual's n rows (InvalidArgument).
   ContactResidualDataLiedyn(Residual* model, DataCollectorAbstract* data)
       : Base(static_cast<::crocoddyl::ResidualModelAbstractTpl<double>*>(model), data),
         owner(model),
         contacts(collector(data)),
-        row(model->contact_row(*contacts->model)) {}
+        row(model->contact_row(*contacts)) {}
 
   const Residual* owner;                       ///< the residual that made it
-  const DataCollectorContactLiedyn* contacts;  ///< the contact model's collector
+  const DataCollectorContactLiedyn* contacts;  ///< the model's collector
   int row;                                     ///< the contact's first row in λ
 
  private:
   static const DataCollectorContactLiedyn* collector(DataCollectorAbstract* data) {
     const auto* c = dynamic_cast<const DataCollectorContactLiedyn*>(data);
-    LIEDYN_CHECK(c != nullptr && c->model != nullptr,
-                 std::string(Residual::name) +
-                     ": it reads contact forces, so it belongs in the costs of a "
-                     "DifferentialActionModelContactFwdDynamicsLiedyn");
+    LIEDYN_CHECK(c != nullptr, std::string(Residual::name) +
+                                   ": it reads contact forces, so it belongs in the costs of a "
+                                   "DifferentialActionModelContactFwdDynamicsLiedyn or an "
+                                   "ActionModelImpulseFwdDynamicsLiedyn");
     return c;
   }
 };
@@ -82,7 +85,7 @@ class ContactResidualLiedyn : public ::crocoddyl::ResidualModelAbstractTpl<doubl
   void calc(const std::shared_ptr<ResidualDataAbstract>& data, const Eigen::Ref<const VectorXs>&,
             const Eigen::Ref<const VectorXs>&) override {
     Data& d = cast(data, "calc");
-    derived().value(d.r, forces(d).constraints.lambda.segment(d.row, rows_));
+    derived().value(d.r, d.contacts->forces->segment(d.row, rows_));
   }
   /// r = 0 at a terminal node (no contact force).
   void calc(const std::shared_ptr<ResidualDataAbstract>& data,
@@ -93,9 +96,8 @@ class ContactResidualLiedyn : public ::crocoddyl::ResidualModelAbstractTpl<doubl
   void calcDiff(const std::shared_ptr<ResidualDataAbstract>& data,
                 const Eigen::Ref<const VectorXs>&, const Eigen::Ref<const VectorXs>&) override {
     Data& d = cast(data, "calcDiff");
-    const DifferentialActionDataContactFwdDynamicsLiedyn& f = forces(d);
-    derived().jacobian(d.Rx, d.Ru, f.df_dx.middleRows(d.row, rows_),
-                       f.df_du.middleRows(d.row, rows_));
+    derived().jacobian(d.Rx, d.Ru, d.contacts->df_dx->middleRows(d.row, rows_),
+                       d.contacts->df_du->middleRows(d.row, rows_));
   }
   /// Rx = 0 at a terminal node.
   void calcDiff(const std::shared_ptr<ResidualDataAbstract>& data,
@@ -113,20 +115,21 @@ class ContactResidualLiedyn : public ::crocoddyl::ResidualModelAbstractTpl<doubl
   /// The contact's frame (a frame of the liedyn model).
   const std::string& get_frame() const { return frame_; }
 
-  /// The first row of this residual's contact in `model`'s λ; InvalidArgument naming the frame
-  /// if `model` has no contact there, or one of fewer rows than the residual reads.
-  int contact_row(const DifferentialActionModelContactFwdDynamicsLiedyn& model) const {
-    const std::vector<ContactLiedyn>& contacts = model.contacts();
+  /// The first row of this residual's contact in λ of the model `collector` shows;
+  /// InvalidArgument naming the frame if it has no contact there, or one of fewer rows than the
+  /// residual reads.
+  int contact_row(const DataCollectorContactLiedyn& collector) const {
+    const std::vector<ContactLiedyn>& contacts = *collector.contacts;
     for (std::size_t k = 0; k < contacts.size(); ++k) {
       if (contacts[k].frame != frame_) continue;
-      const Constraint<double>& c = model.constraint_set().constraint(static_cast<int>(k));
+      const Constraint<double>& c = collector.set->constraint(static_cast<int>(k));
       LIEDYN_CHECK(c.dim >= rows_, std::string(Residual::name) + ": the contact at '" + frame_ +
                                        "' has " + std::to_string(c.dim) + " rows, it reads " +
                                        std::to_string(rows_));
       return c.row;
     }
-    detail::throw_invalid_argument(std::string(Residual::name) + ": the contact model has no " +
-                                   "contact at frame '" + frame_ + "'");
+    detail::throw_invalid_argument(std::string(Residual::name) + ": the model has no contact " +
+                                   "at frame '" + frame_ + "'");
   }
 
   /// A copy of this residual (Crocoddyl's cast to double).
@@ -168,11 +171,6 @@ class ContactResidualLiedyn : public ::crocoddyl::ResidualModelAbstractTpl<doubl
                  std::string(Residual::name) + "::" + method +
                      ": data was not created by this residual (make it with its createData)");
     return *d;
-  }
-
-  // The contact model's data whose collector `d` was made on.
-  static const DifferentialActionDataContactFwdDynamicsLiedyn& forces(const Data& d) {
-    return *d.contacts->data;
   }
 
   std::string frame_;
