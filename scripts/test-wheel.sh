@@ -48,7 +48,7 @@ cp -R tests/data "$tree/tests/"
 mkdir -p "$tree/python/liedyn/_liedyn" "$tree/scripts"
 cp python/liedyn/_liedyn/*.pyi "$tree/python/liedyn/_liedyn/"
 cp scripts/generate_stubs.py "$tree/scripts/"
-mkdir -p "$tree/docs" && cp README.md "$tree/" && cp docs/python.md docs/batch.md "$tree/docs/"
+mkdir -p "$tree/docs" && cp README.md "$tree/" && cp docs/python.md docs/batch.md docs/frictional-contacts.md "$tree/docs/"
 cd "$tree"
 export PATH="$venv/bin:$PATH" PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg
 python - "$venv" <<'EOF'
