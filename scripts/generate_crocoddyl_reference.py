@@ -32,7 +32,8 @@ Crocoddyl's Rx against central differences of its own r (the script reports them
 abort: Crocoddyl's LOCAL_WORLD_ALIGNED velocity Jacobian fails that check, and the test shows it).
 
 talos_arm_fddp holds Crocoddyl's SolverFDDP solution of its arm manipulation example (ARM,
-generate_arm): iterations, cost, xs, us.
+generate_arm): iterations, cost, xs, us; anymal_walk_fddp that of its quadrupedal walking example
+(WALK, generate_walk), and the impulse files (IMPULSES, generate_impulse) its impulse model.
 
 Format, line-oriented text:
   meta KEY VALUE...
@@ -823,6 +824,93 @@ def generate_arm(name, urdf, frame, horizon):
     return "\n".join(lines) + "\n"
 
 
+WALK = ("anymal_walk_fddp", "anymal.urdf", ("LF_FOOT", "RF_FOOT", "LH_FOOT", "RH_FOOT"))
+WALK_PARAMETERS = (0.25, 0.15, 1e-2, 25, 2)  # step length, height, time step, step, support knots
+
+
+def generate_walk(name, urdf, feet):
+    """FDDP on Crocoddyl's quadrupedal walking problem (examples/quadrupedal_gaits.py, WALK):
+    crocoddyl.utils.SimpleQuadrupedalGaitProblem's createWalkingProblem on ANYmal
+    (example-robot-data's URDF, copied to tests/data; its SRDF's "standing" configuration in
+    `vec q0`), solved as the example does: from x0 repeated and the problem's quasiStatic
+    controls, 100 iterations at most, initial regularization 0.1. Records the problem's data
+    (`vec walk`: WALK_PARAMETERS; `vec x0`; `vec state_lb`, `vec state_ub`: the state-bounds
+    activation's bounds, in Crocoddyl's tangent order, as the problem slices StateMultibody's lb
+    and ub), `nodes`, each running node's kind (`node K swing|impulse SUPPORT… - SWING…`: its
+    contacts and the feet it tracks),
+    each node's targets (`vec com_task.K`, `vec foot_target.K.FOOT`), and the solution:
+    `fddp_iterations`, `vec fddp_cost`, `mat xs`, `vec us.K` (impulse nodes have no control)."""
+    import example_robot_data
+    from crocoddyl.utils.quadruped import SimpleQuadrupedalGaitProblem
+
+    model = pin.buildModelFromUrdf(os.path.join(DATA, urdf), pin.JointModelFreeFlyer())
+    anymal = example_robot_data.load("anymal")  # kept alive: the map's vectors are views into it
+    q0 = np.array(anymal.model.referenceConfigurations["standing"], copy=True)
+    model.referenceConfigurations["standing"] = q0
+    gait = SimpleQuadrupedalGaitProblem(model, *feet, fwddyn=True)
+    x0 = np.concatenate([q0, np.zeros(model.nv)])
+    step_length, step_height, dt, step_knots, support_knots = WALK_PARAMETERS
+    problem = gait.createWalkingProblem(x0, step_length, step_height, dt, step_knots,
+                                        support_knots)
+    solver = crocoddyl.SolverFDDP(problem)
+    xs0 = [x0] * (problem.T + 1)
+    us0 = problem.quasiStatic([x0] * problem.T)
+    converged = solver.solve(xs0, us0, 100, False, 0.1)
+    nv = model.nv
+    lb = np.concatenate([gait.state.lb[1 : nv + 1], gait.state.lb[-nv:]])
+    ub = np.concatenate([gait.state.ub[1 : nv + 1], gait.state.ub[-nv:]])
+    lines = [
+        "# Crocoddyl FDDP reference for the liedyn-Crocoddyl bridge (format: see the generator)",
+        "meta generator python3 scripts/generate_crocoddyl_reference.py",
+        "meta crocoddyl_version " + crocoddyl.__version__,
+        "meta pinocchio_version " + pin.__version__,
+        "meta date " + datetime.date.today().isoformat(),
+        "meta urdf " + urdf,
+        "meta problem Crocoddyl's SimpleQuadrupedalGaitProblem.createWalkingProblem (fwddyn, "
+        "euler), SolverFDDP",
+        "nq %d" % model.nq,
+        "nv %d" % nv,
+        "nu %d" % (nv - 6),
+        "samples 0",
+        "feet " + " ".join(feet),
+        "nodes %d" % problem.T,
+        "fddp_iterations %d" % solver.iter,
+        "fddp_converged %d" % int(converged),
+    ]
+    for i in range(2, model.njoints):
+        lines.append("joint %d %s %s" % (i, model.names[i], model.joints[i].shortname()))
+    for k, m in enumerate(problem.runningModels):
+        costs = (m.differential if hasattr(m, "differential") else m).costs.costs.todict()
+        for n, item in costs.items():
+            if n.endswith("_footTrack"):
+                lines.append("vec foot_target.%d.%s 3 %s"
+                             % (k, n[: -len("_footTrack")], fmt(item.cost.residual.reference)))
+            if n == "comTrack":
+                lines.append("vec com_task.%d 3 %s" % (k, fmt(item.cost.residual.reference)))
+        swing = " ".join(n[: -len("_footTrack")] for n in costs if n.endswith("_footTrack"))
+        if hasattr(m, "differential"):
+            support = [model.frames[c.data().contact.id].name
+                       for c in m.differential.contacts.contacts]
+            lines.append("node %d swing %s - %s" % (k, " ".join(support), swing))
+        else:
+            support = [model.frames[c.data().impulse.id].name for c in m.impulses.impulses]
+            lines.append("node %d impulse %s - %s" % (k, " ".join(support), swing))
+    lines.append("vec walk 5 %s" % fmt(WALK_PARAMETERS))
+    lines.append("vec q0 %d %s" % (q0.size, fmt(q0)))
+    lines.append("vec x0 %d %s" % (x0.size, fmt(x0)))
+    lines.append("vec state_lb %d %s" % (lb.size, fmt(lb)))
+    lines.append("vec state_ub %d %s" % (ub.size, fmt(ub)))
+    lines.append("vec fddp_cost 1 %r" % float(solver.cost))
+    xs = np.array(solver.xs)
+    lines.append("mat xs %d %d %s" % (xs.shape[0], xs.shape[1], fmt(xs)))
+    for k, u in enumerate(solver.us):
+        lines.append("vec us.%d %d %s" % (k, np.asarray(u).size, fmt(u)))
+    lines.append("end")
+    print("%s: %d nodes, FDDP %d iterations, converged %s, cost %.12g"
+          % (name, problem.T, solver.iter, converged, solver.cost))
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(DATA, "crocoddyl"))
@@ -836,6 +924,9 @@ def main():
     name, urdf, frame, horizon = ARM
     with open(os.path.join(args.out, name + ".txt"), "w") as f:
         f.write(generate_arm(name, urdf, frame, horizon))
+    name, urdf, feet = WALK
+    with open(os.path.join(args.out, name + ".txt"), "w") as f:
+        f.write(generate_walk(name, urdf, feet))
     for name, urdf, seed, frames in RESIDUALS:
         pin.seed(seed)  # pin.SE3.Random's draws
         text = generate_residuals(name, urdf, seed, args.samples, frames)

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -66,6 +67,16 @@ struct Reference {
   }
 };
 
+// One number in any form strtod reads, "nan" and "inf" included (operator>> refuses them: the
+// state bounds of a free-flyer are NaN in Crocoddyl's StateMultibody). Sets failbit otherwise.
+inline void read_number(std::istream& s, double& v) {
+  std::string w;
+  if (!(s >> w)) return;
+  char* end = nullptr;
+  v = std::strtod(w.c_str(), &end);
+  if (end != w.c_str() + w.size()) s.setstate(std::ios::failbit);
+}
+
 inline Reference read_reference(const std::string& path) {
   INFO("reference " << path);
   std::ifstream in(path);
@@ -89,7 +100,7 @@ inline Reference read_reference(const std::string& path) {
       int n = 0;
       s >> name >> n;
       VectorXd v(n);
-      for (int k = 0; k < n; ++k) s >> v(k);
+      for (int k = 0; k < n; ++k) read_number(s, v(k));
       REQUIRE(!s.fail());
       r.vecs[name] = v;
     } else if (key == "mat") {
@@ -97,7 +108,7 @@ inline Reference read_reference(const std::string& path) {
       s >> name >> rows >> cols;
       MatrixXd m(rows, cols);
       for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) s >> m(i, j);
+        for (int j = 0; j < cols; ++j) read_number(s, m(i, j));
       REQUIRE(!s.fail());
       r.mats[name] = m;
     } else if (key == "sparse") {
