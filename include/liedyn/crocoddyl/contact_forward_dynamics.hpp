@@ -49,7 +49,6 @@ namespace liedyn {
 namespace crocoddyl {
 
 class DifferentialActionModelContactFwdDynamicsLiedyn;
-struct DifferentialActionDataContactFwdDynamicsLiedyn;
 
 /// The data of DifferentialActionModelContactFwdDynamicsLiedyn: ActionDataLiedyn's members, the
 /// contact forces and their derivatives.
