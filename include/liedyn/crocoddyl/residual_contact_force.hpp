@@ -222,10 +222,45 @@ class ResidualModelContactForceLiedyn
   pinocchio::Force fref_;
 };
 
-/// r = A f, f the contact's force, A Crocoddyl's linearized friction cone (this header's
-/// comment): every entry ≤ 0 inside the cone (with an inequality activation). double only.
+/// The part of the cone residuals r = A f that does not depend on the cone (this header's
+/// comment): the cone (Crocoddyl's FrictionCone or WrenchCone) and its map A.
+template <class Residual, class Cone>
+class ConeResidualLiedyn : public ContactResidualLiedyn<Residual> {
+ public:
+  using typename ContactResidualLiedyn<Residual>::VectorXs;
+  using MatrixXs = typename ContactResidualLiedyn<Residual>::MatrixXs;
+
+  /// r = A f.
+  void value(Eigen::Ref<VectorXs> r, const Eigen::Ref<const VectorXs>& f) const {
+    r.noalias() = cone_.get_A() * f;
+  }
+  /// Rx = A ∂f/∂dx, Ru = A ∂f/∂u.
+  void jacobian(Eigen::Ref<MatrixXs> Rx, Eigen::Ref<MatrixXs> Ru,
+                const Eigen::Ref<const MatrixXs>& df_dx,
+                const Eigen::Ref<const MatrixXs>& df_du) const {
+    Rx.noalias() = cone_.get_A() * df_dx;
+    Ru.noalias() = cone_.get_A() * df_du;
+  }
+
+  /// The cone.
+  const Cone& get_reference() const { return cone_; }
+
+ protected:
+  /// The cone `cone` on the first `rows` entries of the contact at `frame` (A's rows: nr).
+  ConeResidualLiedyn(std::shared_ptr<StateLiedyn> state, const std::string& frame, int rows,
+                     const Cone& cone, std::size_t nu)
+      : ContactResidualLiedyn<Residual>(std::move(state), frame, rows,
+                                        static_cast<std::size_t>(cone.get_A().rows()), nu),
+        cone_(cone) {}
+
+  Cone cone_;
+};
+
+/// r = A f, f the contact's force, A Crocoddyl's linearized friction cone ((nf + 1) × 3; this
+/// header's comment): every entry ≤ 0 inside the cone (with an inequality activation). double
+/// only.
 class ResidualModelContactFrictionConeLiedyn
-    : public ContactResidualLiedyn<ResidualModelContactFrictionConeLiedyn> {
+    : public ConeResidualLiedyn<ResidualModelContactFrictionConeLiedyn, ::crocoddyl::FrictionCone> {
  public:
   /// The class's name, in messages.
   static constexpr const char* name = "ResidualModelContactFrictionConeLiedyn";
@@ -235,36 +270,18 @@ class ResidualModelContactFrictionConeLiedyn
   ResidualModelContactFrictionConeLiedyn(std::shared_ptr<StateLiedyn> state,
                                          const std::string& frame,
                                          const ::crocoddyl::FrictionCone& cone, std::size_t nu)
-      : ContactResidualLiedyn(std::move(state), frame, 3, cone.get_nf() + 1, nu), cone_(cone) {}
-
-  /// r = A f.
-  void value(Eigen::Ref<VectorXs> r, const Eigen::Ref<const VectorXs>& f) const {
-    r.noalias() = cone_.get_A() * f;
-  }
-  /// Rx = A ∂f/∂dx, Ru = A ∂f/∂u.
-  void jacobian(Eigen::Ref<MatrixXs> Rx, Eigen::Ref<MatrixXs> Ru,
-                const Eigen::Ref<const MatrixXs>& df_dx,
-                const Eigen::Ref<const MatrixXs>& df_du) const {
-    Rx.noalias() = cone_.get_A() * df_dx;
-    Ru.noalias() = cone_.get_A() * df_du;
-  }
-
-  /// The cone.
-  const ::crocoddyl::FrictionCone& get_reference() const { return cone_; }
+      : ConeResidualLiedyn(std::move(state), frame, 3, cone, nu) {}
 
   /// Crocoddyl's description line: the frame and the cone's μ.
   void print(std::ostream& os) const override {
     os << name << " {frame=" << get_frame() << ", mu=" << cone_.get_mu() << "}";
   }
-
- private:
-  ::crocoddyl::FrictionCone cone_;
 };
 
 /// r = A f, f the 6 entries of a rigid contact's wrench, A Crocoddyl's linearized wrench cone
-/// (this header's comment). double only.
+/// ((nf + 13) × 6; this header's comment). double only.
 class ResidualModelContactWrenchConeLiedyn
-    : public ContactResidualLiedyn<ResidualModelContactWrenchConeLiedyn> {
+    : public ConeResidualLiedyn<ResidualModelContactWrenchConeLiedyn, ::crocoddyl::WrenchCone> {
  public:
   /// The class's name, in messages.
   static constexpr const char* name = "ResidualModelContactWrenchConeLiedyn";
@@ -272,31 +289,13 @@ class ResidualModelContactWrenchConeLiedyn
   /// The cone `cone` on the wrench of the rigid contact at `frame`, for controls of size nu.
   ResidualModelContactWrenchConeLiedyn(std::shared_ptr<StateLiedyn> state, const std::string& frame,
                                        const ::crocoddyl::WrenchCone& cone, std::size_t nu)
-      : ContactResidualLiedyn(std::move(state), frame, 6, cone.get_nf() + 13, nu), cone_(cone) {}
-
-  /// r = A f.
-  void value(Eigen::Ref<VectorXs> r, const Eigen::Ref<const VectorXs>& f) const {
-    r.noalias() = cone_.get_A() * f;
-  }
-  /// Rx = A ∂f/∂dx, Ru = A ∂f/∂u.
-  void jacobian(Eigen::Ref<MatrixXs> Rx, Eigen::Ref<MatrixXs> Ru,
-                const Eigen::Ref<const MatrixXs>& df_dx,
-                const Eigen::Ref<const MatrixXs>& df_du) const {
-    Rx.noalias() = cone_.get_A() * df_dx;
-    Ru.noalias() = cone_.get_A() * df_du;
-  }
-
-  /// The cone.
-  const ::crocoddyl::WrenchCone& get_reference() const { return cone_; }
+      : ConeResidualLiedyn(std::move(state), frame, 6, cone, nu) {}
 
   /// Crocoddyl's description line: the frame, the cone's μ and the sole's half sizes.
   void print(std::ostream& os) const override {
     os << name << " {frame=" << get_frame() << ", mu=" << cone_.get_mu()
        << ", box=" << cone_.get_box().transpose() << "}";
   }
-
- private:
-  ::crocoddyl::WrenchCone cone_;
 };
 
 }  // namespace crocoddyl
