@@ -159,12 +159,12 @@ void register_case(const std::string& name, const Case& c) {
   register_constrained("linearize_constrained/" + name, c,
                        [&model, &set](Data<double>& d, ConstraintData<double>& cd, X x, T tau) {
                          linearize(model, d, set, cd, x, tau);
-                         benchmark::DoNotOptimize(d.A.data());
+                         benchmark::DoNotOptimize(d.linearization.A.data());
                        });
   register_constrained("linearize_unconstrained/" + name, c,
                        [&model](Data<double>& d, ConstraintData<double>&, X x, T tau) {
                          linearize(model, d, x, tau);
-                         benchmark::DoNotOptimize(d.A.data());
+                         benchmark::DoNotOptimize(d.linearization.A.data());
                        });
   register_constrained(
       "impulse_dynamics/" + name, c,

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <liedyn/liedyn.hpp>
+#include <liedyn/testing/samples.hpp>
 #ifdef LIEDYN_HAS_URDF
 #include <liedyn/model/urdf.hpp>
 #endif
@@ -87,7 +88,7 @@ void register_all(const std::string& robot, const Model_& m) {
   });
   register_kernel("centroidal_derivatives", robot, model, [](auto& mo, auto& d, auto& x, auto& a) {
     centroidal_derivatives(mo, d, x, a);
-    benchmark::DoNotOptimize(d.centroidal_rate_dx.data());
+    benchmark::DoNotOptimize(d.centroidal.rate_dx.data());
   });
   register_kernel("coriolis_matrix", robot, model, [](auto& mo, auto& d, auto& x, auto&) {
     benchmark::DoNotOptimize(coriolis_matrix(mo, d, x).data());
@@ -101,18 +102,18 @@ void register_all(const std::string& robot, const Model_& m) {
   });
   register_kernel("derivatives", robot, model, [](auto& mo, auto& d, auto& x, auto& a) {
     eidamb_derivatives(mo, d, x, a);
-    benchmark::DoNotOptimize(d.D2.data());
+    benchmark::DoNotOptimize(d.derivatives.D2.data());
   });
   register_kernel("linearize", robot, model, [](auto& mo, auto& d, auto& x, auto& a) {
     linearize(mo, d, x, a);
-    benchmark::DoNotOptimize(d.A.data());
+    benchmark::DoNotOptimize(d.linearization.A.data());
   });
   // The other M⁻¹ route, to show where Automatic's switch (dense_up_to_nv) stands.
   register_kernel("linearize_sweeps", robot, model, [](auto& mo, auto& d, auto& x, auto& a) {
     LinearizationOptions<double> opt;
     opt.minv = MinvMethod::Sweeps;
     linearize(mo, d, x, a, opt);
-    benchmark::DoNotOptimize(d.A.data());
+    benchmark::DoNotOptimize(d.linearization.A.data());
   });
 }
 

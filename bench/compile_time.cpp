@@ -6,6 +6,7 @@
 #include <random>
 
 #include <liedyn/liedyn.hpp>
+#include <liedyn/testing/samples.hpp>
 
 int main() {
   using namespace liedyn;
@@ -19,11 +20,12 @@ int main() {
   sum +=
       crba(model, data, x.s).sum() + aba(model, data, x, a).sum() + immamb(model, data, x.s).sum();
   eidamb_derivatives(model, data, x, a);
-  sum += data.D1.sum() + data.D2.sum() + data.D3.sum() + data.D4.sum();
+  sum += data.derivatives.D1.sum() + data.derivatives.D2.sum() + data.derivatives.D3.sum() +
+         data.derivatives.D4.sum();
   linearize(model, data, x, a);
-  sum += data.A.sum() + data.B.sum();
+  sum += data.linearization.A.sum() + data.linearization.B.sum();
   linearize_discrete(model, data, x, a, 0.01);
-  sum += data.A.sum();
+  sum += data.linearization.A.sum();
   std::printf("%.6g\n", sum);
   return 0;
 }

@@ -202,13 +202,14 @@ class Liedyn final : public LiedynSide {
       case Kernel::InverseDynamicsDerivatives: {
         eidamb_derivatives(model, d, x, a_[k], TwistRepresentation::Body);
         const auto id = interop::inverse_dynamics_jacobians_to(
-            Library::Pinocchio, model, x, a_[k], d.tau, d.D1, d.D2, d.D3, d.D4, d.M, perm_);
+            Library::Pinocchio, model, x, a_[k], d.tau, d.derivatives.D1, d.derivatives.D2,
+            d.derivatives.D3, d.derivatives.D4, d.M, perm_);
         return {flat(id.dtau_dq), flat(id.dtau_dv), flat(id.dtau_da)};
       }
       case Kernel::ForwardDynamicsDerivatives: {
         linearize(model, d, x, tau_[k]);
-        const auto fd = interop::forward_dynamics_jacobians_to(Library::Pinocchio, model, x,
-                                                               tau_[k], d.ddq, d.A, d.Minv, perm_);
+        const auto fd = interop::forward_dynamics_jacobians_to(
+            Library::Pinocchio, model, x, tau_[k], d.ddq, d.linearization.A, d.Minv, perm_);
         return {flat(fd.dddq_dq), flat(fd.dddq_dv), flat(fd.dddq_dtau)};
       }
       default: break;

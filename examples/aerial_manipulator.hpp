@@ -24,6 +24,7 @@
 
 #include <Eigen/Dense>
 
+#include <liedyn/algorithm/aba.hpp>
 #include <liedyn/algorithm/linearization.hpp>
 #include <liedyn/model/builder.hpp>
 
@@ -209,7 +210,7 @@ inline void weights(const Model<double>& m, MatrixXd& Q, MatrixXd& R) {
 inline void linearize_hover(const System& sys, MatrixXd& A, MatrixXd& Bu) {
   Data<double> data(sys.model);
   liedyn::linearize_actuated(sys.model, data, sys.hover, sys.actuation, sys.u_hover, Bu);
-  A = data.A;
+  A = data.linearization.A;
 }
 
 /// The perturbed start: base rotated by 20° about (1, −2, 1)/√6 (in the base frame) and

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   // Centre of mass.
   Vector3<double> com = Vector3<double>::Zero();
   for (int i = 0; i < model.num_bodies(); ++i)
-    com += model.inertia(i).mass() * data.H_world[i].act_point(model.inertia(i).com());
+    com += model.inertia(i).mass() * data.kinematics.H_world[i].act_point(model.inertia(i).com());
   com /= model.total_mass();
   for (int k = 0; k < set.size(); ++k) {
     const Constraint<double>& c = set.constraint(k);

@@ -24,7 +24,7 @@
 #ifdef LIEDYN_HAS_URDF
 #include <liedyn/model/urdf.hpp>
 #else
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
 #endif
 
 using namespace liedyn;
@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
 
   // The analytic linearization.
   linearize(model, data, x, tau);
-  const MatrixX<double> A = data.A, B = data.B;
+  const MatrixX<double> A = data.linearization.A, B = data.linearization.B;
   std::printf(
       "\nlinearize   d(dx)/dt = A dx + B dtau,  dx = (eta, ds, dnu, dr), H = H0 exp(eta^)  (body "
       "twist)\n"
@@ -169,13 +169,13 @@ int main(int argc, char** argv) {
   volatile double sink = 0;
   const double t_lin = median_us([&] {
     linearize(model, data, x, tau);
-    sink = data.A(0, 0);
+    sink = data.linearization.A(0, 0);
   });
   const double t_id = median_us([&] { sink = eidamb(model, data, x, ddq)(0); });
   const double t_fd = median_us([&] { sink = aba(model, data, x, tau)(0); });
   const double t_d = median_us([&] {
     eidamb_derivatives(model, data, x, ddq);
-    sink = data.D2(0, 0);
+    sink = data.derivatives.D2(0, 0);
   });
   (void)sink;
   std::printf(

@@ -29,8 +29,8 @@
 #include <liedyn/algorithm/aba.hpp>
 #include <liedyn/algorithm/eidamb.hpp>
 #include <liedyn/algorithm/eidamb_derivatives.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff.hpp>
+#include <liedyn/testing/samples.hpp>
 
 using namespace liedyn;
 using LD = long double;
@@ -76,7 +76,7 @@ MatrixX<S> analytic_derivatives(const Model<S>& model, const State<S>& x, const 
   Data<S> data(model);
   eidamb_derivatives(model, data, x, ddq, rep);
   MatrixX<S> K(model.nv(), 2 * model.nv());
-  K << data.D1, data.D2, data.D3, data.D4;
+  K << data.derivatives.D1, data.derivatives.D2, data.derivatives.D3, data.derivatives.D4;
   return K;
 }
 

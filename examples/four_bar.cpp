@@ -76,7 +76,7 @@ double energy(const Model<double>& model, Data<double>& data, const State<double
   double V = 0;
   for (int i = 1; i < model.num_bodies(); ++i)
     V -= model.inertia(i).mass() *
-         model.gravity().dot(data.H_world[i].act_point(model.inertia(i).com()));
+         model.gravity().dot(data.kinematics.H_world[i].act_point(model.inertia(i).com()));
   return 0.5 * x.r.dot(data.M * x.r) + V;
 }
 

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   const Eigen::VectorXd ddq = liedyn::aba(model, data, x, tau);      // [ν̇; ṙ]
   liedyn::linearize(model, data, x, tau);  // δẋ = A δx + B δτ̄, δx = (η, δs, δν, δr)
   std::cout << "nv = " << model.nv() << ", base acceleration " << ddq.head<6>().transpose() << "\n"
-            << "A: " << data.A.rows() << "x" << data.A.cols() << ", B: " << data.B.rows() << "x"
-            << data.B.cols() << ", |A| = " << data.A.norm() << "\n";
+            << "A: " << data.linearization.A.rows() << "x" << data.linearization.A.cols()
+            << ", B: " << data.linearization.B.rows() << "x" << data.linearization.B.cols()
+            << ", |A| = " << data.linearization.A.norm() << "\n";
 }

@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
   const int k = red.dimension();
   const MatrixXd& P = red.basis;
   const MatrixXd Ar = red.A, Br = red.B.rightCols(nj);  // B_r = Pᵀ B S, S = [0; 1]
-  const MatrixXd A_full = data.A;
+  const MatrixXd A_full = data.linearization.A;
   std::printf(
       "tangent space of the manifold: rank C = %d, k = %d of %d; |A P - P A_r| = %.1e (|A| %.1e)\n",
       red.rank, k, N, (A_full * P - P * Ar).cwiseAbs().maxCoeff(), A_full.cwiseAbs().maxCoeff());

@@ -9,8 +9,8 @@
 
 #include <liedyn/algorithm/reference_dynamics.hpp>
 #include <liedyn/liedyn.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff/finite_differences.hpp>
+#include <liedyn/testing/samples.hpp>
 
 using namespace liedyn;
 using Catch::Matchers::Contains;

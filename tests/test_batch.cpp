@@ -12,7 +12,7 @@
 #include <vector>
 
 #include <liedyn/algorithm/batch.hpp>
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "support/constraint_cases.hpp"
 #include "support/test_support.hpp"
@@ -110,19 +110,20 @@ void check_unconstrained_kernels(const Model<double>& model, std::uint32_t seed)
     {
       Data<double> d(model);
       liedyn::eidamb_derivatives(model, d, x, ddq.col(i), liedyn::TwistRepresentation::Mixed);
-      D.middleCols(2 * nv * i, 2 * nv) << d.D1, d.D2, d.D3, d.D4;
+      D.middleCols(2 * nv * i, 2 * nv) << d.derivatives.D1, d.derivatives.D2, d.derivatives.D3,
+          d.derivatives.D4;
     }
     {
       Data<double> d(model);
       liedyn::linearize(model, d, x, tau.col(i));
-      A.middleCols(2 * nv * i, 2 * nv) = d.A;
-      B.middleCols(nv * i, nv) = d.B;
+      A.middleCols(2 * nv * i, 2 * nv) = d.linearization.A;
+      B.middleCols(nv * i, nv) = d.linearization.B;
     }
     {
       Data<double> d(model);
       liedyn::linearize_discrete(model, d, x, tau.col(i), dt);
-      Ad.middleCols(2 * nv * i, 2 * nv) = d.A;
-      Bd.middleCols(nv * i, nv) = d.B;
+      Ad.middleCols(2 * nv * i, 2 * nv) = d.linearization.A;
+      Bd.middleCols(nv * i, nv) = d.linearization.B;
     }
     {
       Data<double> d(model);
@@ -135,8 +136,8 @@ void check_unconstrained_kernels(const Model<double>& model, std::uint32_t seed)
       for (int k = 0; k < K; ++k) {
         const int knot = i * K + k;
         liedyn::linearize_discrete(model, d, y, controls.col(knot), dt);
-        rollout_A.middleCols(2 * nv * knot, 2 * nv) = d.A;
-        rollout_B.middleCols(nv * knot, nv) = d.B;
+        rollout_A.middleCols(2 * nv * knot, 2 * nv) = d.linearization.A;
+        rollout_B.middleCols(nv * knot, nv) = d.linearization.B;
         liedyn::semi_implicit_euler_step(model, d, y, controls.col(knot), dt, y);
         liedyn::write_state_column(model, y, rollout.col(i * (K + 1) + k + 1));
       }
@@ -265,8 +266,8 @@ void check_constrained_kernels(const Model<double>& model, const ConstraintSet<d
       for (int k = 0; k < K; ++k) {
         const int knot = i * K + k;
         liedyn::linearize_discrete(model, d, set, cd, y, controls.col(knot), dt);
-        rollout_A.middleCols(2 * nv * knot, 2 * nv) = d.A;
-        rollout_B.middleCols(nv * knot, nv) = d.B;
+        rollout_A.middleCols(2 * nv * knot, 2 * nv) = d.linearization.A;
+        rollout_B.middleCols(nv * knot, nv) = d.linearization.B;
         liedyn::semi_implicit_euler_step(model, d, set, cd, y, controls.col(knot), dt, y);
         liedyn::write_state_column(model, y, rollout.col(i * (K + 1) + k + 1));
       }

@@ -17,7 +17,7 @@
 
 #include <liedyn/algorithm/batch_contact.hpp>
 #include <liedyn/model/builder.hpp>
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "support/test_support.hpp"
 

@@ -21,11 +21,12 @@
 
 #include <liedyn/algorithm/centroidal.hpp>
 #include <liedyn/algorithm/coriolis.hpp>
+#include <liedyn/algorithm/crba.hpp>
 #include <liedyn/algorithm/energy.hpp>
 #include <liedyn/algorithm/linearization.hpp>
 #include <liedyn/model/configuration.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff/finite_differences.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #if defined(LIEDYN_HAS_URDF) && defined(__has_include)
 #if __has_include(<liedyn/model/urdf.hpp>)
@@ -150,8 +151,8 @@ void check_identities(const Model<double>& model_d, std::uint32_t seed) {
   liedyn::forward_poses(model, data, x);
   Vector3<T> moment = Vector3<T>::Zero();
   for (int i = 0; i < nb; ++i)
-    moment += data.H_world[i].rotation() * model.inertia(i).first_moment() +
-              model.inertia(i).mass() * data.H_world[i].translation();
+    moment += data.kinematics.H_world[i].rotation() * model.inertia(i).first_moment() +
+              model.inertia(i).mass() * data.kinematics.H_world[i].translation();
   const Vector3<T> p_ref = moment / mass;
   const Vector3<T> p = liedyn::center_of_mass(model, data, x);
   LIEDYN_CHECK_CLOSE(p, p_ref, tol);
@@ -181,20 +182,21 @@ void check_identities(const Model<double>& model_d, std::uint32_t seed) {
                      Vector3<T>(H.rotation().transpose() * pddot), tol);
 
   // Newton–Euler of the whole robot: ḣ_G = [m g; 0] + (the wrench that holds or drives the base)
-  // + Σ external wrenches, all carried to the CoM. RNEA's data.f[0] is the wrench on the base
-  // (τ̄_b for a moving base, the weld's reaction for a welded one).
+  // + Σ external wrenches, all carried to the CoM. RNEA's data.inverse_dynamics.f[0] is the wrench
+  // on the base (τ̄_b for a moving base, the weld's reaction for a welded one).
   ExternalWrenches<T> fext;
   for (int i = 0; i < nb; ++i) fext.push_back(Force<T>(random_vector<T>(6, rng)));
   const ExternalWrenches<T>* const cases[] = {nullptr, &fext};
   for (const ExternalWrenches<T>* fe : cases) {
     liedyn::rnea(model, data, x, ddq, fe);
-    const Vector6<T> f0 = data.f[0].vector();
+    const Vector6<T> f0 = data.inverse_dynamics.f[0].vector();
     Vector6<T> rhs = to_centroidal(H, p_ref, f0);
     rhs.template head<3>() += mass * model.gravity();
     if (fe) {
       liedyn::forward_poses(model, data, x);
       for (int i = 0; i < nb; ++i)
-        rhs += to_centroidal(SE3<T>(), p_ref, Vector6<T>(data.H_world[i].act((*fe)[i]).vector()));
+        rhs += to_centroidal(SE3<T>(), p_ref,
+                             Vector6<T>(data.kinematics.H_world[i].act((*fe)[i]).vector()));
     }
     // The sum cancels gravity's moment about A's origin, of size m |g| |p_com|: the error is
     // relative to that (long double would otherwise see the ~1e4 ε of the cancellation).
@@ -288,7 +290,7 @@ MatrixX<T> analytic_derivatives(const Model<T>& model, Data<T>& data, const Stat
                                 const VectorX<T>& ddq, Rep rep) {
   liedyn::centroidal_derivatives(model, data, x, ddq, rep);
   MatrixX<T> D(15, 2 * model.nv());
-  D << data.com_dx, data.centroidal_momentum_dx, data.centroidal_rate_dx;
+  D << data.centroidal.com_dx, data.centroidal.momentum_dx, data.centroidal.rate_dx;
   return D;
 }
 }  // namespace
@@ -362,7 +364,7 @@ TEST_CASE(
       for (int c = 0; c < 2 * k; ++c) J(r, c) = out(r).derivatives()(c < k ? c : 3 + c - k);
     liedyn::centroidal_derivatives(nm.model, data_d, xd, ddq);
     MatrixX<double> all(15, 2 * nv);
-    all << data_d.com_dx, data_d.centroidal_momentum_dx, data_d.centroidal_rate_dx;
+    all << data_d.centroidal.com_dx, data_d.centroidal.momentum_dx, data_d.centroidal.rate_dx;
     D << all.middleCols(off, k), all.middleCols(2 * off + n, k);
     LIEDYN_CHECK_CLOSE(D, J, 1e-12);
   }
@@ -461,9 +463,9 @@ TEST_CASE("centroidal: the integrator step with an output and linearize_discrete
       opt.representation = rep;
       MatrixX<double> Bu;
       liedyn::linearize_discrete_actuated(model, data, x, Sact, u, 1e-3, Bu, opt);
-      const MatrixX<double> A_act = data.A, BS = data.B * Sact;
+      const MatrixX<double> A_act = data.linearization.A, BS = data.linearization.B * Sact;
       liedyn::linearize_discrete(model, data, x, VectorX<double>(Sact * u), 1e-3, opt);
-      LIEDYN_CHECK_CLOSE(A_act, data.A, 1e-15);
+      LIEDYN_CHECK_CLOSE(A_act, data.linearization.A, 1e-15);
       LIEDYN_CHECK_CLOSE(Bu, BS, 1e-15);
     }
   }

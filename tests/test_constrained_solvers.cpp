@@ -26,7 +26,7 @@
 #include <liedyn/algorithm/kinematics.hpp>
 #include <liedyn/algorithm/rnea.hpp>
 #include <liedyn/arithmetic/constrained_solvers.hpp>
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "support/test_support.hpp"
 

@@ -36,9 +36,9 @@
 #include <liedyn/algorithm/constrained_linearization.hpp>
 #include <liedyn/algorithm/constraint_kinematics_derivatives.hpp>
 #include <liedyn/algorithm/impulse_dynamics_derivatives.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff/finite_differences.hpp>
 #include <liedyn/numdiff/state_field.hpp>
+#include <liedyn/testing/samples.hpp>
 #ifdef LIEDYN_HAS_URDF
 #include <liedyn/interop/all.hpp>
 #include <liedyn/model/urdf.hpp>
@@ -518,12 +518,12 @@ TEST_CASE(
       {"linearize_discrete (constrained)",
        [&](Data<double>& d, ConstraintData<double>& cd) {
          liedyn::linearize_discrete(model, d, set, cd, x, tau, 0.01);
-         return Outputs{d.A, d.B};
+         return Outputs{d.linearization.A, d.linearization.B};
        }},
       {"linearize_reduced",
        [&](Data<double>& d, ConstraintData<double>& cd) {
          liedyn::linearize_reduced(model, d, set, cd, x, tau, reduced);
-         return Outputs{d.A, d.B, reduced.basis, reduced.A, reduced.B};
+         return Outputs{d.linearization.A, d.linearization.B, reduced.basis, reduced.A, reduced.B};
        }},
   };
   for (const Kernel& k : kernels) {
@@ -590,20 +590,20 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
     const MatrixX<L> B_fd =
         liedyn::numdiff::vector_jacobian([&](const VectorX<L>& t) { return field(x_l, t); }, tau_l);
     liedyn::linearize(model, data, set, cd, x, tau, opt);
-    LIEDYN_CHECK_BELOW(relative_error(data.A, A_fd), 1e-9);
-    LIEDYN_CHECK_BELOW(relative_error(data.B, B_fd), 1e-9);
+    LIEDYN_CHECK_BELOW(relative_error(data.linearization.A, A_fd), 1e-9);
+    LIEDYN_CHECK_BELOW(relative_error(data.linearization.B, B_fd), 1e-9);
 
     // Actuated: B S for the joint torques.
     MatrixX<double> actuation = MatrixX<double>::Zero(nv, n), Bu;
     actuation.bottomRows(n).setIdentity();
     liedyn::linearize_actuated(model, data, set, cd, x, actuation, VectorX<double>(tau.tail(n)), Bu,
                                opt);
-    MatrixX<double> A_act = data.A;
+    MatrixX<double> A_act = data.linearization.A;
     VectorX<double> tau_act = tau;
     tau_act.head<6>().setZero();
     liedyn::linearize(model, data, set, cd, x, tau_act, opt);
-    CHECK(relative_error(A_act, data.A) == 0);
-    CHECK(relative_error(Bu, MatrixX<double>(data.B * actuation)) == 0);
+    CHECK(relative_error(A_act, data.linearization.A) == 0);
+    CHECK(relative_error(Bu, MatrixX<double>(data.linearization.B * actuation)) == 0);
 
     // Discrete: the constrained semi-implicit Euler step, y⁺ ⊖ x̄⁺ in rep's coordinates.
     auto step = [&](const State<L>& y, const VectorX<L>& t) {
@@ -620,8 +620,8 @@ TEST_CASE("constrained linearization: continuous and discrete A, B against long 
         [&](const VectorX<L>& t) { return local_difference(model_l, x_plus, step(x_l, t), rep); },
         tau_l);
     liedyn::linearize_discrete(model, data, set, cd, x, tau, dt, opt);
-    LIEDYN_CHECK_BELOW(relative_error(data.A, Ad_fd), 1e-9);
-    LIEDYN_CHECK_BELOW(relative_error(data.B, Bd_fd), 1e-9);
+    LIEDYN_CHECK_BELOW(relative_error(data.linearization.A, Ad_fd), 1e-9);
+    LIEDYN_CHECK_BELOW(relative_error(data.linearization.B, Bd_fd), 1e-9);
   }
 }
 
@@ -813,14 +813,15 @@ TEST_CASE("constrained linearization: on the constraint manifold at an equilibri
                          MatrixX<double>(MatrixX<double>::Identity(k, k))) < 1e-13);
     CHECK(relative_error(MatrixX<double>(red.constraint_map * P),
                          MatrixX<double>(MatrixX<double>::Zero(2 * m, k))) < 1e-12);
-    const double scale = data.A.cwiseAbs().maxCoeff();
-    LIEDYN_CHECK_BELOW(
-        liedyn::test::scaled_error(MatrixX<double>(data.A * P), MatrixX<double>(P * red.A), scale),
-        1e-12);
-    CHECK(relative_error(red.B, MatrixX<double>(P.transpose() * data.B)) < 1e-13);
+    const double scale = data.linearization.A.cwiseAbs().maxCoeff();
+    LIEDYN_CHECK_BELOW(liedyn::test::scaled_error(MatrixX<double>(data.linearization.A * P),
+                                                  MatrixX<double>(P * red.A), scale),
+                       1e-12);
+    CHECK(relative_error(red.B, MatrixX<double>(P.transpose() * data.linearization.B)) < 1e-13);
 
     // Spectra.
-    const Eigen::VectorXcd full = Eigen::EigenSolver<MatrixX<double>>(data.A, false).eigenvalues();
+    const Eigen::VectorXcd full =
+        Eigen::EigenSolver<MatrixX<double>>(data.linearization.A, false).eigenvalues();
     const Eigen::VectorXcd reduced =
         Eigen::EigenSolver<MatrixX<double>>(red.A, false).eigenvalues();
     const std::complex<double> root(-Kd / 2, std::sqrt(Kp - Kd * Kd / 4));

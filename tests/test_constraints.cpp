@@ -20,7 +20,7 @@
 #include <liedyn/algorithm/constraint_kinematics.hpp>
 #include <liedyn/algorithm/constraint_projection.hpp>
 #include <liedyn/algorithm/impulse_dynamics.hpp>
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
 #ifdef LIEDYN_HAS_URDF
 #include <liedyn/interop/all.hpp>
 #include <liedyn/model/urdf.hpp>

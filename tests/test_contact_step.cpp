@@ -34,7 +34,7 @@
 #include <liedyn/algorithm/linearization.hpp>
 #include <liedyn/model/builder.hpp>
 #include <liedyn/model/configuration.hpp>
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
 #if defined(LIEDYN_HAS_URDF)
 #include <liedyn/model/urdf.hpp>
 #endif
@@ -453,7 +453,7 @@ TEST_CASE("contact_step: the step's equations on random trees of every joint typ
       liedyn::forward_poses(model, data, x);
       for (int k = 0; k < 5; ++k) {
         const liedyn::ContactPoint<double>& c = ws.points[k];
-        const SE3<double> H_body = data.H_world[c.body];
+        const SE3<double> H_body = data.kinematics.H_world[c.body];
         const Vector3<double> centre = H_body.act_point(c.point);
         const Vector3<double> n = c.axes.col(2);
         CHECK(std::abs(ws.gap(k) - (n.dot(centre - c.plane_point) - c.radius)) < 1e-14);

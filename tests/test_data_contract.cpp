@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <liedyn/liedyn.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "support/scribble.hpp"
 #include "support/test_support.hpp"
@@ -56,7 +57,7 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
       {"eidamb", [=, &model, &x, &ddq](Data<S>& d) { return Outputs{eidamb(model, d, x, ddq)}; }});
   k.push_back({"crba", [=, &model, &x](Data<S>& d) {
                  crba(model, d, x);
-                 return Outputs{d.M, d.F, d.Ic[0].matrix()};
+                 return Outputs{d.M, d.inverse_dynamics.F, d.inverse_dynamics.Ic[0].matrix()};
                }});
   k.push_back(
       {"aba", [=, &model, &x, &tau](Data<S>& d) { return Outputs{aba(model, d, x, tau)}; }});
@@ -73,27 +74,32 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
                  VectorX<S> y = tau;
                  ltdl_solve(model, d, y);
                  ltdl_inverse(model, d);
-                 return Outputs{y, d.Minv, d.ltdl.diagonal()};
+                 return Outputs{y, d.Minv, d.ltdl.factors.diagonal()};
                }});
   for (TwistRepresentation rep :
        {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
     const std::string r = std::to_string(static_cast<int>(rep));
-    k.push_back({"eidamb_derivatives rep " + r, [=, &model, &x, &ddq](Data<S>& d) {
-                   eidamb_derivatives(model, d, x, ddq, rep);
-                   return Outputs{d.D1, d.D2, d.D3, d.D4, d.M, d.tau};
-                 }});
+    k.push_back(
+        {"eidamb_derivatives rep " + r, [=, &model, &x, &ddq](Data<S>& d) {
+           eidamb_derivatives(model, d, x, ddq, rep);
+           return Outputs{
+               d.derivatives.D1, d.derivatives.D2, d.derivatives.D3, d.derivatives.D4, d.M, d.tau};
+         }});
     for (MinvMethod minv : {MinvMethod::Dense, MinvMethod::Sweeps}) {
       LinearizationOptions<S> opt;
       opt.representation = rep;
       opt.minv = minv;
       const std::string name = " rep " + r + " minv " + std::to_string(static_cast<int>(minv));
-      k.push_back({"linearize" + name, [=, &model, &x, &tau](Data<S>& d) {
-                     linearize(model, d, x, tau, opt);
-                     return Outputs{d.A, d.B, d.ddq, d.Minv, d.D1, d.D2, d.D3, d.D4};
-                   }});
+      k.push_back(
+          {"linearize" + name, [=, &model, &x, &tau](Data<S>& d) {
+             linearize(model, d, x, tau, opt);
+             return Outputs{
+                 d.linearization.A, d.linearization.B, d.ddq,           d.Minv, d.derivatives.D1,
+                 d.derivatives.D2,  d.derivatives.D3,  d.derivatives.D4};
+           }});
       k.push_back({"linearize_discrete" + name, [=, &model, &x, &tau](Data<S>& d) {
                      linearize_discrete(model, d, x, tau, S(0.01), opt);
-                     return Outputs{d.A, d.B};
+                     return Outputs{d.linearization.A, d.linearization.B};
                    }});
     }
   }
@@ -101,7 +107,7 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
                  const MatrixX<S> actuation = MatrixX<S>::Identity(nv, n).eval();
                  MatrixX<S> Bu(2 * nv, n);
                  linearize_actuated(model, d, x, actuation, VectorX<S>(tau.tail(n)), Bu);
-                 return Outputs{d.A, Bu};
+                 return Outputs{d.linearization.A, Bu};
                }});
   k.push_back({"semi_implicit_euler_step", [=, &model, &x, &tau](Data<S>& d) {
                  const State<S> y = semi_implicit_euler_step(model, d, x, tau, S(0.01));
@@ -127,11 +133,12 @@ std::vector<Kernel> kernels(const Model<S>& model, const State<S>& x, const Vect
                }});
   for (TwistRepresentation rep :
        {TwistRepresentation::Body, TwistRepresentation::Inertial, TwistRepresentation::Mixed}) {
-    k.push_back({"centroidal_derivatives rep " + std::to_string(static_cast<int>(rep)),
-                 [=, &model, &x, &ddq](Data<S>& d) {
-                   centroidal_derivatives(model, d, x, ddq, rep);
-                   return Outputs{d.com_dx, d.centroidal_momentum_dx, d.centroidal_rate_dx};
-                 }});
+    k.push_back(
+        {"centroidal_derivatives rep " + std::to_string(static_cast<int>(rep)),
+         [=, &model, &x, &ddq](Data<S>& d) {
+           centroidal_derivatives(model, d, x, ddq, rep);
+           return Outputs{d.centroidal.com_dx, d.centroidal.momentum_dx, d.centroidal.rate_dx};
+         }});
   }
   k.push_back({"energy and coriolis_matrix", [=, &model, &x](Data<S>& d) {
                  const MatrixX<S> T = MatrixX<S>::Constant(1, 1, kinetic_energy(model, d, x));

@@ -28,8 +28,8 @@
 #include <liedyn/algorithm/crba.hpp>
 #include <liedyn/algorithm/eidamb.hpp>
 #include <liedyn/algorithm/eidamb_derivatives.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff.hpp>
+#include <liedyn/testing/samples.hpp>
 #ifdef LIEDYN_HAS_URDF
 #include <liedyn/model/urdf.hpp>
 #endif
@@ -193,13 +193,14 @@ TEST_CASE("derivatives: D1..D4 match long-double central finite differences of e
         eidamb_derivatives(model, data, p.x, p.ddq, rep, p.fext_ptr());
         INFO(nm.name << ", " << p.name << ", twist " << to_string(rep));
         const int nbase = model.has_moving_base() ? 6 : 0;
-        REQUIRE(data.D1.rows() == model.nv());
-        REQUIRE(data.D1.cols() == nbase);
-        REQUIRE(data.D3.cols() == nbase);
-        REQUIRE(data.D2.cols() == model.num_joints());
-        REQUIRE(data.D4.cols() == model.num_joints());
-        const double e[4] = {relative_error(data.D1, fd1), relative_error(data.D2, fd2),
-                             relative_error(data.D3, fd3), relative_error(data.D4, fd4)};
+        REQUIRE(data.derivatives.D1.rows() == model.nv());
+        REQUIRE(data.derivatives.D1.cols() == nbase);
+        REQUIRE(data.derivatives.D3.cols() == nbase);
+        REQUIRE(data.derivatives.D2.cols() == model.num_joints());
+        REQUIRE(data.derivatives.D4.cols() == model.num_joints());
+        const double e[4] = {
+            relative_error(data.derivatives.D1, fd1), relative_error(data.derivatives.D2, fd2),
+            relative_error(data.derivatives.D3, fd3), relative_error(data.derivatives.D4, fd4)};
         // Tolerance: the long-double central difference at δ ≈ 5e-7 is off by δ²|f'''|/6 +
         // ε_ld|f|/δ ≲ 1e-12 relative here; the analytic D (double) by ~1e-14. A wrong term is
         // O(|D|).
@@ -266,8 +267,9 @@ TEST_CASE("derivatives: D1..D4 match forward-mode automatic differentiation of e
         }
         eidamb_derivatives(model, data, p.x, p.ddq, rep, p.fext_ptr());
         INFO(nm.name << ", " << p.name << ", twist " << to_string(rep));
-        const double e[4] = {relative_error(data.D1, D1), relative_error(data.D2, D2),
-                             relative_error(data.D3, D3), relative_error(data.D4, D4)};
+        const double e[4] = {
+            relative_error(data.derivatives.D1, D1), relative_error(data.derivatives.D2, D2),
+            relative_error(data.derivatives.D3, D3), relative_error(data.derivatives.D4, D4)};
         // Tolerance: both sides exact up to double round-off, accumulated over ≤ 60 bodies with
         // entries up to ~1e3: ~1e-13 relative.
         for (int b = 0; b < 4; ++b) {
@@ -293,21 +295,21 @@ TEST_CASE("derivatives: the reference numbers of fig4_like_case.json", "[derivat
   // Tolerance: the reference (another implementation, in double) and ours differ by round-off,
   // ~1e-15 relative to entries up to ~100; printed with 17 digits.
   eidamb_derivatives(model, data, x, acc, TwistRepresentation::Inertial);
-  const double e_d1 = relative_error(data.D1, ref.matrix("D1"));
-  const double e_d2 = relative_error(data.D2, ref.matrix("D2"));
-  const double e_d4 = relative_error(data.D4, ref.matrix("D4"));
+  const double e_d1 = relative_error(data.derivatives.D1, ref.matrix("D1"));
+  const double e_d2 = relative_error(data.derivatives.D2, ref.matrix("D2"));
+  const double e_d4 = relative_error(data.derivatives.D4, ref.matrix("D4"));
   const double e_m = relative_error(data.M, ref.matrix("M"));
   CHECK(e_d1 < 1e-10);
   CHECK(e_d2 < 1e-10);
   CHECK(e_d4 < 1e-10);
   CHECK(e_m < 1e-10);
   eidamb_derivatives(model, data, x, acc, TwistRepresentation::Body);
-  const double e_d1b = relative_error(data.D1, ref.matrix("D1_bodyvel"));
-  const double e_d3 = relative_error(data.D3, ref.matrix("D3"));
+  const double e_d1b = relative_error(data.derivatives.D1, ref.matrix("D1_bodyvel"));
+  const double e_d3 = relative_error(data.derivatives.D3, ref.matrix("D3"));
   CHECK(e_d1b < 1e-10);
   CHECK(e_d3 < 1e-10);
-  CHECK(relative_error(data.D2, ref.matrix("D2")) < 1e-10);
-  CHECK(relative_error(data.D4, ref.matrix("D4")) < 1e-10);
+  CHECK(relative_error(data.derivatives.D2, ref.matrix("D2")) < 1e-10);
+  CHECK(relative_error(data.derivatives.D4, ref.matrix("D4")) < 1e-10);
   report("reference: D1 (inertial twist held)", e_d1);
   report("reference: D1_bodyvel", e_d1b);
   report("reference: D2", e_d2);
@@ -334,11 +336,11 @@ TEST_CASE("derivatives: identities between representations, the rest state, M an
     // Representations (moving base): with ν held, with w held, with m held.
     if (moving) {
       eidamb_derivatives(model, data, p.x, p.ddq, TwistRepresentation::Body, fp);
-      const MatrixX<double> D1b = data.D1, D3b = data.D3;
+      const MatrixX<double> D1b = data.derivatives.D1, D3b = data.derivatives.D3;
       eidamb_derivatives(model, data, p.x, p.ddq, TwistRepresentation::Inertial, fp);
-      const MatrixX<double> D1w = data.D1, D3w = data.D3;
+      const MatrixX<double> D1w = data.derivatives.D1, D3w = data.derivatives.D3;
       eidamb_derivatives(model, data, p.x, p.ddq, TwistRepresentation::Mixed, fp);
-      const MatrixX<double> D1m = data.D1, D3m = data.D3;
+      const MatrixX<double> D1m = data.derivatives.D1, D3m = data.derivatives.D3;
       const Vector6<double> nu = p.x.nu;
       const Matrix6<double> ad_nu = Motion<double>(nu).cross_matrix();
       // ∂ν/∂η with m held: [0, v^; 0, ω^]; ∂ν/∂m = blockdiag(Rᵀ, Rᵀ).
@@ -384,14 +386,15 @@ TEST_CASE("derivatives: identities between representations, the rest state, M an
         eidamb_derivatives(model, data, x0, zero, rep);
         INFO("twist " << to_string(rep));
         // Exactly zero: every term of D3 and D4 has a factor that vanishes at rest.
-        CHECK(max_abs(data.D3) == 0.0);
-        CHECK(max_abs(data.D4) == 0.0);
-        rest_vel = std::max({rest_vel, max_abs(data.D3), max_abs(data.D4)});
+        CHECK(max_abs(data.derivatives.D3) == 0.0);
+        CHECK(max_abs(data.derivatives.D4) == 0.0);
+        rest_vel = std::max({rest_vel, max_abs(data.derivatives.D3), max_abs(data.derivatives.D4)});
         // Tolerance: round-off of two different sums for the same matrix.
-        const double ec = relative_error(data.D1, D1_closed);
+        const double ec = relative_error(data.derivatives.D1, D1_closed);
         CHECK(ec < 1e-12);
         // Tolerance: long-double central differences, see the first test case.
-        const double ef = std::max(relative_error(data.D1, fd1), relative_error(data.D2, fd2));
+        const double ef = std::max(relative_error(data.derivatives.D1, fd1),
+                                   relative_error(data.derivatives.D2, fd2));
         CHECK(ef < 1e-8);
         e_rest = std::max(e_rest, ec);
         e_rest_fd = std::max(e_rest_fd, ef);
@@ -492,7 +495,7 @@ TEST_CASE("derivatives: no heap allocation in eidamb_derivatives", "[derivatives
                          : " (Eigen's malloc flag unavailable)"));
     CHECK(alloc_double == 0);
     CHECK(alloc_ad == 0);
-    CHECK(data.D2.allFinite());
+    CHECK(data.derivatives.D2.allFinite());
   }
 }
 
@@ -525,11 +528,11 @@ TEST_CASE("derivatives: the linearization's two passes equal the single pass",
         CHECK(relative_error(two.tau, one.tau) < 1e-13);
         CHECK(relative_error(two.M, one.M) < 1e-13);
         if (model.has_moving_base()) {
-          CHECK(relative_error(two.D1, one.D1) < 1e-13);
-          CHECK(relative_error(two.D3, one.D3) < 1e-13);
+          CHECK(relative_error(two.derivatives.D1, one.derivatives.D1) < 1e-13);
+          CHECK(relative_error(two.derivatives.D3, one.derivatives.D3) < 1e-13);
         }
-        CHECK(relative_error(two.D2, one.D2) < 1e-13);
-        CHECK(relative_error(two.D4, one.D4) < 1e-13);
+        CHECK(relative_error(two.derivatives.D2, one.derivatives.D2) < 1e-13);
+        CHECK(relative_error(two.derivatives.D4, one.derivatives.D4) < 1e-13);
       }
     }
   }
@@ -566,9 +569,10 @@ TEST_CASE("derivatives: float agrees with double", "[derivatives][scalar]") {
         eidamb_derivatives(model_f, data_f, x_f, ddq_f, rep, p.with_fext ? &fext_f : nullptr);
         eidamb_derivatives(model, data, x, ddq, rep, p.with_fext ? &fext : nullptr);
         INFO(nm.name << ", " << p.name << ", twist " << to_string(rep));
-        const double e[4] = {relative_error(data_f.D1, data.D1), relative_error(data_f.D2, data.D2),
-                             relative_error(data_f.D3, data.D3),
-                             relative_error(data_f.D4, data.D4)};
+        const double e[4] = {relative_error(data_f.derivatives.D1, data.derivatives.D1),
+                             relative_error(data_f.derivatives.D2, data.derivatives.D2),
+                             relative_error(data_f.derivatives.D3, data.derivatives.D3),
+                             relative_error(data_f.derivatives.D4, data.derivatives.D4)};
         // Tolerance: float's own (test_support: 1e-4 ≈ 800 ε_f): each entry is a sum over the
         // subtree of products of transforms, inertias and velocities; the float round-off grows
         // with the depth and with the terms' size against max |D|, ~10–100 ε_f here.

@@ -31,8 +31,8 @@
 #include <liedyn/algorithm/ltdl.hpp>
 #include <liedyn/algorithm/reference_dynamics.hpp>
 #include <liedyn/algorithm/rnea.hpp>
-#include <liedyn/algorithm/textbook.hpp>
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
+#include <liedyn/testing/textbook.hpp>
 
 #if defined(LIEDYN_HAS_URDF) && defined(__has_include)
 #if __has_include(<liedyn/model/urdf.hpp>)

@@ -26,8 +26,8 @@
 #include <liedyn/algorithm/reference_dynamics.hpp>
 #include <liedyn/algorithm/rnea.hpp>
 #include <liedyn/interop/all.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "support/test_support.hpp"
 
@@ -472,7 +472,8 @@ TEST_CASE("interop: dynamics Jacobians in each library's coordinates equal finit
 
     // Our derivatives: inverse dynamics at (x, ddq), forward dynamics at (x, tau), Body twist.
     liedyn::eidamb_derivatives(m, data, x, ddq, TwistRepresentation::Body);
-    const MatrixX<double> D1 = data.D1, D2 = data.D2, D3 = data.D3, D4 = data.D4, M = data.M;
+    const MatrixX<double> D1 = data.derivatives.D1, D2 = data.derivatives.D2,
+                          D3 = data.derivatives.D3, D4 = data.derivatives.D4, M = data.M;
     const VectorX<double> tau_id = data.tau;
     liedyn::LinearizationOptions<double> opt;
     opt.representation = TwistRepresentation::Body;
@@ -480,7 +481,7 @@ TEST_CASE("interop: dynamics Jacobians in each library's coordinates equal finit
     // Pinocchio in test_pinocchio_reference.cpp.
     opt.minv = liedyn::MinvMethod::Sweeps;
     liedyn::linearize(m, data, x, tau, opt);
-    const MatrixX<double> A = data.A, Minv = data.Minv;
+    const MatrixX<double> A = data.linearization.A, Minv = data.Minv;
     const VectorX<double> ddq_fd = data.ddq;
 
     for (BaseVelocity c : kConventions) {
@@ -556,14 +557,14 @@ TEST_CASE("interop: the Body linearization rebuilt from Pinocchio-layout Jacobia
   liedyn::LinearizationOptions<double> opt;
   opt.minv = liedyn::MinvMethod::Sweeps;  // see the previous test
   liedyn::linearize(r.model, data, x, tau, opt);
-  const auto fd = interop::forward_dynamics_jacobians_to(Library::Pinocchio, r.model, x, tau,
-                                                         data.ddq, data.A, data.Minv, r.perm);
+  const auto fd = interop::forward_dynamics_jacobians_to(
+      Library::Pinocchio, r.model, x, tau, data.ddq, data.linearization.A, data.Minv, r.perm);
   MatrixX<double> A, B;
   interop::linearization_from_pinocchio(r.model, x, fd.dddq_dq, fd.dddq_dv, fd.dddq_dtau, A, B,
                                         r.perm);
   // Permutations and a copy of −ad_ν: exact.
-  CHECK(A == data.A);
-  CHECK(B == data.B);
+  CHECK(A == data.linearization.A);
+  CHECK(B == data.linearization.B);
 }
 
 TEST_CASE("interop: PinocchioCoordinates equals the Pinocchio converters, allocation-free",

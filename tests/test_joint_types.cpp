@@ -22,6 +22,7 @@
 #include "liedyn/algorithm/reference_dynamics.hpp"
 #include "liedyn/interop/derivatives.hpp"
 #include "liedyn/liedyn.hpp"
+#include "liedyn/testing/samples.hpp"
 #if LIEDYN_HAS_URDF
 #include "liedyn/model/urdf.hpp"
 #endif
@@ -414,10 +415,11 @@ TEST_CASE(
         if (pj.index == 0) continue;
         INFO("joint " << pj.name);
         const int b = test::body_of(model, d, pj.index);
-        CHECK(pose_diff(data.H_world[b], d.oMi.at(pj.index)) < 1e-13);
+        CHECK(pose_diff(data.kinematics.H_world[b], d.oMi.at(pj.index)) < 1e-13);
         const Vector6<double>& v_ref = d.body_velocities.at(pj.index);
-        CHECK(max_abs_diff(data.v[b].vector(), v_ref) < 1e-13 * std::max(1.0, v_ref.norm()));
-        // a_b = J_b a + J̇_b q̇ (body frame; Pinocchio's data.a carries no gravity).
+        CHECK(max_abs_diff(data.kinematics.v[b].vector(), v_ref) <
+              1e-13 * std::max(1.0, v_ref.norm()));
+        // a_b = J_b a + J̇_b q̇ (body frame; Pinocchio's data.inverse_dynamics.a carries no gravity).
         body_jacobian(model, data, x, b, TwistRepresentation::Body, J);
         const Vector6<double> acc =
             J * a +
@@ -453,7 +455,7 @@ TEST_CASE(
         dx.head(nv) = dq;
         const State<LD> y = integrate(model, x, dx);
         forward_poses(model, data, y);
-        return SE3<LD>(data.H_world[b] * placement);
+        return SE3<LD>(data.kinematics.H_world[b] * placement);
       };
       const SE3<LD> H_F = frame_pose_at(VectorX<LD>::Zero(nv));
       // Body-frame columns: d/dh log(H_F(x)⁻¹ H_F(x ⊕ h e_k)).
@@ -650,15 +652,15 @@ MatrixX<double> to_liedyn_matrix(const Model<double>& model, const test::Pinocch
 template <class S>
 MatrixX<S> configuration_derivatives(const Model<S>& model, const Data<S>& data) {
   MatrixX<S> out(model.nv(), model.nv());
-  out.leftCols(model.offset()) = data.D1;
-  out.rightCols(model.nv_joints()) = data.D2;
+  out.leftCols(model.offset()) = data.derivatives.D1;
+  out.rightCols(model.nv_joints()) = data.derivatives.D2;
   return out;
 }
 template <class S>
 MatrixX<S> velocity_derivatives(const Model<S>& model, const Data<S>& data) {
   MatrixX<S> out(model.nv(), model.nv());
-  out.leftCols(model.offset()) = data.D3;
-  out.rightCols(model.nv_joints()) = data.D4;
+  out.leftCols(model.offset()) = data.derivatives.D3;
+  out.rightCols(model.nv_joints()) = data.derivatives.D4;
   return out;
 }
 
@@ -709,10 +711,10 @@ TEST_CASE(
         const Data<double> first = data;
         test::scribble(data);
         eidamb_derivatives(model, data, x, a, rep);
-        CHECK(data.D1 == first.D1);
-        CHECK(data.D2 == first.D2);
-        CHECK(data.D3 == first.D3);
-        CHECK(data.D4 == first.D4);
+        CHECK(data.derivatives.D1 == first.derivatives.D1);
+        CHECK(data.derivatives.D2 == first.derivatives.D2);
+        CHECK(data.derivatives.D3 == first.derivatives.D3);
+        CHECK(data.derivatives.D4 == first.derivatives.D4);
         CHECK(data.M == first.M);
         CHECK(data.tau == first.tau);
       }
@@ -751,8 +753,9 @@ TEST_CASE(
       const MatrixX<LD> fd1 = numdiff::jacobian_wrt_pose(model, f, x, opt);
       const MatrixX<LD> fd3 = numdiff::jacobian_wrt_twist(model, f, x, opt);
       eidamb_derivatives(model, data, x, ddq, rep, &fext);
-      const double e[4] = {relative_diff(data.D1, fd1), relative_diff(data.D2, fd2),
-                           relative_diff(data.D3, fd3), relative_diff(data.D4, fd4)};
+      const double e[4] = {
+          relative_diff(data.derivatives.D1, fd1), relative_diff(data.derivatives.D2, fd2),
+          relative_diff(data.derivatives.D3, fd3), relative_diff(data.derivatives.D4, fd4)};
       for (int b = 0; b < 4; ++b) {
         CHECK(e[b] < 1e-9);
         test::report(std::string(stem) + ", " + to_string(rep) + ": FD, D" + std::to_string(b + 1),
@@ -768,10 +771,11 @@ TEST_CASE(
                                             static_cast<const ExternalWrenches<LD>*>(nullptr));
       detail::ground_acceleration_pass(model, two, x, ddq, &fext);
       CHECK(relative_diff(two.tau, data.tau) < 1e-15);
-      CHECK(relative_diff(two.D2, data.D2) < 1e-15);
-      CHECK(relative_diff(two.D4, data.D4) < 1e-15);
+      CHECK(relative_diff(two.derivatives.D2, data.derivatives.D2) < 1e-15);
+      CHECK(relative_diff(two.derivatives.D4, data.derivatives.D4) < 1e-15);
       CHECK(relative_diff(two.M, data.M) < 1e-15);
-      if (model.has_moving_base()) CHECK(relative_diff(two.D1, data.D1) < 1e-15);
+      if (model.has_moving_base())
+        CHECK(relative_diff(two.derivatives.D1, data.derivatives.D1) < 1e-15);
     }
   }
 }
@@ -801,19 +805,19 @@ TEST_CASE(
         LinearizationOptions<double> opt;
         opt.minv = route;  // body twist held: Pinocchio's free-flyer velocity
         linearize(model, data, x, tau, opt);
-        const double e_A = relative_diff(data.A.bottomRows(nv), ref);
+        const double e_A = relative_diff(data.linearization.A.bottomRows(nv), ref);
         CHECK(e_A < 1e-11);
-        CHECK(relative_diff(data.B.bottomRows(nv), Minv_ref) < 1e-11);
+        CHECK(relative_diff(data.linearization.B.bottomRows(nv), Minv_ref) < 1e-11);
         CHECK(relative_diff(data.ddq, to_liedyn_velocity(model, d, d.vec("aba"))) < 1e-11);
         test::report(std::string(stem) + ".seed" + std::to_string(seed) + ", route " +
                          std::to_string(int(route)) + ": A's acceleration rows vs dddq",
                      e_A);
         // Data holds results, not promises.
-        const MatrixX<double> A = data.A, B = data.B;
+        const MatrixX<double> A = data.linearization.A, B = data.linearization.B;
         test::scribble(data);
         linearize(model, data, x, tau, opt);
-        CHECK(data.A == A);
-        CHECK(data.B == B);
+        CHECK(data.linearization.A == A);
+        CHECK(data.linearization.B == B);
       }
     }
   }
@@ -859,7 +863,8 @@ TEST_CASE(
           },
           tau);
       linearize(model, data, x, tau, lin);
-      const double e_A = relative_diff(data.A, fd_A), e_B = relative_diff(data.B, fd_B);
+      const double e_A = relative_diff(data.linearization.A, fd_A),
+                   e_B = relative_diff(data.linearization.B, fd_B);
       CHECK(e_A < 1e-9);
       CHECK(e_B < 1e-9);
 
@@ -874,7 +879,8 @@ TEST_CASE(
       const MatrixX<LD> fd_Bd =
           numdiff::vector_jacobian([&](const VectorX<LD>& t) { return step_from(x, t); }, tau);
       linearize_discrete(model, data, x, tau, dt, lin);
-      const double e_Ad = relative_diff(data.A, fd_Ad), e_Bd = relative_diff(data.B, fd_Bd);
+      const double e_Ad = relative_diff(data.linearization.A, fd_Ad),
+                   e_Bd = relative_diff(data.linearization.B, fd_Bd);
       CHECK(e_Ad < 1e-9);
       CHECK(e_Bd < 1e-9);
       const std::string name = std::string(stem) + ", " + to_string(rep);
@@ -915,7 +921,7 @@ TEST_CASE(
       const MatrixX<LD> fd = numdiff::state_jacobian(model, f, x, opt);
       centroidal_derivatives(model, data, x, ddq, rep);
       MatrixX<LD> analytic(15, 2 * model.nv());
-      analytic << data.com_dx, data.centroidal_momentum_dx, data.centroidal_rate_dx;
+      analytic << data.centroidal.com_dx, data.centroidal.momentum_dx, data.centroidal.rate_dx;
       const double e = relative_diff(analytic, fd);
       CHECK(e < 1e-9);
       test::report(std::string(stem) + ", " + to_string(rep) + ": FD, centroidal derivatives", e);
@@ -1098,7 +1104,8 @@ TEST_CASE(
     // tolerances as eidamb_derivatives' and linearize's comparisons above).
     const VectorX<double> a = to_liedyn_velocity(model, d, d.vec("a"));
     eidamb_derivatives(model, data, x, a, TwistRepresentation::Body);
-    const MatrixX<double> D1 = data.D1, D2 = data.D2, D3 = data.D3, D4 = data.D4, M = data.M;
+    const MatrixX<double> D1 = data.derivatives.D1, D2 = data.derivatives.D2,
+                          D3 = data.derivatives.D3, D4 = data.derivatives.D4, M = data.M;
     const VectorX<double> tau_id = data.tau;
     const auto id = io::inverse_dynamics_jacobians_to(io::Library::Pinocchio, model, x, a, tau_id,
                                                       D1, D2, D3, D4, M);
@@ -1107,15 +1114,15 @@ TEST_CASE(
     const VectorX<double> tau = to_liedyn_velocity(model, d, d.vec("tau"));
     linearize(model, data, x, tau);
     const auto fd = io::forward_dynamics_jacobians_to(io::Library::Pinocchio, model, x, tau,
-                                                      data.ddq, data.A, data.Minv);
+                                                      data.ddq, data.linearization.A, data.Minv);
     CHECK(relative_diff(fd.dddq_dq, to_liedyn_matrix(model, d, d.mat("dddq_dq"))) < 1e-11);
     CHECK(relative_diff(fd.dddq_dv, to_liedyn_matrix(model, d, d.mat("dddq_dv"))) < 1e-11);
     // Our linearization rebuilt from Pinocchio's layout: the same numbers copied, and the
     // same −ad blocks: exact.
     MatrixX<double> A, B;
     io::linearization_from_pinocchio(model, x, fd.dddq_dq, fd.dddq_dv, fd.dddq_dtau, A, B);
-    CHECK(A == data.A);
-    CHECK(B == data.B);
+    CHECK(A == data.linearization.A);
+    CHECK(B == data.linearization.B);
 
     // MuJoCo's convention (a free root's linear velocity in the world; ball joints are
     // liedyn's spherical joints): against central differences of its inverse and forward
@@ -1168,10 +1175,12 @@ TEST_CASE(
     const MatrixX<LD> J_id = numdiff::vector_jacobian(tau_L, z_id, step);
     const MatrixX<LD> J_fd = numdiff::vector_jacobian(a_L, z_fd, step);
     eidamb_derivatives(ml, dl, xl, al, TwistRepresentation::Body);
-    const auto id_mj = io::inverse_dynamics_jacobians_to(c, ml, xl, al, VectorX<LD>(dl.tau), dl.D1,
-                                                         dl.D2, dl.D3, dl.D4, dl.M);
+    const auto id_mj = io::inverse_dynamics_jacobians_to(
+        c, ml, xl, al, VectorX<LD>(dl.tau), dl.derivatives.D1, dl.derivatives.D2, dl.derivatives.D3,
+        dl.derivatives.D4, dl.M);
     linearize(ml, dl, xl, taul);
-    const auto fd_mj = io::forward_dynamics_jacobians_to(c, ml, xl, taul, dl.ddq, dl.A, dl.Minv);
+    const auto fd_mj =
+        io::forward_dynamics_jacobians_to(c, ml, xl, taul, dl.ddq, dl.linearization.A, dl.Minv);
     const double e[4] = {relative_diff(id_mj.dtau_dq, J_id.leftCols(nv)),
                          relative_diff(id_mj.dtau_dv, J_id.middleCols(nv, nv)),
                          relative_diff(fd_mj.dddq_dq, J_fd.leftCols(nv)),
@@ -1208,21 +1217,21 @@ TEST_CASE(
     MatrixX<double> dtau_dr(nv, seeds);
     for (int r = 0; r < nv; ++r)
       for (int k = 0; k < seeds; ++k) dtau_dr(r, k) = tau_ad(r).derivatives()(k);
-    CHECK(relative_diff(dtau_dr, data.D4.leftCols(seeds)) < 1e-12);
+    CHECK(relative_diff(dtau_dr, data.derivatives.D4.leftCols(seeds)) < 1e-12);
     // The kernel itself in AutoDiffScalar: its values are the double ones.
     eidamb_derivatives(model_ad, data_ad, x.cast<AD6>(), ddq.cast<AD6>().eval());
     MatrixX<double> D2_values(nv, model.nv_joints());
     for (int c = 0; c < model.nv_joints(); ++c)
-      for (int r = 0; r < nv; ++r) D2_values(r, c) = data_ad.D2(r, c).value();
-    CHECK(relative_diff(D2_values, data.D2) < 1e-12);
+      for (int r = 0; r < nv; ++r) D2_values(r, c) = data_ad.derivatives.D2(r, c).value();
+    CHECK(relative_diff(D2_values, data.derivatives.D2) < 1e-12);
 
     // float: the same numbers at float's rounding, 6e-8 per operation over sums of ≤ 50 bodies'
     // terms: 1e-4 relative to max(1, max |D|).
     const Model<float> model_f = model.cast<float>();
     Data<float> data_f(model_f);
     eidamb_derivatives(model_f, data_f, x.cast<float>(), ddq.cast<float>().eval());
-    CHECK(relative_diff(data_f.D2.cast<double>(), data.D2) < 1e-4);
-    CHECK(relative_diff(data_f.D4.cast<double>(), data.D4) < 1e-4);
+    CHECK(relative_diff(data_f.derivatives.D2.cast<double>(), data.derivatives.D2) < 1e-4);
+    CHECK(relative_diff(data_f.derivatives.D4.cast<double>(), data.derivatives.D4) < 1e-4);
     CHECK(relative_diff(data_f.M.cast<double>(), data.M) < 1e-4);
   }
 }
@@ -1598,7 +1607,8 @@ TEST_CASE("joint types: a URDF with planar and floating joints loads as Pinocchi
     for (const test::PinocchioJoint& pj : d.joints) {
       if (pj.index == 0) continue;
       INFO("joint " << pj.name);
-      CHECK(pose_diff(data.H_world[test::body_of(model, d, pj.index)], d.oMi.at(pj.index)) < 1e-13);
+      CHECK(pose_diff(data.kinematics.H_world[test::body_of(model, d, pj.index)],
+                      d.oMi.at(pj.index)) < 1e-13);
     }
     const VectorX<double> a = to_liedyn_velocity(model, d, d.vec("a"));
     const VectorX<double> tau_ref = to_liedyn_velocity(model, d, d.vec("rnea"));

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <liedyn/algorithm/kinematics.hpp>
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include <string>
 #include <vector>
@@ -131,9 +131,9 @@ TEST_CASE("kinematics: forward kinematics composes the joint transforms", "[kine
         }
         H = (model.has_moving_base() ? x.H : model.welded_base_pose()) * H;
         // Tolerance: a product of ≤ depth+1 rigid transforms, entries O(1): a few ε per factor.
-        CHECK(relative_error(data.H_world[i].matrix(), H.matrix()) < 1e-13);
+        CHECK(relative_error(data.kinematics.H_world[i].matrix(), H.matrix()) < 1e-13);
         if (i > 0)
-          CHECK(relative_error(data.H_parent[i].matrix(),
+          CHECK(relative_error(data.kinematics.H_parent[i].matrix(),
                                model.joint(i).transform(x.s[i - 1]).matrix()) == 0);
         // Body frames are frames 0..nb−1, with identity placement.
         CHECK(model.frame(i).body == i);
@@ -141,20 +141,21 @@ TEST_CASE("kinematics: forward kinematics composes the joint transforms", "[kine
       }
       for (int f = 0; f < static_cast<int>(model.frames().size()); ++f) {
         const Frame<double>& fr = model.frame(f);
-        const SE3<double> expected = data.H_world[fr.body] * fr.placement;
+        const SE3<double> expected = data.kinematics.H_world[fr.body] * fr.placement;
         CHECK(relative_error(frame_pose(model, data, f).matrix(), expected.matrix()) == 0);
         CHECK(relative_error(frame_pose(model, data, fr.body, fr.placement).matrix(),
                              expected.matrix()) == 0);
       }
       // Body twists: v_i = ^iX_{λ(i)} v_{λ(i)} + Γ_i r_i, v_0 = ν (zero when welded).
-      CHECK(relative_error(data.v[0].vector(),
+      CHECK(relative_error(data.kinematics.v[0].vector(),
                            model.has_moving_base() ? x.nu : Vector6<double>::Zero()) == 0);
       for (int i = 1; i < model.num_bodies(); ++i) {
         const Vector6<double> expected =
-            data.H_parent[i].inverse().velocity_transform() * data.v[model.parent(i)].vector() +
+            data.kinematics.H_parent[i].inverse().velocity_transform() *
+                data.kinematics.v[model.parent(i)].vector() +
             model.joint(i).screw.vector() * x.r[i - 1];
         // Tolerance: one 6×6 product of O(1) entries.
-        CHECK(relative_error(data.v[i].vector(), expected) < 1e-14);
+        CHECK(relative_error(data.kinematics.v[i].vector(), expected) < 1e-14);
       }
     }
   }
@@ -218,7 +219,7 @@ TEST_CASE("kinematics: frame Jacobian columns are velocities of the frame pose",
           CHECK(relative_error(Vector6<double>(J * qd), vF) < 1e-13);
           if (rep == TwistRepresentation::Body && f < model.num_bodies()) {
             forward_kinematics(model, data, x);
-            CHECK(relative_error(Vector6<double>(J * qd), data.v[f].vector()) < 1e-13);
+            CHECK(relative_error(Vector6<double>(J * qd), data.kinematics.v[f].vector()) < 1e-13);
             Matrix6X<double> Jb(6, nv);
             body_jacobian(model, data, x, f, rep, Jb);
             CHECK(relative_error(Jb, J) == 0);

@@ -26,8 +26,8 @@
 
 #include <liedyn/algorithm/linearization.hpp>
 #include <liedyn/algorithm/reference_dynamics.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff/state_field.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #if defined(LIEDYN_HAS_URDF) && defined(__has_include)
 #if __has_include(<liedyn/model/urdf.hpp>)
@@ -283,7 +283,7 @@ TEST_CASE(
         opt.representation = rep;
         // Full τ̄ and joint torques only (B.rightCols(n) against differences in τ alone).
         liedyn::linearize(m, d, x, tau, opt);
-        const MatrixX<double> A = d.A, B = d.B;
+        const MatrixX<double> A = d.linearization.A, B = d.linearization.B;
         const FdJacobians fd = fd_continuous(m, x, tau, MatrixX<double>::Identity(nv, nv), rep);
         const FdJacobians fdj = fd_continuous(m, x, tau, G_joints, rep);
         const double eA = relative_error(A, fd.A), eB = relative_error(B, fd.B);
@@ -297,7 +297,8 @@ TEST_CASE(
         MatrixX<double> Bu;
         liedyn::linearize_actuated(m, d, x, S, u, Bu, opt);
         const FdJacobians fds = fd_continuous(m, x, S * u, S, rep);
-        const double eAs = relative_error(d.A, fds.A), eBs = relative_error(Bu, fds.B);
+        const double eAs = relative_error(d.linearization.A, fds.A),
+                     eBs = relative_error(Bu, fds.B);
         CHECK(eAs < tol);
         CHECK(eBs < tol);
         worst_A = std::max({worst_A, eA, eAs});
@@ -345,15 +346,17 @@ TEST_CASE("Linearization: figure-4 case equals the reference AB, BB, AI, BI", "[
     opt.representation = Rep::Body;
     liedyn::linearize(m, d, x, u, opt);
     CHECK(relative_error(d.ddq, vector(j["acc"])) < tol);
-    CHECK(relative_error(d.A, matrix(j["AB"])) < tol);
-    CHECK(relative_error(d.B, matrix(j["BB"])) < tol);
+    CHECK(relative_error(d.linearization.A, matrix(j["AB"])) < tol);
+    CHECK(relative_error(d.linearization.B, matrix(j["BB"])) < tol);
     opt.representation = Rep::Inertial;
     liedyn::linearize(m, d, x, u, opt);
-    CHECK(relative_error(d.A, matrix(j["AI"])) < tol);
-    CHECK(relative_error(d.B, matrix(j["BI"])) < tol);
+    CHECK(relative_error(d.linearization.A, matrix(j["AI"])) < tol);
+    CHECK(relative_error(d.linearization.B, matrix(j["BI"])) < tol);
     WARN("figure-4 reference (" << (method == MinvMethod::Dense ? "dense" : "sweeps")
-                                << "): AI error " << relative_error(d.A, matrix(j["AI"]))
-                                << ", BI error " << relative_error(d.B, matrix(j["BI"])));
+                                << "): AI error "
+                                << relative_error(d.linearization.A, matrix(j["AI"]))
+                                << ", BI error "
+                                << relative_error(d.linearization.B, matrix(j["BI"])));
   }
 }
 
@@ -417,10 +420,11 @@ TEST_CASE(
         opt.representation = rep;
         liedyn::linearize_discrete(m, d, x, tau, dt, opt);
         const FdJacobians fd = fd_discrete(m, x, tau, dt, rep);
-        const double eA = relative_error(d.A, fd.A), eB = relative_error(d.B, fd.B);
+        const double eA = relative_error(d.linearization.A, fd.A),
+                     eB = relative_error(d.linearization.B, fd.B);
         CHECK(eA < tol);
         CHECK(eB < tol);
-        CHECK(relative_error(d.A, MatrixX<double>::Identity(2 * nv, 2 * nv)) >
+        CHECK(relative_error(d.linearization.A, MatrixX<double>::Identity(2 * nv, 2 * nv)) >
               1e-4);  // not the identity
         worst = std::max({worst, eA, eB});
       }
@@ -463,10 +467,11 @@ TEST_CASE("Linearization: dense and sweep M^-1 routes agree, small and large mod
       opt.representation = rep;
       opt.minv = MinvMethod::Dense;
       liedyn::linearize(m, d, x, tau, opt);
-      const MatrixX<double> A_dense = d.A, B_dense = d.B, Minv_dense = d.Minv;
+      const MatrixX<double> A_dense = d.linearization.A, B_dense = d.linearization.B,
+                            Minv_dense = d.Minv;
       opt.minv = MinvMethod::Sweeps;
       liedyn::linearize(m, d, x, tau, opt);
-      const MatrixX<double> A_sweeps = d.A, B_sweeps = d.B;
+      const MatrixX<double> A_sweeps = d.linearization.A, B_sweeps = d.linearization.B;
       const double eA = relative_error(A_dense, A_sweeps), eB = relative_error(B_dense, B_sweeps);
       CHECK(eA < tol);
       CHECK(eB < tol);
@@ -481,20 +486,20 @@ TEST_CASE("Linearization: dense and sweep M^-1 routes agree, small and large mod
       // Automatic: exactly one of the two, by size.
       opt.minv = MinvMethod::Automatic;
       liedyn::linearize(m, d, x, tau, opt);
-      CHECK(d.A == (nv <= opt.dense_up_to_nv ? A_dense : A_sweeps));
+      CHECK(d.linearization.A == (nv <= opt.dense_up_to_nv ? A_dense : A_sweeps));
       // The discrete Jacobians share the route.
       opt.minv = MinvMethod::Dense;
       liedyn::linearize_discrete(m, d, x, tau, 0.01, opt);
-      const MatrixX<double> Ad_dense = d.A;
+      const MatrixX<double> Ad_dense = d.linearization.A;
       opt.minv = MinvMethod::Sweeps;
       liedyn::linearize_discrete(m, d, x, tau, 0.01, opt);
-      CHECK(relative_error(Ad_dense, d.A) < tol);
+      CHECK(relative_error(Ad_dense, d.linearization.A) < tol);
       // linearize writes the constant entries of A's and B's top rows only when they are not
       // already its own: after the discrete Jacobians it must restore them, bit for bit.
       opt.minv = MinvMethod::Dense;
       liedyn::linearize(m, d, x, tau, opt);
-      CHECK(d.A == A_dense);
-      CHECK(d.B == B_dense);
+      CHECK(d.linearization.A == A_dense);
+      CHECK(d.linearization.B == B_dense);
     }
   }
   WARN("dense vs sweeps: worst relative difference " << worst);
@@ -583,7 +588,7 @@ TEST_CASE("Linearization: no heap allocation once Data exists", "[linearization]
           news = guard.allocations();
         }
         CHECK(news == 0);
-        CHECK(d.A.allFinite());
+        CHECK(d.linearization.A.allFinite());
       }
     }
   }

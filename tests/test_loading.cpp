@@ -17,8 +17,8 @@
 #include <liedyn/algorithm/rnea.hpp>
 #include <liedyn/model/armature.hpp>
 #include <liedyn/model/lock_joints.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/model/urdf.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "support/test_support.hpp"
 

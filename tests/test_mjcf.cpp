@@ -283,7 +283,7 @@ TEST_CASE("MJCF: compiled bodies, poses and joint axes agree with MuJoCo", "[mjc
       for (const RefJoint& k : r.joints)
         if (k.name == model.joint_name(i)) j = &k;
       REQUIRE(j != nullptr);
-      const SE3<double>& H = data.H_world[i];
+      const SE3<double>& H = data.kinematics.H_world[i];
       CHECK(relative_error(H.translation(), j->xanchor) <= tol);
       CHECK(model.joint(i).armature == j->armature);
       if (j->type == 1) {  // a ball joint: a spherical joint, no axis, no per-coordinate limits

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
+#include <liedyn/algorithm/data.hpp>
 #include <liedyn/model/builder.hpp>
-#include <liedyn/model/data.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/model/state.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "support/test_support.hpp"
 
@@ -517,21 +517,21 @@ TEST_CASE("ModelBuilder: fixed bodies merge exactly; frames, armature, singular 
   }
   SECTION("Data is sized once from the model") {
     liedyn::Data<double> d(m);
-    CHECK(d.num_bodies == 3);
-    CHECK(d.H_world.size() == 3);
-    CHECK(d.Ic.size() == 3);
+    CHECK(d.num_bodies() == 3);
+    CHECK(d.kinematics.H_world.size() == 3);
+    CHECK(d.inverse_dynamics.Ic.size() == 3);
     CHECK(d.M.rows() == 8);
     CHECK(d.M.cols() == 8);
     CHECK(d.Minv.rows() == 8);
     CHECK(d.tau.size() == 8);
-    CHECK(d.F.cols() == 2);
-    CHECK(d.Fset.size() == 1);  // every 𝓕_i shares one buffer
-    CHECK(d.Fset[0].cols() == 2);
+    CHECK(d.inverse_dynamics.F.cols() == 2);
+    CHECK(d.aza.Fset.size() == 1);  // every 𝓕_i shares one buffer
+    CHECK(d.aza.Fset[0].cols() == 2);
     const Model<double> w = liedyn::random_model(5, rng, liedyn::RandomModelOptions{2, false});
     liedyn::Data<double> dw(w);
     CHECK(dw.M.rows() == 5);
     CHECK(dw.h.size() == 5);
-    CHECK(dw.aba_U.cols() == 5);  // one column per joint velocity coordinate
+    CHECK(dw.aba.U.cols() == 5);  // one column per joint velocity coordinate
   }
   SECTION("singular joints: reported, and the model still loads") {
     // A massless finger on a revolute joint; a point mass on its own joint's axis; a massless

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <liedyn/algorithm/kinematics.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/numdiff.hpp>
 #include <liedyn/numdiff/float128.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include <cfloat>
 #include <cmath>

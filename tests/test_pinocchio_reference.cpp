@@ -108,11 +108,11 @@ TEST_CASE("Pinocchio reference: the joint orders and the state conversion",
     // Forward kinematics: our body poses are Pinocchio's joint frames (oMi), base = joint 1.
     Data<double> data(model);
     liedyn::forward_poses(model, data, x);
-    double worst = relative_error(data.H_world[0].matrix(), d.oMi.at(1).matrix());
+    double worst = relative_error(data.kinematics.H_world[0].matrix(), d.oMi.at(1).matrix());
     for (std::size_t k = 0; k < d.joint_names.size(); ++k) {
       const int body = model.joint_id(d.joint_names[k]);
-      worst = std::max(
-          worst, relative_error(data.H_world[body].matrix(), d.oMi.at(d.joint_index[k]).matrix()));
+      worst = std::max(worst, relative_error(data.kinematics.H_world[body].matrix(),
+                                             d.oMi.at(d.joint_index[k]).matrix()));
     }
     CHECK(worst < kTol);
   }
@@ -195,9 +195,9 @@ TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics",
 
     // ∂τ/∂q, ∂τ/∂v, ∂τ/∂a at (q, v, a): our D1ν..D4 and M with the body twist held fixed.
     liedyn::eidamb_derivatives(model, data, x, ddq, TwistRepresentation::Body);
-    const auto id = liedyn::interop::inverse_dynamics_jacobians_to(Library::Pinocchio, model, x,
-                                                                   ddq, data.tau, data.D1, data.D2,
-                                                                   data.D3, data.D4, data.M, perm);
+    const auto id = liedyn::interop::inverse_dynamics_jacobians_to(
+        Library::Pinocchio, model, x, ddq, data.tau, data.derivatives.D1, data.derivatives.D2,
+        data.derivatives.D3, data.derivatives.D4, data.M, perm);
     CHECK(worst.check("dtau_dq", relative_error(id.dtau_dq, d.mat("dtau_dq"))) < kTol);
     CHECK(worst.check("dtau_dv", relative_error(id.dtau_dv, d.mat("dtau_dv"))) < kTol);
     CHECK(worst.check("dtau_da", relative_error(id.dtau_da, d.mat("dtau_da"))) < kTol);
@@ -211,7 +211,7 @@ TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics",
     opt.representation = TwistRepresentation::Body;
     liedyn::linearize(model, data, x, tau_in, opt);
     const auto fd = liedyn::interop::forward_dynamics_jacobians_to(
-        Library::Pinocchio, model, x, tau_in, data.ddq, data.A, data.Minv, perm);
+        Library::Pinocchio, model, x, tau_in, data.ddq, data.linearization.A, data.Minv, perm);
     CHECK(worst.check("ddq_dq", relative_error(fd.dddq_dq, d.mat("dddq_dq"))) < kTol);
     CHECK(worst.check("ddq_dv", relative_error(fd.dddq_dv, d.mat("dddq_dv"))) < kTol);
     CHECK(worst.check("ddq_dtau", relative_error(fd.dddq_dtau, d.mat("dddq_dtau"))) < kTol);
@@ -220,8 +220,8 @@ TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics",
     MatrixX<double> A, B;
     liedyn::interop::linearization_from_pinocchio(model, x, d.mat("dddq_dq"), d.mat("dddq_dv"),
                                                   d.mat("Minv"), A, B, perm);
-    CHECK(worst.check("A from Pinocchio", relative_error(data.A, A)) < kTol);
-    CHECK(worst.check("B from Pinocchio", relative_error(data.B, B)) < kTol);
+    CHECK(worst.check("A from Pinocchio", relative_error(data.linearization.A, A)) < kTol);
+    CHECK(worst.check("B from Pinocchio", relative_error(data.linearization.B, B)) < kTol);
   }
   for (const auto& e : worst.err)
     WARN("Pinocchio reference, worst relative error of " << e.first << ": " << e.second);

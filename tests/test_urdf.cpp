@@ -613,16 +613,17 @@ TEST_CASE(
   const SE3<double> origin(R_origin, Vector3<double>(0.1, 0.2, 0.3));
   // The child of the planar joint in its <origin> frame: displaced in the xy-plane, turned about
   // z by ω = 0.7.
-  const SE3<double> rel = origin.inverse() * data.H_world[bp];
+  const SE3<double> rel = origin.inverse() * data.kinematics.H_world[bp];
   CHECK(std::abs(rel.translation().z()) < 1e-14);
   CHECK(rel.translation().norm() > 0.1);
   const Matrix3<double> Rz = Eigen::AngleAxisd(0.7, Vector3<double>::UnitZ()).toRotationMatrix();
   CHECK((rel.rotation() - Rz).cwiseAbs().maxCoeff() < 1e-14);
   // The floating joint's child: X_J = exp of the body twist (0.1, 0.2, 0.3; −0.4, 0.5, 0.6).
   const SE3<double> expected =
-      data.H_world[bp] * SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0, 0, 0.5)) *
+      data.kinematics.H_world[bp] *
+      SE3<double>(Matrix3<double>::Identity(), Vector3<double>(0, 0, 0.5)) *
       SE3<double>::exp(dx.segment<6>(3));
-  CHECK((data.H_world[bf].matrix() - expected.matrix()).cwiseAbs().maxCoeff() < 1e-14);
+  CHECK((data.kinematics.H_world[bf].matrix() - expected.matrix()).cwiseAbs().maxCoeff() < 1e-14);
 }
 
 TEST_CASE("URDF: what cannot be represented fails with a message that says what and where",

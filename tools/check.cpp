@@ -187,12 +187,12 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       const FdDerivatives fd = fd_derivatives(model_ld, x, s.ddq, rep);
       const std::string r = std::string(" (") + to_string(rep) + ")";
       const std::string how = "eidamb_derivatives vs finite differences";
-      if (moving) report.add("D1" + r, how, tol_fd, rel_error(data.D1, fd.D1));
+      if (moving) report.add("D1" + r, how, tol_fd, rel_error(data.derivatives.D1, fd.D1));
       if (rep == TwistRepresentation::Body)
-        report.add("D2", how, tol_fd, rel_error(data.D2, fd.D2));
-      if (moving) report.add("D3" + r, how, tol_fd, rel_error(data.D3, fd.D3));
+        report.add("D2", how, tol_fd, rel_error(data.derivatives.D2, fd.D2));
+      if (moving) report.add("D3" + r, how, tol_fd, rel_error(data.derivatives.D3, fd.D3));
       if (rep == TwistRepresentation::Body)
-        report.add("D4", how, tol_fd, rel_error(data.D4, fd.D4));
+        report.add("D4", how, tol_fd, rel_error(data.derivatives.D4, fd.D4));
     }
 
     // --- A and B against finite differences of the nonlinear dynamics --------------------
@@ -206,26 +206,26 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
         linearize(model, data, x, s.tau, lopt);
         fd_linearization(model_ld, x, s.tau, rep, 0.0, A_fd, B_fd);
         const std::string how = "linearize vs finite differences of ABA";
-        report.add("A" + r, how, tol_inverse, rel_error(data.A, A_fd));
-        report.add("B" + r, how, tol_inverse, rel_error(data.B, B_fd));
+        report.add("A" + r, how, tol_inverse, rel_error(data.linearization.A, A_fd));
+        report.add("B" + r, how, tol_inverse, rel_error(data.linearization.B, B_fd));
         if (rep == TwistRepresentation::Body) {
           // The two ways of applying M⁻¹ must agree.
           lopt.minv = MinvMethod::Dense;
           linearize(model, data, x, s.tau, lopt);
-          const MatrixX<double> A_dense = data.A, B_dense = data.B;
+          const MatrixX<double> A_dense = data.linearization.A, B_dense = data.linearization.B;
           lopt.minv = MinvMethod::Sweeps;
           linearize(model, data, x, s.tau, lopt);
           report.add("A" + r, "dense M^-1 (immamb) vs AZA sweeps", tol_inverse,
-                     rel_error(data.A, A_dense));
+                     rel_error(data.linearization.A, A_dense));
           report.add("B" + r, "dense M^-1 (immamb) vs AZA sweeps", tol_inverse,
-                     rel_error(data.B, B_dense));
+                     rel_error(data.linearization.B, B_dense));
           lopt.minv = MinvMethod::Automatic;
         }
         linearize_discrete(model, data, x, s.tau, opt.dt, lopt);
         fd_linearization(model_ld, x, s.tau, rep, opt.dt, A_fd, B_fd);
         const std::string dhow = "linearize_discrete vs finite differences of the step";
-        report.add("A discrete" + r, dhow, tol_inverse, rel_error(data.A, A_fd));
-        report.add("B discrete" + r, dhow, tol_inverse, rel_error(data.B, B_fd));
+        report.add("A discrete" + r, dhow, tol_inverse, rel_error(data.linearization.A, A_fd));
+        report.add("B discrete" + r, dhow, tol_inverse, rel_error(data.linearization.B, B_fd));
       }
     }
   }

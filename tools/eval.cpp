@@ -226,13 +226,13 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
     put("derivatives_ddq", ddq_d);
     eidamb_derivatives(model, data, x, ddq_d, rep);
     if (moving) {
-      put("D1", data.D1);
-      put("D3", data.D3);
+      put("D1", data.derivatives.D1);
+      put("D3", data.derivatives.D3);
     } else {
       missing["D1"] = missing["D3"] = "a welded base has no base columns";
     }
-    put("D2", data.D2);
-    put("D4", data.D4);
+    put("D2", data.derivatives.D2);
+    put("D4", data.derivatives.D4);
   }
 
   // A and B at the input, else at ĪD(x, accelerations), else at h (zero accelerations).
@@ -246,8 +246,8 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
       lopt.representation = rep;
       if (discrete) linearize_discrete(model, data, x, tau_lin, opt.discrete_dt, lopt);
       else linearize(model, data, x, tau_lin, lopt);
-      put("A", data.A);
-      put("B", data.B);
+      put("A", data.linearization.A);
+      put("B", data.linearization.B);
     } else {
       missing["A"] = missing["B"] = singular_reason(model);
     }
@@ -331,8 +331,8 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
           lopt.representation = rep;
           if (discrete) linearize_discrete(model, data, set, cd, x, in.tau, opt.discrete_dt, lopt);
           else linearize(model, data, set, cd, x, in.tau, lopt);
-          put("constrained_A", data.A);
-          put("constrained_B", data.B);
+          put("constrained_A", data.linearization.A);
+          put("constrained_B", data.linearization.B);
           put("dlambda_dx", cd.lambda_dx);
           put("dlambda_dtau", cd.lambda_dtau);
         });

@@ -124,7 +124,7 @@ int run_info(const InfoOptions& opt, std::ostream& out) {
   // leaves it in Ic[0]).
   Data<double> data(model);
   crba(model, data, neutral(model).s);
-  const SpatialInertia<double>& total = data.Ic[0];
+  const SpatialInertia<double>& total = data.inverse_dynamics.Ic[0];
   const std::string kinds = joint_kinds(model);
 
   o << "robot    " << opt.urdf << "\n";

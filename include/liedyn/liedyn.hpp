@@ -12,11 +12,9 @@
 #include "liedyn/model/builder.hpp"
 #include "liedyn/model/configuration.hpp"
 #include "liedyn/model/constraint.hpp"
-#include "liedyn/model/data.hpp"
 #include "liedyn/model/joint.hpp"
 #include "liedyn/model/lock_joints.hpp"
 #include "liedyn/model/model.hpp"
-#include "liedyn/model/samples.hpp"
 #include "liedyn/model/state.hpp"
 
 #include "liedyn/algorithm/aba.hpp"
@@ -34,6 +32,7 @@
 #include "liedyn/algorithm/contact_step.hpp"
 #include "liedyn/algorithm/coriolis.hpp"
 #include "liedyn/algorithm/crba.hpp"
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/energy.hpp"
@@ -44,7 +43,6 @@
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
-#include "liedyn/algorithm/textbook.hpp"
 #include "liedyn/arithmetic/constrained_solvers.hpp"
 #include "liedyn/arithmetic/frictional_contact.hpp"
 

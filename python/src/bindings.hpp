@@ -173,7 +173,7 @@ inline py::handle owner_of(Data& data) {
 /// plausible wrong answer: refused with liedyn.InvalidArgument (a ValueError).
 inline void check_data(const char* who, const Model& model, const Data& data) {
   if (data.model_id == model.id()) return;
-  const bool same_sizes = data.num_bodies == model.num_bodies() && data.tau.size() == model.nv();
+  const bool same_sizes = data.num_bodies() == model.num_bodies() && data.tau.size() == model.nv();
   if (same_sizes)
     throw InvalidArgument(std::string("liedyn: ") + who +
                           ": data was made for another Model object of the same sizes (a model "
@@ -181,7 +181,7 @@ inline void check_data(const char* who, const Model& model, const Data& data) {
                           "make one with liedyn.Data(model)");
   throw InvalidArgument(
       std::string("liedyn: ") + who + ": data was made for a model with " +
-      std::to_string(data.num_bodies) + " bodies and nv = " + std::to_string(data.tau.size()) +
+      std::to_string(data.num_bodies()) + " bodies and nv = " + std::to_string(data.tau.size()) +
       " (another Model object), this model has " + std::to_string(model.num_bodies()) +
       " bodies and nv = " + std::to_string(model.nv()) + ": make one with liedyn.Data(model)");
 }

@@ -253,7 +253,7 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         check_size("linearize", "tau", tau, mo.nv());
         released("linearize", d, c,
                  [&] { linearize(mo, d, set, c, x, tau, opt, with_solve(solve)); });
-        return results("linearize", out, d.A, d.B);
+        return results("linearize", out, d.linearization.A, d.linearization.B);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("options") = O(),
@@ -279,7 +279,7 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         MatrixXd Bu;
         released("linearize_actuated", d, c,
                  [&] { linearize_actuated(mo, d, set, c, x, S, u, Bu, opt, with_solve(solve)); });
-        return results("linearize_actuated", out, d.A, Bu);
+        return results("linearize_actuated", out, d.linearization.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("actuation"), py::arg("u"), py::arg("options") = O(),
@@ -297,7 +297,7 @@ void bind_constrained_linearization(py::module_& m, Check check) {
         check_size("linearize_discrete", "tau", tau, mo.nv());
         released("linearize_discrete", d, c,
                  [&] { linearize_discrete(mo, d, set, c, x, tau, dt, opt, with_solve(solve)); });
-        return results("linearize_discrete", out, d.A, d.B);
+        return results("linearize_discrete", out, d.linearization.A, d.linearization.B);
       },
       py::arg("model"), py::arg("data"), py::arg("set"), py::arg("cdata"), py::arg("x"),
       py::arg("tau"), py::arg("dt"), py::arg("options") = O(),
@@ -651,8 +651,9 @@ void bind_loading_and_more(py::module_& m) {
         check_call("centroidal_derivatives", mo, d, x);
         check_finite("centroidal_derivatives", "ddq", ddq);
         released("centroidal_derivatives", d, [&] { centroidal_derivatives(mo, d, x, ddq, rep); });
-        return py::make_tuple(Eigen::MatrixXd(d.com_dx), Eigen::MatrixXd(d.centroidal_momentum_dx),
-                              Eigen::MatrixXd(d.centroidal_rate_dx));
+        return py::make_tuple(Eigen::MatrixXd(d.centroidal.com_dx),
+                              Eigen::MatrixXd(d.centroidal.momentum_dx),
+                              Eigen::MatrixXd(d.centroidal.rate_dx));
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
       py::arg("rep") = TwistRepresentation::Body,
@@ -671,7 +672,7 @@ void bind_loading_and_more(py::module_& m) {
         Eigen::MatrixXd Bu;
         released("linearize_discrete_actuated", d,
                  [&] { linearize_discrete_actuated(mo, d, x, actuation, u, dt, Bu, opt); });
-        return results("linearize_discrete_actuated", out, d.A, Bu);
+        return results("linearize_discrete_actuated", out, d.linearization.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"),
       py::arg("dt"), py::arg("rep") = TwistRepresentation::Body, py::kw_only(),

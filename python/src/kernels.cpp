@@ -159,7 +159,8 @@ void bind_dynamics(py::module_& m) {
         check_finite("eidamb_derivatives", "ddq", ddq);
         const auto w = to_wrenches("eidamb_derivatives", fext);
         released("eidamb_derivatives", d, [&] { eidamb_derivatives(mo, d, x, ddq, rep, ptr(w)); });
-        return results("eidamb_derivatives", out, d.D1, d.D2, d.D3, d.D4);
+        return results("eidamb_derivatives", out, d.derivatives.D1, d.derivatives.D2,
+                       d.derivatives.D3, d.derivatives.D4);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("ddq"),
       py::arg("representation") = kBody, py::arg("fext") = py::none(), py::kw_only(),
@@ -175,7 +176,7 @@ void bind_dynamics(py::module_& m) {
       [](const Model& mo, Data& d, const py::object& out) {
         check_data("ltdl_factorize", mo, d);
         released("ltdl_factorize", d, [&] { ltdl_factorize(mo, d); });
-        return results("ltdl_factorize", out, d.ltdl);
+        return results("ltdl_factorize", out, d.ltdl.factors);
       },
       py::arg("model"), py::arg("data"), py::kw_only(), py::arg("out") = py::none(),
       "M = L^T D L of data.M (run crba first): D on the diagonal, L strictly below. Returns a copy "
@@ -283,7 +284,7 @@ void bind_linearization(py::module_& m) {
         check_finite("linearize", "tau", tau);
         const auto w = to_wrenches("linearize", fext);
         released("linearize", d, [&] { linearize(mo, d, x, tau, opt, ptr(w)); });
-        return results("linearize", out, d.A, d.B);
+        return results("linearize", out, d.linearization.A, d.linearization.B);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("options") = O(),
       py::arg("fext") = py::none(), py::kw_only(), py::arg("out") = py::none(),
@@ -303,7 +304,7 @@ void bind_linearization(py::module_& m) {
         MatrixXd Bu;
         released("linearize_actuated", d,
                  [&] { linearize_actuated(mo, d, x, S, u, Bu, opt, ptr(w)); });
-        return results("linearize_actuated", out, d.A, Bu);
+        return results("linearize_actuated", out, d.linearization.A, Bu);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("actuation"), py::arg("u"),
       py::arg("options") = O(), py::arg("fext") = py::none(), py::kw_only(),
@@ -319,7 +320,7 @@ void bind_linearization(py::module_& m) {
         const auto w = to_wrenches("linearize_discrete", fext);
         released("linearize_discrete", d,
                  [&] { linearize_discrete(mo, d, x, tau, dt, opt, ptr(w)); });
-        return results("linearize_discrete", out, d.A, d.B);
+        return results("linearize_discrete", out, d.linearization.A, d.linearization.B);
       },
       py::arg("model"), py::arg("data"), py::arg("x"), py::arg("tau"), py::arg("dt"),
       py::arg("options") = O(), py::arg("fext") = py::none(), py::kw_only(),
@@ -343,9 +344,9 @@ void bind_linearization(py::module_& m) {
       "H+ = H exp(dt nu+^), with (nu', r') = FD(x, tau). Returns a new State.");
 }
 
-// frame_pose reads data.H_world, which only some kernels write: after aba at another state it
-// would be that state's pose, or a fresh Data's identity. So Python's frame_pose takes the state
-// and computes the poses it reads; the old calls without one raise instead of answering.
+// frame_pose reads data.kinematics.H_world, which only some kernels write: after aba at another
+// state it would be that state's pose, or a fresh Data's identity. So Python's frame_pose takes the
+// state and computes the poses it reads; the old calls without one raise instead of answering.
 
 /// ^A H_F at x: the poses of body's support chain, O(depth), not the whole tree's.
 SE3 frame_pose_at(const Model& mo, Data& d, const State& x, int body, const SE3& placement) {
@@ -353,7 +354,7 @@ SE3 frame_pose_at(const Model& mo, Data& d, const State& x, int body, const SE3&
   liedyn::detail::check_body_index(mo, body, "frame_pose");  // the chain walk indexes by body
   // A few poses: releasing the GIL would cost about as much as the computation.
   const WorkspaceClaim claim("frame_pose", "data", &d);
-  liedyn::detail::support_chain_kinematics(mo, d, x, body, /*velocities=*/false);
+  liedyn::detail::support_chain_kinematics(mo, d, x, body, liedyn::detail::ChainQuantities::Poses);
   return frame_pose(mo, d, body, placement);
 }
 

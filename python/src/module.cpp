@@ -11,6 +11,7 @@
 
 #include <liedyn/model/mjcf.hpp>
 #include <liedyn/model/urdf.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "bindings.hpp"
 #include "fast_call.hpp"
@@ -866,47 +867,53 @@ void bind_model(py::module_& m) {
       "Its output buffers are exposed as READ-ONLY numpy views that keep this Data alive; "
       "every kernel overwrites them (copy() what you keep). Per-body arrays are copies.");
   data.def(py::init<const Model&>(), py::arg("model"));
-  data.def_readonly("num_bodies", &Data::num_bodies);
+  data.def_property_readonly("num_bodies", &Data::num_bodies);
   data.def("__repr__", [](const Data& d) {
-    return "<liedyn.Data for a model of " + std::to_string(d.num_bodies) +
+    return "<liedyn.Data for a model of " + std::to_string(d.num_bodies()) +
            " bodies, nv = " + std::to_string(d.tau.size()) + ">";
   });
-#define LIEDYN_PY_VIEW(member, doc) \
-  data.def_property_readonly(       \
-      #member, [](py::object self) { return view(self.cast<Data&>().member, self); }, doc)
+// Each output under its own name, wherever its kernel family's workspace holds it.
+#define LIEDYN_PY_VIEW(name, member, doc) \
+  data.def_property_readonly(             \
+      #name, [](py::object self) { return view(self.cast<Data&>().member, self); }, doc)
   LIEDYN_PY_VIEW(
-      tau,
+      tau, tau,
       "tau = [base wrench (base frame); joint torques] (rnea, eidamb, gravity/coriolis_force).");
-  LIEDYN_PY_VIEW(h, "Bias h(x) = ID(x, 0) (bias_force).");
-  LIEDYN_PY_VIEW(ddq, "Forward dynamics [nu'; r'] (aba, linearize).");
-  LIEDYN_PY_VIEW(M, "Mass matrix, both triangles (crba, eidamb_derivatives, linearize).");
-  LIEDYN_PY_VIEW(Minv, "Inverse mass matrix, both triangles (immamb, ltdl_inverse, linearize).");
-  LIEDYN_PY_VIEW(ltdl, "M = L^T D L: D on the diagonal, L strictly below (ltdl_factorize).");
-  LIEDYN_PY_VIEW(F, "Base-joint block of M in the base frame, 6 x n (crba).");
-  LIEDYN_PY_VIEW(D1, "dID/d eta (nv x 6), base twist of the chosen representation held fixed.");
-  LIEDYN_PY_VIEW(D2, "dID/ds (nv x n).");
-  LIEDYN_PY_VIEW(D3, "dID/d(base twist) in the chosen representation (nv x 6).");
-  LIEDYN_PY_VIEW(D4, "dID/dr (nv x n).");
+  LIEDYN_PY_VIEW(h, h, "Bias h(x) = ID(x, 0) (bias_force).");
+  LIEDYN_PY_VIEW(ddq, ddq, "Forward dynamics [nu'; r'] (aba, linearize).");
+  LIEDYN_PY_VIEW(M, M, "Mass matrix, both triangles (crba, eidamb_derivatives, linearize).");
+  LIEDYN_PY_VIEW(Minv, Minv,
+                 "Inverse mass matrix, both triangles (immamb, ltdl_inverse, linearize).");
+  LIEDYN_PY_VIEW(ltdl, ltdl.factors,
+                 "M = L^T D L: D on the diagonal, L strictly below (ltdl_factorize).");
+  LIEDYN_PY_VIEW(F, inverse_dynamics.F, "Base-joint block of M in the base frame, 6 x n (crba).");
+  LIEDYN_PY_VIEW(D1, derivatives.D1,
+                 "dID/d eta (nv x 6), base twist of the chosen representation held fixed.");
+  LIEDYN_PY_VIEW(D2, derivatives.D2, "dID/ds (nv x n).");
+  LIEDYN_PY_VIEW(D3, derivatives.D3, "dID/d(base twist) in the chosen representation (nv x 6).");
+  LIEDYN_PY_VIEW(D4, derivatives.D4, "dID/dr (nv x n).");
   LIEDYN_PY_VIEW(
-      A, "delta x' = A delta x + B delta tau (2nv x 2nv), or the discrete step's Jacobian.");
-  LIEDYN_PY_VIEW(B, "2nv x nv, input tau (base first).");
+      A, linearization.A,
+      "delta x' = A delta x + B delta tau (2nv x 2nv), or the discrete step's Jacobian.");
+  LIEDYN_PY_VIEW(B, linearization.B, "2nv x nv, input tau (base first).");
 #undef LIEDYN_PY_VIEW
   data.def_property_readonly(
-      "H_world", [](const Data& d) { return d.H_world; },
+      "H_world", [](const Data& d) { return d.kinematics.H_world; },
       "^A H_i for every body (forward_poses / forward_kinematics; copies).");
   data.def_property_readonly(
-      "H_base", [](const Data& d) { return d.H_base; }, "^0 H_i for every body (copies).");
+      "H_base", [](const Data& d) { return d.kinematics.H_base; },
+      "^0 H_i for every body (copies).");
   data.def_property_readonly(
-      "H_parent", [](const Data& d) { return d.H_parent; },
+      "H_parent", [](const Data& d) { return d.kinematics.H_parent; },
       "^{lambda(i)} H_i(s_i) for every body (copies).");
   data.def_property_readonly(
-      "v", [](const Data& d) { return stack_rows(d.v); },
+      "v", [](const Data& d) { return stack_rows(d.kinematics.v); },
       "Body twists ^i v_{A,i}, (num_bodies x 6), body frame (forward_kinematics; copy).");
   data.def_property_readonly(
-      "a", [](const Data& d) { return stack_rows(d.a); },
+      "a", [](const Data& d) { return stack_rows(d.inverse_dynamics.a); },
       "rnea/aba body accelerations incl. gravity, body frame (num_bodies x 6; copy).");
   data.def_property_readonly(
-      "f", [](const Data& d) { return stack_rows(d.f); },
+      "f", [](const Data& d) { return stack_rows(d.inverse_dynamics.f); },
       "rnea body wrenches, body frame (num_bodies x 6; copy).");
 }
 
@@ -1027,7 +1034,7 @@ void bind_testing(py::module_& top) {
         out["coriolis_force"] = VectorXd(coriolis_force(mo, d, x));
         out["crba"] = MatrixXd(crba(mo, d, x));
         ltdl_factorize(mo, d);
-        out["ltdl"] = MatrixXd(d.ltdl);
+        out["ltdl"] = MatrixXd(d.ltdl.factors);
         VectorXd sol = tau;
         ltdl_solve(mo, d, sol);
         out["ltdl_solve"] = sol;
@@ -1035,13 +1042,15 @@ void bind_testing(py::module_& top) {
         out["immamb"] = MatrixXd(immamb(mo, d, x));
         out["aba"] = VectorXd(aba(mo, d, x, tau));
         eidamb_derivatives(mo, d, x, ddq, rep);
-        out["D"] = py::make_tuple(MatrixXd(d.D1), MatrixXd(d.D2), MatrixXd(d.D3), MatrixXd(d.D4));
+        out["D"] = py::make_tuple(MatrixXd(d.derivatives.D1), MatrixXd(d.derivatives.D2),
+                                  MatrixXd(d.derivatives.D3), MatrixXd(d.derivatives.D4));
         LinearizationOptions<double> opt;
         opt.representation = rep;
         linearize(mo, d, x, tau, opt);
-        out["linearize"] = py::make_tuple(MatrixXd(d.A), MatrixXd(d.B));
+        out["linearize"] = py::make_tuple(MatrixXd(d.linearization.A), MatrixXd(d.linearization.B));
         linearize_discrete(mo, d, x, tau, dt, opt);
-        out["linearize_discrete"] = py::make_tuple(MatrixXd(d.A), MatrixXd(d.B));
+        out["linearize_discrete"] =
+            py::make_tuple(MatrixXd(d.linearization.A), MatrixXd(d.linearization.B));
         out["step"] = semi_implicit_euler_step(mo, d, x, tau, dt);
         const int body = mo.num_bodies() - 1;
         Matrix6X<double> J(6, mo.nv());

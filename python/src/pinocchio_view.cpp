@@ -184,8 +184,8 @@ void bind_pinocchio_view(py::module_& m) {
             released(who, d, [&] { linearize(mo, d, view.x, view.ours); });
             MatrixXd ddq_dq(nv, nv), ddq_dv(nv, nv), ddq_dtau(nv, nv);
             // linearize's Body rows: A = [0 …; ∂ν̄̇/∂(η, s) ∂ν̄̇/∂(ν, r)], B = [0; M⁻¹].
-            view.coordinates.matrix_to_theirs(d.A.bottomLeftCorner(nv, nv), ddq_dq);
-            view.coordinates.matrix_to_theirs(d.A.bottomRightCorner(nv, nv), ddq_dv);
+            view.coordinates.matrix_to_theirs(d.linearization.A.bottomLeftCorner(nv, nv), ddq_dq);
+            view.coordinates.matrix_to_theirs(d.linearization.A.bottomRightCorner(nv, nv), ddq_dv);
             view.coordinates.matrix_to_theirs(d.Minv, ddq_dtau);
             view.coordinates.to_theirs(d.ddq, view.theirs);
             return py::make_tuple(copy_of(view.theirs), copy_of(ddq_dq), copy_of(ddq_dv),

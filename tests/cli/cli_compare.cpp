@@ -348,10 +348,10 @@ int main(int argc, char** argv) {
       has_acc ? acc : (ddq_fd.size() ? ddq_fd : VectorX<double>(VectorX<double>::Zero(nv)));
   if (has("derivatives_ddq")) compare(out, "derivatives_ddq", ddq_d, true);
   eidamb_derivatives(model, data, x, ddq_d, rep);
-  if (has("D1")) compare(out, "D1", data.D1, false);
-  if (has("D2")) compare(out, "D2", data.D2, false);
-  if (has("D3")) compare(out, "D3", data.D3, false);
-  if (has("D4")) compare(out, "D4", data.D4, false);
+  if (has("D1")) compare(out, "D1", data.derivatives.D1, false);
+  if (has("D2")) compare(out, "D2", data.derivatives.D2, false);
+  if (has("D3")) compare(out, "D3", data.derivatives.D3, false);
+  if (has("D4")) compare(out, "D4", data.derivatives.D4, false);
   const VectorX<double> tau_lin = has_input ? tau_in : has_acc ? tau_id : h;
   if (has("linearization_tau")) compare(out, "linearization_tau", tau_lin, true);
   if (invertible && (has("A") || has("B"))) {
@@ -359,8 +359,8 @@ int main(int argc, char** argv) {
     lopt.representation = rep;
     if (dt > 0) linearize_discrete(model, data, x, tau_lin, dt, lopt);
     else linearize(model, data, x, tau_lin, lopt);
-    if (has("A")) compare(out, "A", data.A, false);
-    if (has("B")) compare(out, "B", data.B, false);
+    if (has("A")) compare(out, "A", data.linearization.A, false);
+    if (has("B")) compare(out, "B", data.linearization.B, false);
   }
 
   if (has("com")) compare(out, "com", center_of_mass(model, data, x), true);
@@ -417,8 +417,8 @@ int main(int argc, char** argv) {
       lopt.representation = rep;
       if (dt > 0) linearize_discrete(model, data, set, cd, x, tau_in, dt, lopt);
       else linearize(model, data, set, cd, x, tau_in, lopt);
-      if (has("constrained_A")) compare(out, "constrained_A", data.A, false);
-      if (has("constrained_B")) compare(out, "constrained_B", data.B, false);
+      if (has("constrained_A")) compare(out, "constrained_A", data.linearization.A, false);
+      if (has("constrained_B")) compare(out, "constrained_B", data.linearization.B, false);
       if (has("dlambda_dx")) compare(out, "dlambda_dx", cd.lambda_dx, false);
       if (has("dlambda_dtau")) compare(out, "dlambda_dtau", cd.lambda_dtau, false);
 

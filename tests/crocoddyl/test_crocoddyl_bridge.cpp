@@ -31,8 +31,8 @@
 #include <crocoddyl/multibody/residuals/state.hpp>
 
 #include <liedyn/crocoddyl/all.hpp>
-#include <liedyn/model/samples.hpp>
 #include <liedyn/model/urdf.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "../support/test_support.hpp"
 #include "crocoddyl_reference.hpp"

@@ -35,7 +35,7 @@
 
 #include <liedyn/algorithm/kinematics.hpp>
 #include <liedyn/crocoddyl/all.hpp>
-#include <liedyn/model/samples.hpp>
+#include <liedyn/testing/samples.hpp>
 
 #include "../support/test_support.hpp"
 #include "crocoddyl_reference.hpp"

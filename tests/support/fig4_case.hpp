@@ -15,6 +15,7 @@
 
 #include "liedyn/model/model.hpp"
 #include "liedyn/model/state.hpp"
+#include "liedyn/testing/samples.hpp"
 
 namespace liedyn {
 namespace test {

@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <liedyn/algorithm/data.hpp>
 #include <liedyn/model/constraint.hpp>
-#include <liedyn/model/data.hpp>
 
 namespace liedyn {
 namespace test {
@@ -42,29 +42,46 @@ void scribble(std::vector<T>& v) {
   for (T& e : v) scribble(e);
 }
 
-// Every public member of Data but num_bodies (the size it was built for).
+// Every public member of each workspace of Data, and of Data itself but model_id.
+inline void scribble(KinematicsWorkspace<double>& w) {
+  scribble(w.H_parent), scribble(w.joint_q), scribble(w.joint_sin), scribble(w.joint_cos);
+  scribble(w.H_world), scribble(w.H_base), scribble(w.v), scribble(w.vJ);
+}
+inline void scribble(InverseDynamicsWorkspace<double>& w) {
+  scribble(w.a), scribble(w.a_r), scribble(w.a_base), scribble(w.momentum), scribble(w.f);
+  scribble(w.b_c), scribble(w.Ic), scribble(w.F);
+}
+inline void scribble(ArticulatedBodyWorkspace<double>& w) {
+  scribble(w.S), scribble(w.v), scribble(w.c), scribble(w.IA), scribble(w.pA), scribble(w.U);
+  scribble(w.Dinv), scribble(w.u), scribble(w.a);
+}
+inline void scribble(ArticulatedFactorization<double>& w) {
+  scribble(w.IA), scribble(w.S), scribble(w.U), scribble(w.Dinv), scribble(w.p), scribble(w.a);
+  scribble(w.u), scribble(w.Fset), scribble(w.Pset);
+  w.base.compute(Matrix6<double>::Constant(nan_value));
+}
+inline void scribble(DynamicsDerivativesWorkspace<double>& w) {
+  scribble(w.axis), scribble(w.v), scribble(w.a), scribble(w.u), scribble(w.phi), scribble(w.w);
+  scribble(w.axis_rate), scribble(w.Ic), scribble(w.Bc), scribble(w.hc), scribble(w.fc);
+  scribble(w.y), scribble(w.e), scribble(w.dA), scribble(w.dF);
+  scribble(w.D1), scribble(w.D2), scribble(w.D3), scribble(w.D4);
+}
+inline void scribble(LinearizationWorkspace<double>& w) {
+  scribble(w.K), scribble(w.MinvK), scribble(w.rows), scribble(w.A), scribble(w.B);
+  scribble(w.tau_minus_bias), scribble(w.actuated_force);
+}
+inline void scribble(LtdlFactorization<double>& w) {
+  scribble(w.factors), scribble(w.base_rows), scribble(w.scratch), scribble(w.rows);
+}
+inline void scribble(CentroidalWorkspace<double>& w) {
+  scribble(w.matrix), scribble(w.com_jacobian), scribble(w.com_dx), scribble(w.momentum_dx);
+  scribble(w.rate_dx);
+}
 inline void scribble(Data<double>& d) {
-  scribble(d.H_parent), scribble(d.joint_q), scribble(d.joint_sin), scribble(d.joint_cos);
-  scribble(d.H_world), scribble(d.H_base), scribble(d.v), scribble(d.vJ);
-  scribble(d.a), scribble(d.a_r), scribble(d.a_base), scribble(d.momentum), scribble(d.f),
-      scribble(d.b_c);
-  scribble(d.Ic), scribble(d.aba_IA), scribble(d.aba_pA), scribble(d.aba_U), scribble(d.aba_c);
-  scribble(d.aba_Dinv), scribble(d.aba_u), scribble(d.F), scribble(d.Fset), scribble(d.Pset);
-  scribble(d.ground_axis), scribble(d.ground_v), scribble(d.ground_a), scribble(d.ground_u);
-  scribble(d.ground_phi), scribble(d.ground_w), scribble(d.ground_axis_rate), scribble(d.ground_Ic),
-      scribble(d.ground_Bc);
-  scribble(d.ground_hc), scribble(d.ground_fc), scribble(d.ground_y), scribble(d.ground_e);
-  scribble(d.ground_dA), scribble(d.ground_dF);
-  scribble(d.D1), scribble(d.D2), scribble(d.D3), scribble(d.D4);
-  scribble(d.aza_IA), scribble(d.aza_S), scribble(d.aza_U), scribble(d.aza_Dinv), scribble(d.aza_p);
-  scribble(d.aza_a), scribble(d.aza_u);
-  d.aza_base.compute(Matrix6<double>::Constant(nan_value));
-  scribble(d.lin_K), scribble(d.lin_MinvK), scribble(d.lin_rows), scribble(d.A), scribble(d.B);
+  scribble(d.kinematics), scribble(d.inverse_dynamics), scribble(d.aba), scribble(d.aza);
+  scribble(d.derivatives), scribble(d.linearization), scribble(d.ltdl), scribble(d.centroidal);
   scribble(d.tau), scribble(d.h), scribble(d.ddq), scribble(d.M), scribble(d.Minv);
-  scribble(d.ltdl), scribble(d.ltdl_base_rows), scribble(d.ltdl_scratch), scribble(d.tmp_nv),
-      scribble(d.tmp_nv2);
-  scribble(d.centroidal_matrix), scribble(d.com_jacobian), scribble(d.coriolis);
-  scribble(d.com_dx), scribble(d.centroidal_momentum_dx), scribble(d.centroidal_rate_dx);
+  scribble(d.coriolis);
 }
 
 // Every public result and scratch member of ConstraintData and of its derivative workspace. The

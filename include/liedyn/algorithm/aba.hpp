@@ -18,9 +18,9 @@
 // d_i = p_i − p_λ is left, and motions and forces move by a cross product. The rotation is paid
 // once per body, on its rigid-body inertia and axis. D_i, u_i and ṙ_i are frame-independent,
 // so every output is RBDA's (the textbook twin in textbook.hpp runs the body-frame passes).
-// With R_i, p_i the rotation and origin of body i in the base frame (data.H_base), X_[λ←i] the
-// move of the origin from p_i to p_λ, and k_i the joint's degrees of freedom (S_i is 6 × k_i,
-// D_i k_i × k_i; RBDA §7.3 writes the algorithm for joints of any k):
+// With R_i, p_i the rotation and origin of body i in the base frame (data.kinematics.H_base),
+// X_[λ←i] the move of the origin from p_i to p_λ, and k_i the joint's degrees of freedom (S_i is 6
+// × k_i, D_i k_i × k_i; RBDA §7.3 writes the algorithm for joints of any k):
 //   forward   S_i = R_i Γ_i(q_i),  v_J = S_i r_i,  v_i = v_λ shifted by d_i + v_J,
 //             c_i = v_i × v_J + R_i c_J  (c_J = Γ̇_i r_i: the universal joint's only),
 //             M^A_i = R_i M_i R_iᵀ,  p^A_i = v_i ×̄* M^A_i v_i − R_i f_ext,i
@@ -37,9 +37,9 @@
 // aza.hpp).
 //
 // Every joint type. Refuses a model with singular joints (ModelError naming them;
-// model.singular_joints()). Writes data.H_parent, data.H_base, and in the mixed frames
-// data.aba_S, aba_v, aba_c, aba_IA, aba_pA, aba_U, aba_a (a'_i); data.aba_Dinv, aba_u and
-// data.ddq. Cost O(n). No allocation.
+// model.singular_joints()). Writes data.kinematics.H_parent, data.kinematics.H_base, and in the
+// mixed frames data.aba.S, v, c, IA, pA, U, a (a'_i); data.aba.Dinv, u
+// and data.ddq. Cost O(n). No allocation.
 #pragma once
 
 #include "liedyn/algorithm/aza.hpp"
@@ -55,27 +55,28 @@ LIEDYN_ALWAYS_INLINE void aba_velocity_step(const Model<S>& model, Data<S>& data
                                             int i, const ExternalWrenches<S>* fext) {
   const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
   const Joint<S>& joint = model.joint(i);
-  const auto q = data.joint_q.segment(model.q_index(i), model.joint_nq(i));
+  const auto q = data.kinematics.joint_q.segment(model.q_index(i), model.joint_nq(i));
   const auto rates = x.r.segment(r, k);
-  const Matrix3<S>& R = data.H_base[i].rotation();
-  const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
+  const Matrix3<S>& R = data.kinematics.H_base[i].rotation();
+  const Vector3<S> d =
+      data.kinematics.H_base[i].translation() - data.kinematics.H_base[p].translation();
   Motion<S> vJ;
   if constexpr (K == 1) {  // Γ constant, one column: no bias c_J
     const Motion<S> Si = joint.subspace_rotated(R);
-    data.aba_S.col(r) = Si.vector();
+    data.aba.S.col(r) = Si.vector();
     vJ = Si * S(x.r(r));
   } else {
-    auto Si = data.aba_S.middleCols(r, k);
+    auto Si = data.aba.S.middleCols(r, k);
     joint.subspace_in(SE3<S>(R, Vector3<S>::Zero()), q, Si);  // R Γ_i(q): axes turned only
     vJ = Motion<S>(Vector6<S>(Si * rates));
   }
-  data.aba_v[i] = data.aba_v[p].shifted(d) + vJ;
-  data.aba_c[i] = data.aba_v[i].cross(vJ);
-  if constexpr (K != 1) data.aba_c[i] += joint.bias(q, rates).rotated(R);
+  data.aba.v[i] = data.aba.v[p].shifted(d) + vJ;
+  data.aba.c[i] = data.aba.v[i].cross(vJ);
+  if constexpr (K != 1) data.aba.c[i] += joint.bias(q, rates).rotated(R);
   const SpatialInertia<S> Mi = model.inertia(i).rotated(R);
-  Mi.matrix_into(data.aba_IA[i]);
-  Mi.bias_wrench(data.aba_v[i], data.aba_pA[i]);
-  if (fext) data.aba_pA[i] -= (*fext)[i].rotated(R);
+  Mi.matrix_into(data.aba.IA[i]);
+  Mi.bias_wrench(data.aba.v[i], data.aba.pA[i]);
+  if (fext) data.aba.pA[i] -= (*fext)[i].rotated(R);
 }
 
 /// ABA's backward pass at body i (the header's "backward" lines): U_i, D_i⁻¹, u_i, and M^a_i,
@@ -86,29 +87,30 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
                                                const Tau& tau) {
   const int p = model.parent(i), r = model.r_index(i);
   int k = model.joint_nv(i);
-  const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
-  const Matrix6<S>& IA = data.aba_IA[i];
-  const Vector6<S>& c = data.aba_c[i].vector();
-  Vector6<S> pa = data.aba_pA[i].vector() + IA * c;  // p^a_i = p^A_i + M^A_i c_i + U_i w below
+  const Vector3<S> d =
+      data.kinematics.H_base[i].translation() - data.kinematics.H_base[p].translation();
+  const Matrix6<S>& IA = data.aba.IA[i];
+  const Vector6<S>& c = data.aba.c[i].vector();
+  Vector6<S> pa = data.aba.pA[i].vector() + IA * c;  // p^a_i = p^A_i + M^A_i c_i + U_i w below
   if constexpr (K == 1) {  // D_i a number; M^a_i's rank-one term subtracted as it is read
-    const Vector6<S> Si = data.aba_S.col(r);
+    const Vector6<S> Si = data.aba.S.col(r);
     const Vector6<S> U = model.joint(i).times_rotated_subspace(IA, Si);
     const S Dinv = S(1) / (Si.dot(U) + model.joint(i).armature);
-    const S u = S(tau(model.v_index(i))) - Si.dot(data.aba_pA[i].vector());
-    data.aba_U.col(r) = U;
-    data.aba_Dinv(r, 0) = Dinv;
-    data.aba_u(r) = u;
+    const S u = S(tau(model.v_index(i))) - Si.dot(data.aba.pA[i].vector());
+    data.aba.U.col(r) = U;
+    data.aba.Dinv(r, 0) = Dinv;
+    data.aba.u(r) = u;
     pa += U * (Dinv * (u - U.dot(c)));
-    add_articulated_translated(d, IA, U, Dinv, data.aba_IA[p]);
+    add_articulated_translated(d, IA, U, Dinv, data.aba.IA[p]);
   } else {
     // Plain loops over the k columns, copied to the stack, of trip count K when it is fixed:
     // Eigen's expressions here, at K = 3 and Dynamic, were most of aba's compile time.
     if constexpr (K != Eigen::Dynamic) k = K;
     S Sv[6][6], U[6][6], Dinv[6][6], u[6], w[6];  // Sv[t], U[t]: column t
     for (int t = 0; t < k; ++t)
-      for (int row = 0; row < 6; ++row) Sv[t][row] = data.aba_S(row, r + t);
+      for (int row = 0; row < 6; ++row) Sv[t][row] = data.aba.S(row, r + t);
     articulated_columns<K>(IA, Sv, k, model.joint(i).armature, U, Dinv);
-    const Vector6<S>& pA = data.aba_pA[i].vector();
+    const Vector6<S>& pA = data.aba.pA[i].vector();
     S uc[6];  // u − Uᵀ c
     for (int a = 0; a < k; ++a) {
       S sp = S(0), sum = S(0);
@@ -118,9 +120,9 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
       }
       u[a] = S(tau(model.v_index(i) + a)) - sp;
       uc[a] = u[a] - sum;
-      for (int row = 0; row < 6; ++row) data.aba_U(row, r + a) = U[a][row];
-      for (int b = 0; b < k; ++b) data.aba_Dinv(r + a, b) = Dinv[a][b];
-      data.aba_u(r + a) = u[a];
+      for (int row = 0; row < 6; ++row) data.aba.U(row, r + a) = U[a][row];
+      for (int b = 0; b < k; ++b) data.aba.Dinv(r + a, b) = Dinv[a][b];
+      data.aba.u(r + a) = u[a];
     }
     for (int a = 0; a < k; ++a) {
       S sum = S(0);
@@ -132,28 +134,29 @@ LIEDYN_ALWAYS_INLINE void aba_articulated_step(const Model<S>& model, Data<S>& d
       for (int a = 0; a < k; ++a) sum += U[a][row] * w[a];
       pa(row) += sum;
     }
-    add_articulated_translated_arrays<K>(d, IA, U, Dinv, k, data.aba_IA[p]);  // M^a to the parent
+    add_articulated_translated_arrays<K>(d, IA, U, Dinv, k, data.aba.IA[p]);  // M^a to the parent
   }
-  data.aba_pA[p] += Force<S>(pa).shifted(Vector3<S>(-d));
+  data.aba.pA[p] += Force<S>(pa).shifted(Vector3<S>(-d));
 }
 
 /// ABA's last forward pass at body i: r̈_i and a'_i.
 template <int K, class S>
 LIEDYN_ALWAYS_INLINE void aba_acceleration_step(const Model<S>& model, Data<S>& data, int i) {
   const int p = model.parent(i), r = model.r_index(i), k = model.joint_nv(i);
-  const Vector3<S> d = data.H_base[i].translation() - data.H_base[p].translation();
-  const Motion<S> a_in = data.aba_a[p].shifted(d) + data.aba_c[i];
+  const Vector3<S> d =
+      data.kinematics.H_base[i].translation() - data.kinematics.H_base[p].translation();
+  const Motion<S> a_in = data.aba.a[p].shifted(d) + data.aba.c[i];
   if constexpr (K == 1) {
-    const S ddr = data.aba_Dinv(r, 0) * (data.aba_u(r) - data.aba_U.col(r).dot(a_in.vector()));
+    const S ddr = data.aba.Dinv(r, 0) * (data.aba.u(r) - data.aba.U.col(r).dot(a_in.vector()));
     data.ddq(model.v_index(i)) = ddr;
-    data.aba_a[i] = a_in + Motion<S>(Vector6<S>(data.aba_S.col(r) * ddr));
+    data.aba.a[i] = a_in + Motion<S>(Vector6<S>(data.aba.S.col(r) * ddr));
   } else {
     S ddr[6];
     Vector6<S> ai;
-    joint_acceleration_columns<K>(data.aba_U, data.aba_Dinv, data.aba_u, data.aba_S, r, k,
+    joint_acceleration_columns<K>(data.aba.U, data.aba.Dinv, data.aba.u, data.aba.S, r, k,
                                   a_in.vector(), ddr, ai);
     for (int a = 0; a < k; ++a) data.ddq(model.v_index(i) + a) = ddr[a];
-    data.aba_a[i] = Motion<S>(ai);
+    data.aba.a[i] = Motion<S>(ai);
   }
 }
 
@@ -198,11 +201,11 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
 
   // Forward pass: axes, velocities, velocity-product accelerations, inertias and bias wrenches.
   detail::update_poses(model, data, x.s);
-  data.aba_v[0] = base.twist(x);
-  data.aba_c[0] = Motion<S>::Zero();
-  model.inertia(0).matrix_into(data.aba_IA[0]);
-  model.inertia(0).bias_wrench(data.aba_v[0], data.aba_pA[0]);
-  if (fext) data.aba_pA[0] -= (*fext)[0];
+  data.aba.v[0] = base.twist(x);
+  data.aba.c[0] = Motion<S>::Zero();
+  model.inertia(0).matrix_into(data.aba.IA[0]);
+  model.inertia(0).bias_wrench(data.aba.v[0], data.aba.pA[0]);
+  if (fext) data.aba.pA[0] -= (*fext)[0];
   for (int i = 1; i < nb; ++i) {
     if (one_column(i)) detail::aba_velocity_step<1>(model, data, x, i, fext);
     else detail::aba_velocity_step_k(model, data, x, i, fext);
@@ -215,8 +218,8 @@ const VectorX<S>& aba(const Model<S>& model, Data<S>& data, const State<S>& x,
   }
 
   // The base: a'_0 = (M^A_0)⁻¹ (τ̄_b − p^A_0), or gravity alone for a welded base.
-  base.articulated_acceleration(data.aba_IA[0], data.aba_pA[0].vector(), tau,
-                                detail::gravity_in_base(model, x.H), data.aba_a[0], data.ddq);
+  base.articulated_acceleration(data.aba.IA[0], data.aba.pA[0].vector(), tau,
+                                detail::gravity_in_base(model, x.H), data.aba.a[0], data.ddq);
 
   // Forward pass: joint and body accelerations.
   for (int i = 1; i < nb; ++i) {

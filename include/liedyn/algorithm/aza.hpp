@@ -17,7 +17,7 @@
 // the joint — in the base frame a light body far from the base has m·|p|² terms that cancel
 // there, and talos' grippers lost three to four digits of M⁻¹ that way — while moving M^A_i to
 // the parent is a translation by the joint offset (cross products, no rotation). The axis S_i
-// and U_i = M^A_i S_i are then stored in the base frame 0 (data.aza_S, data.aza_U), so the
+// and U_i = M^A_i S_i are then stored in the base frame 0 (data.aza.S, data.aza.U), so the
 // solves, and immamb's column passes, are plain 6-vector sums with no transform.
 #pragma once
 
@@ -115,7 +115,7 @@ LIEDYN_ALWAYS_INLINE void with_joint_width(int k, Step&& step) {
   else step(std::integral_constant<int, Eigen::Dynamic>{});
 }
 
-/// Joint i's columns r…r+k−1 of a 6 × nv_joints matrix (data.aza_S, aza_U, Pset[i], …) as a map
+/// Joint i's columns r…r+k−1 of a 6 × nv_joints matrix (data.aza.S, U, Pset[i], …) as a map
 /// of at most 6 columns, so that the temporaries of products with them live on the stack.
 template <int K, class S>
 Eigen::Map<JointColumns<S, K>> joint_columns(Matrix6X<S>& m, int r, int k) {
@@ -241,22 +241,22 @@ LIEDYN_NEVER_INLINE void add_articulated_translated_arrays(const Vector3<S>& d, 
 
 /// AZA's factorization at body i (backward) for a 1-DoF joint: U_i = M^A_i S_i and D_i⁻¹ (a
 /// number) in [i], M^a_i added to the parent's M^A, then S_i and U_i moved to frame 0
-/// (data.aza_S, data.aza_U). A joint of k columns takes aza_articulated_step_k.
+/// (data.aza.S, data.aza.U). A joint of k columns takes aza_articulated_step_k.
 template <class S>
 LIEDYN_ALWAYS_INLINE void aza_articulated_step(const Model<S>& model, Data<S>& data, int i) {
   const int p = model.parent(i), r = model.r_index(i);
-  auto Si = data.aza_S.col(r);  // in [i] until the end of the step
-  const Matrix6<S>& IA = data.aza_IA[i];
+  auto Si = data.aza.S.col(r);  // in [i] until the end of the step
+  const Matrix6<S>& IA = data.aza.IA[i];
   const Vector6<S> U = model.joint(i).times_rotated_subspace(IA, Si);
   const S Dinv = S(1) / (Si.dot(U) + model.joint(i).armature);
-  data.aza_Dinv(r, 0) = Dinv;
-  const Vector3<S>& pi = data.H_base[i].translation();
+  data.aza.Dinv(r, 0) = Dinv;
+  const Vector3<S>& pi = data.kinematics.H_base[i].translation();
   // The root's articulated inertia is used only when it has coordinates.
   if (p > 0 || model.base_joint().nv() > 0)
-    add_articulated_translated(Vector3<S>(pi - data.H_base[p].translation()), IA, U, Dinv,
-                               data.aza_IA[p]);
+    add_articulated_translated(Vector3<S>(pi - data.kinematics.H_base[p].translation()), IA, U,
+                               Dinv, data.aza.IA[p]);
   // [i] → frame 0: moments and linear velocities about the base origin.
-  auto Ui = data.aza_U.col(r);
+  auto Ui = data.aza.U.col(r);
   Ui.template head<3>() = U.template head<3>();
   Ui.template tail<3>() = U.template tail<3>() + pi.cross(Vector3<S>(U.template head<3>()));
   Si.template head<3>() += pi.cross(Vector3<S>(Si.template tail<3>()));
@@ -267,25 +267,25 @@ LIEDYN_ALWAYS_INLINE void aza_articulated_step(const Model<S>& model, Data<S>& d
 template <int K, class S, class Y>
 LIEDYN_ALWAYS_INLINE void aza_bias_step(const Model<S>& model, Data<S>& data, const Y& y, int i) {
   const int r = model.r_index(i), k = joint_width<K>(model, i);
-  const Vector6<S>& p = data.aza_p[i];
+  const Vector6<S>& p = data.aza.p[i];
   const JointRates<S, K> u = y.template segment<K>(model.v_index(i), k) -
-                             columns_dot<K, S>(joint_columns<K>(data.aza_S, r, k), p);
-  const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(r, 0, k, k);
-  data.aza_u.template segment<K>(r, k) = u;
-  data.aza_p[model.parent(i)] +=
-      p + columns_times<K, S>(joint_columns<K>(data.aza_U, r, k), JointRates<S, K>(Dinv * u));
+                             columns_dot<K, S>(joint_columns<K>(data.aza.S, r, k), p);
+  const JointPivot<S, K> Dinv = data.aza.Dinv.template block<K, K>(r, 0, k, k);
+  data.aza.u.template segment<K>(r, k) = u;
+  data.aza.p[model.parent(i)] +=
+      p + columns_times<K, S>(joint_columns<K>(data.aza.U, r, k), JointRates<S, K>(Dinv * u));
 }
 
 /// AZA's forward sweep at body i: r̈_i = D_i⁻¹ (u_i − U_iᵀ a_λ) into x, a_i = a_λ + S_i r̈_i.
 template <int K, class S, class X>
 LIEDYN_ALWAYS_INLINE void aza_acceleration_step(const Model<S>& model, Data<S>& data, X& x, int i) {
   const int r = model.r_index(i), k = joint_width<K>(model, i);
-  const Vector6<S>& ap = data.aza_a[model.parent(i)];
-  const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(r, 0, k, k);
+  const Vector6<S>& ap = data.aza.a[model.parent(i)];
+  const JointPivot<S, K> Dinv = data.aza.Dinv.template block<K, K>(r, 0, k, k);
   const JointRates<S, K> ddr =
-      Dinv * JointRates<S, K>(data.aza_u.template segment<K>(r, k) -
-                              columns_dot<K, S>(joint_columns<K>(data.aza_U, r, k), ap));
-  data.aza_a[i] = ap + columns_times<K, S>(joint_columns<K>(data.aza_S, r, k), ddr);
+      Dinv * JointRates<S, K>(data.aza.u.template segment<K>(r, k) -
+                              columns_dot<K, S>(joint_columns<K>(data.aza.U, r, k), ap));
+  data.aza.a[i] = ap + columns_times<K, S>(joint_columns<K>(data.aza.S, r, k), ddr);
   x.template segment<K>(model.v_index(i), k) = ddr;
 }
 
@@ -298,25 +298,25 @@ template <int K, class S>
 LIEDYN_ALWAYS_INLINE void aza_articulated_step_cols(const Model<S>& model, Data<S>& data, int i) {
   const int p = model.parent(i), r = model.r_index(i);
   const int k = K == Eigen::Dynamic ? model.joint_nv(i) : K;
-  const Matrix6<S>& IA = data.aza_IA[i];
+  const Matrix6<S>& IA = data.aza.IA[i];
   S Sv[6][6], U[6][6], Dinv[6][6];  // S_i (in [i]), U_i, D_i⁻¹
   for (int t = 0; t < k; ++t)
-    for (int row = 0; row < 6; ++row) Sv[t][row] = data.aza_S(row, r + t);
+    for (int row = 0; row < 6; ++row) Sv[t][row] = data.aza.S(row, r + t);
   articulated_columns<K>(IA, Sv, k, model.joint(i).armature, U, Dinv);
   for (int a = 0; a < k; ++a)
-    for (int b = 0; b < k; ++b) data.aza_Dinv(r + a, b) = Dinv[a][b];
-  const Vector3<S>& pi = data.H_base[i].translation();
+    for (int b = 0; b < k; ++b) data.aza.Dinv(r + a, b) = Dinv[a][b];
+  const Vector3<S>& pi = data.kinematics.H_base[i].translation();
   // The root's articulated inertia is used only when it has coordinates.
   if (p > 0 || model.base_joint().nv() > 0)
-    add_articulated_translated_arrays<K>(Vector3<S>(pi - data.H_base[p].translation()), IA, U, Dinv,
-                                         k, data.aza_IA[p]);
+    add_articulated_translated_arrays<K>(Vector3<S>(pi - data.kinematics.H_base[p].translation()),
+                                         IA, U, Dinv, k, data.aza.IA[p]);
   // [i] → frame 0: moments and linear velocities about the base origin.
   for (int c = 0; c < k; ++c) {
     const Vec3<S> x{pi(0), pi(1), pi(2)};
     const Vec3<S> pu = cross3(x, Vec3<S>{U[c][0], U[c][1], U[c][2]});
     const Vec3<S> ps = cross3(x, Vec3<S>{Sv[c][3], Sv[c][4], Sv[c][5]});
-    S* Ui = data.aza_U.col(r + c).data();
-    S* Si = data.aza_S.col(r + c).data();
+    S* Ui = data.aza.U.col(r + c).data();
+    S* Si = data.aza.S.col(r + c).data();
     Ui[0] = U[c][0];
     Ui[1] = U[c][1];
     Ui[2] = U[c][2];
@@ -340,24 +340,24 @@ template <class S>
 LIEDYN_NEVER_INLINE void aza_bias_step_cols(const Model<S>& model, Data<S>& data, const S* yi,
                                             int i) {
   const int r = model.r_index(i), k = model.joint_nv(i);
-  const Vector6<S>& p = data.aza_p[i];
+  const Vector6<S>& p = data.aza.p[i];
   S u[6];
   for (int a = 0; a < k; ++a) {
     S sum = S(0);
-    for (int row = 0; row < 6; ++row) sum += data.aza_S(row, r + a) * p(row);
+    for (int row = 0; row < 6; ++row) sum += data.aza.S(row, r + a) * p(row);
     u[a] = yi[a] - sum;
-    data.aza_u(r + a) = u[a];
+    data.aza.u(r + a) = u[a];
   }
   S w[6];  // D_i⁻¹ u_i
   for (int a = 0; a < k; ++a) {
     S sum = S(0);
-    for (int b = 0; b < k; ++b) sum += data.aza_Dinv(r + a, b) * u[b];
+    for (int b = 0; b < k; ++b) sum += data.aza.Dinv(r + a, b) * u[b];
     w[a] = sum;
   }
-  Vector6<S>& pp = data.aza_p[model.parent(i)];
+  Vector6<S>& pp = data.aza.p[model.parent(i)];
   for (int row = 0; row < 6; ++row) {
     S sum = S(0);
-    for (int a = 0; a < k; ++a) sum += data.aza_U(row, r + a) * w[a];
+    for (int a = 0; a < k; ++a) sum += data.aza.U(row, r + a) * w[a];
     pp(row) += p(row) + sum;
   }
 }
@@ -393,9 +393,9 @@ LIEDYN_ALWAYS_INLINE void joint_acceleration_columns(const Matrix6X<S>& U, const
 template <class S>
 LIEDYN_NEVER_INLINE void aza_acceleration_step_cols(const Model<S>& model, Data<S>& data, S* ddr,
                                                     int i) {
-  joint_acceleration_columns<Eigen::Dynamic>(data.aza_U, data.aza_Dinv, data.aza_u, data.aza_S,
+  joint_acceleration_columns<Eigen::Dynamic>(data.aza.U, data.aza.Dinv, data.aza.u, data.aza.S,
                                              model.r_index(i), model.joint_nv(i),
-                                             data.aza_a[model.parent(i)], ddr, data.aza_a[i]);
+                                             data.aza.a[model.parent(i)], ddr, data.aza.a[i]);
 }
 template <class S, class Y>
 void aza_bias_step_k(const Model<S>& model, Data<S>& data, const Y& y, int i) {
@@ -410,31 +410,32 @@ void aza_acceleration_step_k(const Model<S>& model, Data<S>& data, X& x, int i) 
   for (int a = 0; a < model.joint_nv(i); ++a) x(model.v_index(i) + a) = ddr[a];
 }
 
-/// aza_factorize at the poses already in data.H_parent and data.H_base and the joint positions
-/// in data.joint_q (update_poses), for a caller that has them from another kernel at the same s.
+/// aza_factorize at the poses already in data.kinematics.H_parent and data.kinematics.H_base and
+/// the joint positions in data.kinematics.joint_q (update_poses), for a caller that has them from
+/// another kernel at the same s.
 template <class S>
 void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
   // Axes and bodies' inertias rotated into the mixed frames ([0] is the base frame).
-  model.inertia(0).matrix_into(data.aza_IA[0]);
+  model.inertia(0).matrix_into(data.aza.IA[0]);
   const int nb = model.num_bodies();
   const bool one_dof_tree = model.one_dof_joints_only();  // lets the compiler unswitch the loops
   auto one_column = [&](int i) { return one_dof_tree || model.joint_nv(i) == 1; };
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
-    const Matrix3<S>& R = data.H_base[i].rotation();
+    const Matrix3<S>& R = data.kinematics.H_base[i].rotation();
     const int r = model.r_index(i);
-    if (one_column(i)) data.aza_S.col(r) = j.subspace_rotated(R).vector();
+    if (one_column(i)) data.aza.S.col(r) = j.subspace_rotated(R).vector();
     else  // R Γ_i(q): the axes turned only
       j.subspace_in(SE3<S>(R, Vector3<S>::Zero()),
-                    data.joint_q.segment(model.q_index(i), model.joint_nq(i)),
-                    data.aza_S.middleCols(r, model.joint_nv(i)));
-    model.inertia(i).rotated(R).matrix_into(data.aza_IA[i]);
+                    data.kinematics.joint_q.segment(model.q_index(i), model.joint_nq(i)),
+                    data.aza.S.middleCols(r, model.joint_nv(i)));
+    model.inertia(i).rotated(R).matrix_into(data.aza.IA[i]);
   }
   for (int i = nb - 1; i >= 1; --i) {
     if (one_column(i)) aza_articulated_step(model, data, i);
     else aza_articulated_step_k(model, data, i);
   }
-  model.base_joint().factor_articulated(data.aza_IA[0], data.aza_base);
+  model.base_joint().factor_articulated(data.aza.IA[0], data.aza.base);
 }
 
 /// Refuses a Data that aza_factorize has not filled: it leaves the base's articulated inertia
@@ -442,18 +443,18 @@ void aza_factorize_at_poses(const Model<S>& model, Data<S>& data) {
 /// with which a solve returns zeros without an error. O(nv).
 template <class S>
 void check_aza_factors(const Model<S>& model, const Data<S>& data) {
-  bool factored = model.base_joint().articulated_factored(data.aza_base);
+  bool factored = model.base_joint().articulated_factored(data.aza.base);
   for (int i = 1; i < model.num_bodies(); ++i)
     for (int t = 0; t < model.joint_nv(i); ++t)
-      factored = factored && data.aza_Dinv(model.r_index(i) + t, t) > S(0);
+      factored = factored && data.aza.Dinv(model.r_index(i) + t, t) > S(0);
   LIEDYN_CHECK(factored, "aza_solve: data holds no factorization: run aza_factorize first");
 }
 
 }  // namespace detail
 
-/// Factors M(s) by articulated-body inertias into data.aza_* (see the header for the frames).
-/// Also writes data.H_parent and data.H_base (^0H_i). Every joint type. Refuses a singular
-/// model.
+/// Factors M(s) by articulated-body inertias into data.aza (see the header for the frames).
+/// Also writes data.kinematics.H_parent and data.kinematics.H_base (^0H_i). Every joint type.
+/// Refuses a singular model.
 template <class S, class Derived>
 void aza_factorize(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   LIEDYN_CHECK_SIZE("aza_factorize", "s", s, model.nq_joints());
@@ -481,7 +482,7 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
   for (Eigen::Index c = 0; c < Y.cols(); ++c) {
     const auto y = Y.col(c);
     auto x = X.col(c);
-    for (int i = 0; i < nb; ++i) data.aza_p[i].setZero();
+    for (int i = 0; i < nb; ++i) data.aza.p[i].setZero();
     // Backward sweep: bias wrenches from the inputs alone (no velocity, no gravity). The loops are
     // unswitched by hand: the out-of-line k-column call inside the loop slowed a 1-DoF tree's
     // solve (BENCHMARKS.md, design measurements).
@@ -496,8 +497,8 @@ void aza_solve(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<DY>
     // Forward sweep. The base's rows are read before the joints' are written: X may alias Y.
     // a_0 = (M^A_0)⁻¹ (y_b − p_0); zero for a welded base (no velocity, no gravity here).
     Motion<S> a0;
-    base.articulated_acceleration(data.aza_base, data.aza_p[0], y, Motion<S>::Zero(), a0, x);
-    data.aza_a[0] = a0.vector();
+    base.articulated_acceleration(data.aza.base, data.aza.p[0], y, Motion<S>::Zero(), a0, x);
+    data.aza.a[0] = a0.vector();
     if (one_dof_tree) {
       for (int i = 1; i < nb; ++i) detail::aza_acceleration_step<1>(model, data, x, i);
     } else {

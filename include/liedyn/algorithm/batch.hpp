@@ -42,6 +42,7 @@
 #include "liedyn/algorithm/constrained_dynamics_derivatives.hpp"
 #include "liedyn/algorithm/constrained_linearization.hpp"
 #include "liedyn/algorithm/crba.hpp"
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/algorithm/eidamb.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/immamb.hpp"
@@ -50,7 +51,6 @@
 #include "liedyn/algorithm/linearization.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/model/constraint.hpp"
-#include "liedyn/model/data.hpp"
 #include "liedyn/model/state.hpp"
 #include "liedyn/parallel/thread_pool.hpp"
 
@@ -404,10 +404,10 @@ void batch_eidamb_derivatives(const Model<S>& model, BatchWorkspace<S>& ws,
   auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
     eidamb_derivatives(model, w.data, w.x, ddq.col(i), rep);
     auto D = D_out.middleCols(2 * nv * i, 2 * nv);
-    D.leftCols(nb) = w.data.D1;
-    D.middleCols(nb, n) = w.data.D2;
-    D.middleCols(nb + n, nb) = w.data.D3;
-    D.rightCols(n) = w.data.D4;
+    D.leftCols(nb) = w.data.derivatives.D1;
+    D.middleCols(nb, n) = w.data.derivatives.D2;
+    D.middleCols(nb + n, nb) = w.data.derivatives.D3;
+    D.rightCols(n) = w.data.derivatives.D4;
   };
   detail::run_batch(who, "state", model, ws, states, kernel);
 }
@@ -425,8 +425,8 @@ void batch_linearize(const Model<S>& model, BatchWorkspace<S>& ws, const BatchIn
   detail::check_batch_block(who, "B_out", B_out, 2 * nv, nv, states.cols());
   auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
     linearize(model, w.data, w.x, tau.col(i), opt);
-    A_out.middleCols(2 * nv * i, 2 * nv) = w.data.A;
-    B_out.middleCols(nv * i, nv) = w.data.B;
+    A_out.middleCols(2 * nv * i, 2 * nv) = w.data.linearization.A;
+    B_out.middleCols(nv * i, nv) = w.data.linearization.B;
   };
   detail::run_batch(who, "state", model, ws, states, kernel);
 }
@@ -444,8 +444,8 @@ void batch_linearize_discrete(const Model<S>& model, BatchWorkspace<S>& ws,
   detail::check_batch_block(who, "B_out", B_out, 2 * nv, nv, states.cols());
   auto kernel = [&](BatchWorker<S>& w, Eigen::Index i) {
     linearize_discrete(model, w.data, w.x, tau.col(i), dt, opt);
-    A_out.middleCols(2 * nv * i, 2 * nv) = w.data.A;
-    B_out.middleCols(nv * i, nv) = w.data.B;
+    A_out.middleCols(2 * nv * i, 2 * nv) = w.data.linearization.A;
+    B_out.middleCols(nv * i, nv) = w.data.linearization.B;
   };
   detail::run_batch(who, "state", model, ws, states, kernel);
 }
@@ -565,8 +565,8 @@ void rollout(const char* who, const Model<S>& model, BatchWorkspace<S>& ws,
       try {
         if (A_out) {
           jacobians(w, controls.col(knot));
-          A_out->middleCols(2 * nv * knot, 2 * nv) = w.data.A;
-          B_out->middleCols(nv * knot, nv) = w.data.B;
+          A_out->middleCols(2 * nv * knot, 2 * nv) = w.data.linearization.A;
+          B_out->middleCols(nv * knot, nv) = w.data.linearization.B;
         }
         step(w, controls.col(knot));
       } catch (...) {

@@ -32,13 +32,12 @@
 // of ∂ĪD/∂x (eidamb_derivatives.hpp): P_k, Q_k per joint, I^c_0 ad(a_g0) for η, I^c_0 ν× +
 // (·×̄* h^c_0) + B^c_0 for ν. The η columns also rotate Φ: ∂(R x)/∂φ = −R x^.
 //
-// Data written: H_parent, H_base, joint_* and, by function, v, f, tau (drift and rate: an RNEA
-// pass), ground_* (matrix, derivatives), D1..D4, M, tau (derivatives: the derivative pass) and
-// the outputs centroidal_matrix, com_jacobian, com_dx, centroidal_momentum_dx,
-// centroidal_rate_dx. No allocation. Cost O(n) (O(n·d) for the derivatives, d the tree depth).
+// Data written: data.kinematics and, by function, data.inverse_dynamics, tau (drift and rate: an
+// RNEA pass), data.derivatives (matrix, derivatives), M, tau (derivatives: the derivative pass)
+// and the outputs data.centroidal.matrix, com_jacobian, com_dx, momentum_dx, rate_dx. No
+// allocation. Cost O(n) (O(n·d) for the derivatives, d the tree depth).
 #pragma once
 
-#include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 #include "liedyn/algorithm/kinematics.hpp"
 #include "liedyn/algorithm/rnea.hpp"
@@ -52,7 +51,7 @@ enum class ComFrame { Inertial, Base };
 
 namespace detail {
 
-// Total mass and first mass moment Σ m_i ^0p_i (base frame) from data.H_base.
+// Total mass and first mass moment Σ m_i ^0p_i (base frame) from data.kinematics.H_base.
 template <class S>
 void base_frame_mass_moment(const Model<S>& model, const Data<S>& data, S& mass,
                             Vector3<S>& moment) {
@@ -60,7 +59,7 @@ void base_frame_mass_moment(const Model<S>& model, const Data<S>& data, S& mass,
   moment.setZero();
   for (int i = 0; i < model.num_bodies(); ++i) {
     const SpatialInertia<S>& I = model.inertia(i);
-    const SE3<S>& X = data.H_base[i];
+    const SE3<S>& X = data.kinematics.H_base[i];
     mass += I.mass();
     moment += X.rotation() * I.first_moment() + I.mass() * X.translation();
   }
@@ -76,7 +75,7 @@ Vector6<S> base_to_centroidal(const Matrix3<S>& R, const Vector3<S>& c, const Ve
   return out;
 }
 
-// CoM position ^0p_com from data.H_base.
+// CoM position ^0p_com from data.kinematics.H_base.
 template <class S>
 Vector3<S> base_frame_com(const Model<S>& model, const Data<S>& data) {
   S mass;
@@ -88,7 +87,7 @@ Vector3<S> base_frame_com(const Model<S>& model, const Data<S>& data) {
 }  // namespace detail
 
 /// Centre-of-mass position at the joint positions and base pose of x: p_com in A (Inertial) or
-/// ^0p_com relative to the base (Base). Writes data.H_parent, data.H_base.
+/// ^0p_com relative to the base (Base). Writes data.kinematics.H_parent, data.kinematics.H_base.
 template <class S>
 Vector3<S> center_of_mass(const Model<S>& model, Data<S>& data, const State<S>& x,
                           ComFrame frame = ComFrame::Inertial) {
@@ -102,7 +101,8 @@ Vector3<S> center_of_mass(const Model<S>& model, Data<S>& data, const State<S>& 
 }
 
 /// Centroidal momentum h_G = [m ṗ_com; k_G] in the centroidal frame (CoM origin, inertial
-/// axes), linear first. Writes data.H_parent, data.H_base, data.v, data.vJ.
+/// axes), linear first. Writes data.kinematics.H_parent, data.kinematics.H_base, data.kinematics.v,
+/// data.kinematics.vJ.
 template <class S>
 Vector6<S> centroidal_momentum(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("centroidal_momentum", model, x);
@@ -111,7 +111,7 @@ Vector6<S> centroidal_momentum(const Model<S>& model, Data<S>& data, const State
   forward_velocity(model, data, x);
   Vector6<S> h0 = Vector6<S>::Zero();
   for (int i = 0; i < model.num_bodies(); ++i)
-    h0 += data.H_base[i].act(model.inertia(i) * data.v[i]).vector();
+    h0 += data.kinematics.H_base[i].act(model.inertia(i) * data.kinematics.v[i]).vector();
   const Vector3<S> c = detail::base_frame_com(model, data);
   return detail::base_to_centroidal(base_pose(model, x).rotation(), c, h0);
 }
@@ -126,8 +126,8 @@ Vector3<S> center_of_mass_velocity(const Model<S>& model, Data<S>& data, const S
 }
 
 /// The centroidal momentum matrix A_G (6 × nv, h_G = A_G ν̄; Pinocchio's ccrba), into
-/// data.centroidal_matrix. Column j: the momentum, in the centroidal frame, of a unit velocity
-/// of coordinate j. Writes data.H_parent, data.H_base, data.ground_Ic.
+/// data.centroidal.matrix. Column j: the momentum, in the centroidal frame, of a unit velocity
+/// of coordinate j. Writes data.kinematics.H_parent, data.kinematics.H_base, data.derivatives.Ic.
 template <class S>
 const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& data,
                                               const State<S>& x) {
@@ -135,14 +135,15 @@ const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& da
   detail::check_data_pairing("centroidal_momentum_matrix", model, data);
   detail::update_poses(model, data, x.s);
   const int nb = model.num_bodies(), off = model.offset();
-  data.ground_Ic[0] = model.inertia(0);
-  for (int i = 1; i < nb; ++i) data.ground_Ic[i] = model.inertia(i).transformed(data.H_base[i]);
-  for (int i = nb - 1; i >= 1; --i) data.ground_Ic[model.parent(i)] += data.ground_Ic[i];
-  const SpatialInertia<S>& I0 = data.ground_Ic[0];
+  data.derivatives.Ic[0] = model.inertia(0);
+  for (int i = 1; i < nb; ++i)
+    data.derivatives.Ic[i] = model.inertia(i).transformed(data.kinematics.H_base[i]);
+  for (int i = nb - 1; i >= 1; --i) data.derivatives.Ic[model.parent(i)] += data.derivatives.Ic[i];
+  const SpatialInertia<S>& I0 = data.derivatives.Ic[0];
   LIEDYN_CHECK(I0.mass() > S(0), "liedyn: centroidal_momentum_matrix: the model has no mass");
   const Vector3<S> c = I0.first_moment() / I0.mass();
   const Matrix3<S>& R = base_pose(model, x).rotation();
-  Matrix6X<S>& A = data.centroidal_matrix;
+  Matrix6X<S>& A = data.centroidal.matrix;
   if (off > 0) {
     const Matrix6<S> I0m = I0.matrix();
     for (int m = 0; m < 6; ++m) A.col(m) = detail::base_to_centroidal(R, c, Vector6<S>(I0m.col(m)));
@@ -151,59 +152,59 @@ const Matrix6X<S>& centroidal_momentum_matrix(const Model<S>& model, Data<S>& da
   for (int k = 1; k < nb; ++k) {
     const int n = model.joint_nv(k), vk = model.v_index(k);
     Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> Sk(6, n);
-    model.joint(k).subspace_in(data.H_base[k], x.s.segment(model.q_index(k), model.joint_nq(k)),
-                               Sk);
+    model.joint(k).subspace_in(data.kinematics.H_base[k],
+                               x.s.segment(model.q_index(k), model.joint_nq(k)), Sk);
     for (int a = 0; a < n; ++a)
       A.col(vk + a) = detail::base_to_centroidal(
-          R, c, (data.ground_Ic[k] * Motion<S>(Vector6<S>(Sk.col(a)))).vector());
+          R, c, (data.derivatives.Ic[k] * Motion<S>(Vector6<S>(Sk.col(a)))).vector());
   }
   return A;
 }
 
 /// The CoM Jacobian J_com (3 × nv, ṗ_com = J_com ν̄), in A's axes (Inertial) or the base axes
-/// (Base: Rᵀ J_com), into data.com_jacobian. Also leaves A_G in data.centroidal_matrix (its
-/// linear rows are m J_com in A's axes).
+/// (Base: Rᵀ J_com), into data.centroidal.com_jacobian. Also leaves A_G in data.centroidal.matrix
+/// (its linear rows are m J_com in A's axes).
 template <class S>
 const Eigen::Matrix<S, 3, Eigen::Dynamic>& center_of_mass_jacobian(
     const Model<S>& model, Data<S>& data, const State<S>& x, ComFrame frame = ComFrame::Inertial) {
   centroidal_momentum_matrix(model, data, x);
-  const S inv_mass = S(1) / data.ground_Ic[0].mass();
+  const S inv_mass = S(1) / data.derivatives.Ic[0].mass();
   const Matrix3<S> Rt = base_pose(model, x).rotation().transpose();
   for (int j = 0; j < model.nv(); ++j) {
-    const Vector3<S> l = data.centroidal_matrix.col(j).template head<3>() * inv_mass;
-    data.com_jacobian.col(j) = frame == ComFrame::Base ? Vector3<S>(Rt * l) : l;
+    const Vector3<S> l = data.centroidal.matrix.col(j).template head<3>() * inv_mass;
+    data.centroidal.com_jacobian.col(j) = frame == ComFrame::Base ? Vector3<S>(Rt * l) : l;
   }
-  return data.com_jacobian;
+  return data.centroidal.com_jacobian;
 }
 
 /// The drift Ȧ_G ν̄ of the centroidal momentum (ḣ_G at q̈ = 0), centroidal frame.
-/// Writes the RNEA fields (data.v, a, f, tau, H_parent) and data.H_base.
+/// Writes the RNEA fields (data.kinematics.v, a, f, tau, H_parent) and data.kinematics.H_base.
 template <class S>
 Vector6<S> centroidal_momentum_drift(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("centroidal_momentum_drift", model, x);
   detail::check_data_pairing("centroidal_momentum_drift", model, data);
-  detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false,
+  detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, detail::kWithoutGravity,
                                    static_cast<const ExternalWrenches<S>*>(nullptr));
   detail::update_base_poses(model, data);
   return detail::base_to_centroidal(base_pose(model, x).rotation(),
                                     detail::base_frame_com(model, data),
-                                    Vector6<S>(data.f[0].vector()));
+                                    Vector6<S>(data.inverse_dynamics.f[0].vector()));
 }
 
 /// The centroidal momentum rate ḣ_G = A_G q̈ + Ȧ_G ν̄ for accelerations q̈ = [ν̇; ṙ] (size nv),
-/// centroidal frame. Writes the RNEA fields and data.H_base.
+/// centroidal frame. Writes the RNEA fields and data.kinematics.H_base.
 template <class S, class Derived>
 Vector6<S> centroidal_momentum_rate(const Model<S>& model, Data<S>& data, const State<S>& x,
                                     const Eigen::MatrixBase<Derived>& ddq) {
   detail::check_state("centroidal_momentum_rate", model, x);
   detail::check_data_pairing("centroidal_momentum_rate", model, data);
   LIEDYN_CHECK_SIZE("centroidal_momentum_rate", "ddq", ddq, model.nv());
-  detail::rnea_pass(model, data, x, &ddq, true, false,
+  detail::rnea_pass(model, data, x, &ddq, detail::kWithoutGravity,
                     static_cast<const ExternalWrenches<S>*>(nullptr));
   detail::update_base_poses(model, data);
   return detail::base_to_centroidal(base_pose(model, x).rotation(),
                                     detail::base_frame_com(model, data),
-                                    Vector6<S>(data.f[0].vector()));
+                                    Vector6<S>(data.inverse_dynamics.f[0].vector()));
 }
 
 /// CoM acceleration p̈_com for accelerations q̈ (size nv), in A's axes (Inertial) or the base
@@ -218,8 +219,8 @@ Vector3<S> center_of_mass_acceleration(const Model<S>& model, Data<S>& data, con
 }
 
 /// Derivatives with respect to the state, columns δx = (η, δs, δt, δr) with δt the base twist in
-/// `rep` (η holds that twist fixed; welded base: (δs, δr)), into data.com_dx = ∂p_com/∂x
-/// (3 × 2nv, p_com in A), data.centroidal_momentum_dx = ∂h_G/∂x and data.centroidal_rate_dx =
+/// `rep` (η holds that twist fixed; welded base: (δs, δr)), into data.centroidal.com_dx = ∂p_com/∂x
+/// (3 × 2nv, p_com in A), data.centroidal.momentum_dx = ∂h_G/∂x and data.centroidal.rate_dx =
 /// ∂ḣ_G/∂x at fixed accelerations q̈ = [ν̇; ṙ] (ν̇ the body acceleration, whatever `rep`)
 /// (6 × 2nv each, centroidal frame). Also leaves the derivative
 /// pass's D1..D4, M and τ̄ = ĪD(x, q̈) (body twist) in data. For a welded base x.H must be the
@@ -236,16 +237,16 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
                                        static_cast<const ExternalWrenches<S>*>(nullptr));
   const int nb = model.num_bodies(), n = model.nv_joints(), off = model.offset();
   const int cs = off, ct = off + n, cr = 2 * off + n;  // first columns of δs, δt, δr
-  const SpatialInertia<S>& I0 = data.ground_Ic[0];
+  const SpatialInertia<S>& I0 = data.derivatives.Ic[0];
   const S mass = I0.mass();
   LIEDYN_CHECK(mass > S(0), "liedyn: centroidal_derivatives: the model has no mass");
   const Vector3<S> c = I0.first_moment() / mass;
   const Matrix3<S>& R = base_pose(model, x).rotation();
-  const Vector6<S> h0 = data.ground_hc[0].vector(), F0 = data.ground_fc[0].vector();
+  const Vector6<S> h0 = data.derivatives.hc[0].vector(), F0 = data.derivatives.fc[0].vector();
   const Vector3<S> l = h0.template head<3>(), fl = F0.template head<3>();
-  auto& dp = data.com_dx;
-  auto& dh = data.centroidal_momentum_dx;
-  auto& df = data.centroidal_rate_dx;
+  auto& dp = data.centroidal.com_dx;
+  auto& dh = data.centroidal.momentum_dx;
+  auto& df = data.centroidal.rate_dx;
   auto Phi = [&](const Vector6<S>& f) { return detail::base_to_centroidal(R, c, f); };
   // The moment's change when the CoM moves by dc in frame 0: −R (dc × f_lin).
   auto moment_shift = [&](const Vector3<S>& dc, const Vector3<S>& f_lin) {
@@ -255,11 +256,11 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   // One column c of each joint k at a time: moving it moves subtree(k) rigidly along S_c
   // (eidamb_derivatives.hpp).
   for (int k = 1; k < nb; ++k) {
-    const SpatialInertia<S>& Ic = data.ground_Ic[k];
-    const Force<S>& hc = data.ground_hc[k];
+    const SpatialInertia<S>& Ic = data.derivatives.Ic[k];
+    const Force<S>& hc = data.derivatives.hc[k];
     for (int c = model.r_index(k); c < model.r_index(k + 1); ++c) {
-      const Motion<S>& Sc = data.ground_axis[c];
-      const Motion<S>& uc = data.ground_u[c];
+      const Motion<S>& Sc = data.derivatives.axis[c];
+      const Motion<S>& uc = data.derivatives.u[c];
       const Vector3<S> dc =
           (Vector3<S>(Sc.angular().cross(Ic.first_moment())) + Ic.mass() * Sc.linear()) / mass;
       const int s_col = cs + c, r_col = cr + c;
@@ -270,8 +271,8 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
       dh.col(s_col) = d;
       dh.col(r_col) = Phi((Ic * Sc).vector());
       // The base rows of ∂ĪD/∂δs and ∂ĪD/∂r (eidamb_derivatives.hpp).
-      const Force<S> P = detail::position_derivative_wrench(data, k, c, data.ground_fc[k]);
-      const Force<S> Q = Ic * data.ground_w[c] + Sc.cross(hc) + data.ground_Bc[k] * Sc;
+      const Force<S> P = detail::position_derivative_wrench(data, k, c, data.derivatives.fc[k]);
+      const Force<S> Q = Ic * data.derivatives.w[c] + Sc.cross(hc) + data.derivatives.Bc[k] * Sc;
       d = Phi(P.vector());
       d.template tail<3>() += moment_shift(dc, fl);
       df.col(s_col) = d;
@@ -293,8 +294,8 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   const Matrix6<S> I0m = I0.matrix();
   const Matrix6<S> dF_deta = I0m * a_g0.cross_matrix();
   const Matrix6<S> dF_dnu = I0m * nu.cross_matrix() +
-                            detail::cross_star_of_force(data.ground_hc[0]) +
-                            data.ground_Bc[0].matrix();
+                            detail::cross_star_of_force(data.derivatives.hc[0]) +
+                            data.derivatives.Bc[0].matrix();
   for (int m = 0; m < 6; ++m) {
     df.col(m) = Phi(Vector6<S>(dF_deta.col(m)));
     dh.col(ct + m) = Phi(Vector6<S>(I0m.col(m)));

@@ -4,8 +4,8 @@
 
 #include <vector>
 
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/config.hpp"
-#include "liedyn/model/data.hpp"
 #include "liedyn/model/state.hpp"
 
 namespace liedyn {
@@ -17,6 +17,9 @@ template <class S>
 using ExternalWrenches = std::vector<Force<S>>;
 
 namespace detail {
+
+/// Whether a pass includes gravity (the base's −a_g): the Coriolis terms are computed without.
+enum class GravityTerm { Included, Excluded };
 
 /// The state's joint vectors have the model's sizes (check_state_sizes, named "state").
 template <class S>
@@ -43,16 +46,19 @@ void check_wrenches(const char* who, const Model<S>& model, const ExternalWrench
                    std::to_string(model.num_bodies()) + " (one entry per body)");
 }
 
-/// data.joint_sin, data.joint_cos = sin s, cos s, all joints in one batch (vectorized for double:
-/// taken one joint at a time they weigh on a small robot's O(n) kernels, see sincos.hpp).
+/// data.kinematics.joint_sin, data.kinematics.joint_cos = sin s, cos s, all joints in one batch
+/// (vectorized for double: taken one joint at a time they weigh on a small robot's O(n) kernels,
+/// see sincos.hpp).
 template <class S, class Derived>
 void update_joint_sin_cos(const Model<S>& model, Data<S>& data,
                           const Eigen::MatrixBase<Derived>& s) {
-  data.joint_q = s;
-  sin_cos(model.nq_joints(), data.joint_q.data(), data.joint_sin.data(), data.joint_cos.data());
+  data.kinematics.joint_q = s;
+  sin_cos(model.nq_joints(), data.kinematics.joint_q.data(), data.kinematics.joint_sin.data(),
+          data.kinematics.joint_cos.data());
 }
 
-/// data.H_parent[i] = ^{λ(i)}H_i(s_i) for every joint (and data.joint_sin, data.joint_cos).
+/// data.kinematics.H_parent[i] = ^{λ(i)}H_i(s_i) for every joint (and data.kinematics.joint_sin,
+/// data.kinematics.joint_cos).
 template <class S, class Derived>
 void update_joint_transforms(const Model<S>& model, Data<S>& data,
                              const Eigen::MatrixBase<Derived>& s) {
@@ -63,30 +69,34 @@ void update_joint_transforms(const Model<S>& model, Data<S>& data,
   if (model.one_dof_joints_only()) {
     for (int i = 1; i < model.num_bodies(); ++i) {
       const int k = model.q_index(i);
-      model.joint(i).transform(data.joint_q(k), data.joint_sin(k), data.joint_cos(k),
-                               data.H_parent[i]);
+      model.joint(i).transform(data.kinematics.joint_q(k), data.kinematics.joint_sin(k),
+                               data.kinematics.joint_cos(k), data.kinematics.H_parent[i]);
     }
     return;
   }
   for (int i = 1; i < model.num_bodies(); ++i) {
     const int k = model.q_index(i);
-    model.joint(i).transform(data.joint_q.segment(k, model.joint_nq(i)), data.joint_sin(k),
-                             data.joint_cos(k), data.H_parent[i]);
+    model.joint(i).transform(data.kinematics.joint_q.segment(k, model.joint_nq(i)),
+                             data.kinematics.joint_sin(k), data.kinematics.joint_cos(k),
+                             data.kinematics.H_parent[i]);
   }
 }
 
-/// data.H_base[i] = ^0H_i (pose of body i in the base frame) from data.H_parent.
+/// data.kinematics.H_base[i] = ^0H_i (pose of body i in the base frame) from
+/// data.kinematics.H_parent.
 template <class S>
 void update_base_poses(const Model<S>& model, Data<S>& data) {
-  data.H_base[0] = SE3<S>::Identity();
+  data.kinematics.H_base[0] = SE3<S>::Identity();
   for (int i = 1; i < model.num_bodies(); ++i) {
     const int p = model.parent(i);
-    if (p == 0) data.H_base[i] = data.H_parent[i];
-    else model.joint(i).child_pose(data.H_base[p], data.H_parent[i], data.H_base[i]);
+    if (p == 0) data.kinematics.H_base[i] = data.kinematics.H_parent[i];
+    else
+      model.joint(i).child_pose(data.kinematics.H_base[p], data.kinematics.H_parent[i],
+                                data.kinematics.H_base[i]);
   }
 }
 
-/// data.H_parent and data.H_base at the joint positions s.
+/// data.kinematics.H_parent and data.kinematics.H_base at the joint positions s.
 template <class S, class Derived>
 void update_poses(const Model<S>& model, Data<S>& data, const Eigen::MatrixBase<Derived>& s) {
   update_joint_transforms(model, data, s);

@@ -74,7 +74,7 @@ template <class S, class Derived>
 void ltdl_solve_transposed(const Model<S>& model, const Data<S>& data,
                            const Eigen::MatrixBase<Derived>& x_out) {
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
-  const MatrixX<S>& F = data.ltdl;
+  const MatrixX<S>& F = data.ltdl.factors;
   for (int j = model.nv() - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
     if (len > 0) x(j) -= F.col(j).segment(first, len).dot(x.segment(first, len));
@@ -86,7 +86,7 @@ template <class S, class Derived>
 void ltdl_solve_lower(const Model<S>& model, const Data<S>& data,
                       const Eigen::MatrixBase<Derived>& x_out) {
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
-  const MatrixX<S>& F = data.ltdl;
+  const MatrixX<S>& F = data.ltdl.factors;
   for (int j = 0; j < model.nv(); ++j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
     if (len > 0) x.segment(first, len) -= F.col(j).segment(first, len) * x(j);
@@ -100,8 +100,8 @@ S rank_tolerance_of(const ConstrainedDynamicsOptions<S>& opt) {
   return sqrt(Eigen::NumTraits<S>::epsilon());
 }
 
-/// From data.ltdl (M factored) and cd.J: cd.Y = J L⁻¹, cd.Z = Y D⁻¹, cd.delassus = Y Zᵀ and its
-/// Cholesky factor in cd.delassus_factor. Throws ConstraintError on a dependent row.
+/// From data.ltdl.factors (M factored) and cd.J: cd.Y = J L⁻¹, cd.Z = Y D⁻¹, cd.delassus = Y Zᵀ and
+/// its Cholesky factor in cd.delassus_factor. Throws ConstraintError on a dependent row.
 template <class S>
 void factor_delassus(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
                      ConstraintData<S>& cd, const ConstrainedDynamicsOptions<S>& opt,
@@ -112,7 +112,7 @@ void factor_delassus(const Model<S>& model, const Data<S>& data, const Constrain
   // under ancestors, so no descendant of a coordinate off it is on it): column j takes only the
   // rows of the constraints that reach it, and from its subtree only the coordinates on some
   // support; the columns from the supports' end on stay zero.
-  const MatrixX<S>& F = data.ltdl;
+  const MatrixX<S>& F = data.ltdl.factors;
   cd.Y = cd.J;
   cd.Z.rightCols(model.nv() - end).setZero();
   for (int j = end - 1; j >= 0; --j) {
@@ -156,8 +156,8 @@ void delassus_solve(const ConstraintData<S>& cd, const Eigen::MatrixBase<Derived
   dense::cholesky_solve_in_place<S>(cd.delassus_factor, b);
 }
 
-/// M, its LᵀDL factors and the Delassus factor at x. cd.J and data.H_parent must be current
-/// (constraint_rows at x, earlier in the same call, leaves both).
+/// M, its LᵀDL factors and the Delassus factor at x. cd.J and data.kinematics.H_parent must be
+/// current (constraint_rows at x, earlier in the same call, leaves both).
 template <class S>
 void factor_kkt(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
                 ConstraintData<S>& cd, const ConstrainedDynamicsOptions<S>& opt, const char* who) {
@@ -167,8 +167,8 @@ void factor_kkt(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& se
   factor_delassus(model, data, set, cd, opt, who);
 }
 
-/// cd.ddq and cd.lambda from the factors (data.ltdl, cd.Y, cd.Z, cd.delassus_factor), data.h,
-/// cd.gamma and τ̄: with y = L⁻ᵀ (τ̄ − h), λ = −W⁻¹ (γ + Z y), q̈ = L⁻¹ D⁻¹ (y + Yᵀ λ).
+/// cd.ddq and cd.lambda from the factors (data.ltdl.factors, cd.Y, cd.Z, cd.delassus_factor),
+/// data.h, cd.gamma and τ̄: with y = L⁻ᵀ (τ̄ − h), λ = −W⁻¹ (γ + Z y), q̈ = L⁻¹ D⁻¹ (y + Yᵀ λ).
 template <class S, class Derived>
 void solve_factored_kkt(const Model<S>& model, const Data<S>& data, const ConstraintSet<S>& set,
                         ConstraintData<S>& cd, const Eigen::MatrixBase<Derived>& tau) {
@@ -185,7 +185,7 @@ void solve_factored_kkt(const Model<S>& model, const Data<S>& data, const Constr
   set.for_each_supported_run(0, end, [&](int first, int len) {
     y.segment(first, len).noalias() += cd.Y.middleCols(first, len).transpose() * cd.lambda;
   });
-  cd.ddq = y.cwiseQuotient(data.ltdl.diagonal());
+  cd.ddq = y.cwiseQuotient(data.ltdl.factors.diagonal());
   ltdl_solve_lower(model, data, cd.ddq);
 }
 
@@ -206,8 +206,8 @@ void add_constraint_response(const Model<S>& model, const Data<S>& data, Constra
 /// wrench in the base frame, then joint torques): fills cd.ddq (q̈ = [ν̇; ṙ]) and cd.lambda (the
 /// constraint forces on the robot, stacked in the set's order, each in its constraint's sense),
 /// with cd.J, cd.drift, cd.gamma, the errors and cd.delassus current, and data.M, data.h,
-/// data.ltdl. M q̈ + h − τ̄ = Jᵀ λ and J q̈ + γ = 0. Returns cd.ddq. Throws ConstraintError if J is
-/// rank deficient (naming the constraints), ModelError if M is singular.
+/// data.ltdl.factors. M q̈ + h − τ̄ = Jᵀ λ and J q̈ + γ = 0. Returns cd.ddq. Throws ConstraintError if
+/// J is rank deficient (naming the constraints), ModelError if M is singular.
 template <class S, class Derived>
 const VectorX<S>& constrained_forward_dynamics(
     const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
@@ -217,7 +217,7 @@ const VectorX<S>& constrained_forward_dynamics(
   detail::check_constraint_call(who, model, data, set, cd, x);
   LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
   if (opt.route != ConstrainedDynamicsRoute::ExactKKT) {
-    detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true);
+    detail::constraint_rows(model, data, set, cd, x, detail::ConstraintDrift::Included);
     // The matrix routes: M (both triangles), J, γ and τ̄ − h, λ with the same sign and order.
     model.require_invertible_mass_matrix(who);
     crba(model, data, x.s);
@@ -253,10 +253,10 @@ const VectorX<S>& constrained_forward_dynamics(
   }
   // h first: its pass leaves the body twists the constraint rows need.
   forward_poses(model, data, x);
-  data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, true, nullptr,
-                                            /*transforms_current=*/true);
-  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true,
-                          /*kinematics_current=*/true);
+  data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, detail::kEveryTerm, nullptr,
+                                            detail::JointTransforms::AlreadyCurrent);
+  detail::constraint_rows(model, data, set, cd, x, detail::ConstraintDrift::Included,
+                          detail::BodyKinematics::AlreadyCurrent);
   detail::factor_kkt(model, data, set, cd, opt, who);
   detail::solve_factored_kkt(model, data, set, cd, tau);
   return cd.ddq;

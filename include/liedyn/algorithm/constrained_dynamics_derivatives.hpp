@@ -95,10 +95,11 @@ void constraint_wrenches(const Model<S>& model, const Data<S>& data, const Const
   for (int i = 0; i < model.num_bodies(); ++i) wrenches[i] = Force<S>::Zero();
   for (const Constraint<S>& c : set.constraints()) {
     if (c.type == ConstraintType::Coupling) continue;
-    const SE3<S> H2 = data.H_world[c.body2] * c.placement2;
+    const SE3<S> H2 = data.kinematics.H_world[c.body2] * c.placement2;
     const Force<S> w = constraint_wrench(c, H2, lam.segment(c.row, c.dim));
     wrenches[c.body2] += c.placement2.act(w);
-    if (c.body1 >= 0) wrenches[c.body1] -= (data.H_world[c.body1].inverse_times(H2)).act(w);
+    if (c.body1 >= 0)
+      wrenches[c.body1] -= (data.kinematics.H_world[c.body1].inverse_times(H2)).act(w);
   }
 }
 
@@ -216,7 +217,7 @@ void kkt_solve_transposed(const Model<S>& model, const Data<S>& data, const Cons
   auto& RT = const_cast<Eigen::MatrixBase<DR>&>(RT_);
   auto& QT = const_cast<Eigen::MatrixBase<DQ>&>(QT_);
   auto& DT = const_cast<Eigen::MatrixBase<DD>&>(DT_);
-  const MatrixX<S>& F = data.ltdl;
+  const MatrixX<S>& F = data.ltdl.factors;
   const MatrixX<S>& C = cd.delassus_factor;
   const int nv = model.nv(), m = static_cast<int>(QT.cols());
   const int nr = r_rows >= 0 ? r_rows : static_cast<int>(RT.rows());
@@ -268,12 +269,12 @@ void kkt_derivatives_sparse(const Model<S>& model, const Data<S>& data, const Co
   // Kᵀ straight into the transposed right-hand sides (x columns as rows).
   auto KT = ws.rhs_t.topRows(N);
   if (model.has_moving_base()) {  // a branch: a welded base has no rows of D1 and D3
-    KT.template topRows<6>() = -data.D1.transpose();
-    KT.middleRows(nv, 6) = -data.D3.transpose();
+    KT.template topRows<6>() = -data.derivatives.D1.transpose();
+    KT.middleRows(nv, 6) = -data.derivatives.D3.transpose();
   }
-  KT.middleRows(off, n) = -data.D2.transpose();
-  KT.middleRows(nv + off, n) = -data.D4.transpose();
-  constraint_row_derivatives(model, data, set, cd, a_g0, /*with_kinematics=*/false,
+  KT.middleRows(off, n) = -data.derivatives.D2.transpose();
+  KT.middleRows(nv + off, n) = -data.derivatives.D4.transpose();
+  constraint_row_derivatives(model, data, set, cd, a_g0, KinematicRows::Omitted,
                              [&](const Constraint<S>& c, const RelativeMotion<S>& rm) {
                                add_wrench_motion_transposed(
                                    c, rm.H2, cd.lambda.segment(c.row, c.dim), ws, KT);
@@ -302,7 +303,7 @@ void kkt_derivatives_dense(const Model<S>& model, Data<S>& data, const Constrain
   const MatrixX<S>& Minv = ltdl_inverse(model, data);
   minv_times_derivatives(model, data, x, TwistRepresentation::Body, S(-1),
                          cd.ddq_dx.leftCols(cd.ddq_dx.cols()));  // a view
-  constraint_row_derivatives(model, data, set, cd, a_g0, /*with_kinematics=*/false,
+  constraint_row_derivatives(model, data, set, cd, a_g0, KinematicRows::Omitted,
                              [&](const Constraint<S>& c, const RelativeMotion<S>& rm) {
                                add_wrench_motion_response(c, rm.H2, cd.lambda.segment(c.row, c.dim),
                                                           ws, Minv, cd.ddq_dx);
@@ -374,8 +375,8 @@ void constrained_forward_dynamics_derivatives(
       static_cast<const ExternalWrenches<S>*>(nullptr));
   data.h = data.tau;
   forward_velocity(model, data, x);  // the body twists of the constraint rows
-  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true,
-                          /*kinematics_current=*/true);
+  detail::constraint_rows(model, data, set, cd, x, detail::ConstraintDrift::Included,
+                          detail::BodyKinematics::AlreadyCurrent);
   ltdl_factorize(model, data);
   detail::factor_delassus(model, data, set, cd, opt, who);
   detail::solve_factored_kkt(model, data, set, cd, tau);

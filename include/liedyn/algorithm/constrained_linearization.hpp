@@ -22,9 +22,10 @@
 // constraints allow: an LQR designed on (A_r, B_r) gives u = −K_r Pᵀ δx. Away from an
 // equilibrium Pᵀ A P is the projection of the linearization onto the tangent space.
 //
-// Outputs: data.A (2nv × 2nv), data.B (2nv × nv), data.ddq = the constrained accelerations, and
-// everything constrained_forward_dynamics_derivatives leaves (cd.ddq_dx, cd.lambda_dx, ...).
-// opt.minv is not used (the KKT solves use the sparse factors). Nothing allocates.
+// Outputs: data.linearization.A (2nv × 2nv), data.linearization.B (2nv × nv), data.ddq = the
+// constrained accelerations, and everything constrained_forward_dynamics_derivatives leaves
+// (cd.ddq_dx, cd.lambda_dx, ...). opt.minv is not used (the KKT solves use the sparse factors).
+// Nothing allocates.
 #pragma once
 
 #include <Eigen/QR>
@@ -34,8 +35,9 @@
 
 namespace liedyn {
 
-/// Continuous-time A and B of the constrained dynamics at (x, τ̄) into data.A, data.B (see the
-/// header; λ's derivatives are in cd.lambda_dx, cd.lambda_dtau with the same columns).
+/// Continuous-time A and B of the constrained dynamics at (x, τ̄) into data.linearization.A,
+/// data.linearization.B (see the header; λ's derivatives are in cd.lambda_dx, cd.lambda_dtau with
+/// the same columns).
 template <class S, class Derived>
 void linearize(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
                ConstraintData<S>& cd, const State<S>& x, const Eigen::MatrixBase<Derived>& tau,
@@ -43,16 +45,16 @@ void linearize(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set
                const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
   const int nv = model.nv();
   constrained_forward_dynamics_derivatives(model, data, set, cd, x, tau, opt.representation, copt);
-  data.A.bottomRows(nv) = cd.ddq_dx;
-  data.B.bottomRows(nv) = cd.ddq_dtau;
+  data.linearization.A.bottomRows(nv) = cd.ddq_dx;
+  data.linearization.B.bottomRows(nv) = cd.ddq_dtau;
   data.ddq = cd.ddq;
   // The bottom rows are copied in: clearing A and B whole would write them twice.
   detail::complete_continuous_linearization(model, data, x, opt.representation,
-                                            /*clear_top_rows=*/true);
+                                            detail::TopRows::Clear);
 }
 
 /// The constrained linearize() for τ̄ = S u with an actuation matrix S (nv × m, e.g. the joint
-/// torques of a floating robot, S = [0; 1]): A into data.A, B S into Bu (2nv × m).
+/// torques of a floating robot, S = [0; 1]): A into data.linearization.A, B S into Bu (2nv × m).
 template <class S, class DS, class Du>
 void linearize_actuated(
     const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
@@ -61,13 +63,13 @@ void linearize_actuated(
     const ConstrainedDynamicsOptions<S>& copt = ConstrainedDynamicsOptions<S>()) {
   detail::check_data_pairing("linearize_actuated", model, data);
   LIEDYN_CHECK_DIMS("linearize_actuated", "actuation", actuation, model.nv(), u.size());
-  data.tmp_nv2.noalias() = actuation * u;
-  linearize(model, data, set, cd, x, data.tmp_nv2, opt, copt);
-  Bu.resize(data.B.rows(), actuation.cols());  // no allocation once Bu has this size
+  data.linearization.actuated_force.noalias() = actuation * u;
+  linearize(model, data, set, cd, x, data.linearization.actuated_force, opt, copt);
+  Bu.resize(data.linearization.B.rows(), actuation.cols());  // no allocation once Bu has this size
   // Column by column (GEMV): a GEMM takes Eigen's heap blocking workspace once nv passes a few
   // dozen.
   for (Eigen::Index c = 0; c < actuation.cols(); ++c)
-    Bu.col(c).noalias() = data.B * actuation.col(c);
+    Bu.col(c).noalias() = data.linearization.B * actuation.col(c);
 }
 
 /// One semi-implicit Euler step of the constrained dynamics into `out` (may be x): the
@@ -84,8 +86,9 @@ void semi_implicit_euler_step(
   detail::advance_semi_implicit(model, x, cd.ddq, dt, out);
 }
 
-/// Jacobians of the constrained semi_implicit_euler_step, δx⁺ = A δx + B δτ̄, into data.A and
-/// data.B, δx in opt.representation at both ends (as linearize_discrete without constraints).
+/// Jacobians of the constrained semi_implicit_euler_step, δx⁺ = A δx + B δτ̄, into
+/// data.linearization.A and data.linearization.B, δx in opt.representation at both ends (as
+/// linearize_discrete without constraints).
 template <class S, class Derived>
 void linearize_discrete(
     const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
@@ -124,10 +127,10 @@ struct ReducedLinearization {
   MatrixX<S> AP;  ///< A P
 };
 
-/// The constrained linearization at (x, τ̄) (data.A, data.B, cd's derivatives, as linearize)
-/// and its restriction to the tangent space of the constraint manifold into `out` (see the
-/// header). The rank of C uses the QR's default threshold; out.basis is resized to the
-/// tangent space's dimension (no allocation once it has that size).
+/// The constrained linearization at (x, τ̄) (data.linearization.A, data.linearization.B, cd's
+/// derivatives, as linearize) and its restriction to the tangent space of the constraint manifold
+/// into `out` (see the header). The rank of C uses the QR's default threshold; out.basis is resized
+/// to the tangent space's dimension (no allocation once it has that size).
 template <class S, class Derived>
 void linearize_reduced(
     const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set, ConstraintData<S>& cd,
@@ -158,9 +161,9 @@ void linearize_reduced(
   out.A.resize(k, k);
   out.B.resize(k, nv);
   auto AP = out.AP.leftCols(k);
-  AP.noalias() = data.A.lazyProduct(out.basis);
+  AP.noalias() = data.linearization.A.lazyProduct(out.basis);
   out.A.noalias() = out.basis.transpose().lazyProduct(AP);
-  out.B.noalias() = out.basis.transpose().lazyProduct(data.B);
+  out.B.noalias() = out.basis.transpose().lazyProduct(data.linearization.B);
 }
 
 }  // namespace liedyn

@@ -57,12 +57,17 @@ inline int support_column(const std::vector<int>& support, int d) {
   return static_cast<int>(std::lower_bound(support.begin(), support.end(), d) - support.begin());
 }
 
-/// Row `from` of a support block (|support| columns, or [q | ν̄] with `two_parts`) into row `to`
-/// of a full matrix (nv columns, or 2nv): the support's entries only. The caller clears the
-/// rest, usually the whole matrix at once (contiguous, where a row of it is strided).
+/// The columns of a support block: one part (|support| columns, against ν̄ or q) or two
+/// ([q | ν̄], 2 |support| columns, against the state).
+enum class SupportParts { One, Two };
+
+/// Row `from` of a support block into row `to` of a full matrix (nv columns, or 2nv for two
+/// parts): the support's entries only. The caller clears the rest, usually the whole matrix at
+/// once (contiguous, where a row of it is strided).
 template <class DF, class DT>
 void scatter_support_row(const std::vector<int>& support, const Eigen::MatrixBase<DF>& from,
-                         bool two_parts, const Eigen::MatrixBase<DT>& to_) {
+                         SupportParts parts, const Eigen::MatrixBase<DT>& to_) {
+  const bool two_parts = parts == SupportParts::Two;
   auto& to = const_cast<Eigen::MatrixBase<DT>&>(to_);
   const int ns = static_cast<int>(support.size());
   const int nv = static_cast<int>(two_parts ? to.size() / 2 : to.size());
@@ -84,8 +89,8 @@ ConstraintFrameMotion<S> constraint_frame_motion(const Data<S>& data, const Cons
                                                  int body, const SE3<S>& placement) {
   ConstraintFrameMotion<S> f;
   if (body < 0) return f;
-  f.H = data.H_world[body] * placement;
-  f.v = placement.act_inverse(data.v[body]);
+  f.H = data.kinematics.H_world[body] * placement;
+  f.v = placement.act_inverse(data.kinematics.v[body]);
   f.a = placement.act_inverse(cd.bias_acceleration[body]);
   return f;
 }
@@ -103,14 +108,21 @@ void check_constraint_call(const char* who, const Model<S>& model, const Data<S>
   check_state(who, model, x);
 }
 
-/// Writes the rows of every constraint; `with_drift`: also the accelerations at q̈ = 0 (drift,
-/// gamma), one more pass along the constraints' support chains. `kinematics_current`: data's
-/// H_parent, H_world, vJ and v are already at x (computed earlier in the same call).
+/// What constraint_rows writes beside J: the accelerations at q̈ = 0 too (drift, gamma: one
+/// more pass along the constraints' support chains), or not.
+enum class ConstraintDrift { Omitted, Included };
+
+/// Whether a pass computes the forward kinematics at x or finds data's H_parent, H_world, vJ
+/// and v already there (computed earlier in the same call).
+enum class BodyKinematics { Compute, AlreadyCurrent };
+
+/// Writes the rows of every constraint, and their drift when asked.
 template <class S>
 void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
-                     ConstraintData<S>& cd, const State<S>& x, bool with_drift,
-                     bool kinematics_current = false) {
-  if (!kinematics_current) forward_kinematics(model, data, x);
+                     ConstraintData<S>& cd, const State<S>& x, ConstraintDrift drift,
+                     BodyKinematics kinematics = BodyKinematics::Compute) {
+  const bool with_drift = drift == ConstraintDrift::Included;
+  if (kinematics == BodyKinematics::Compute) forward_kinematics(model, data, x);
   // The bias accelerations (q̈ = 0, no gravity) of the bodies on `body`'s support chain, root
   // first: only the constraints' chains are read.
   auto bias_chain = [&](int body) {
@@ -122,8 +134,8 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
         return;
       }
       const Joint<S>& joint = model.joint(j);
-      joint.motion_to_child(data.H_parent[j], cd.bias_acceleration[model.parent(j)], a);
-      a += data.v[j].cross(data.vJ[j]);
+      joint.motion_to_child(data.kinematics.H_parent[j], cd.bias_acceleration[model.parent(j)], a);
+      a += data.kinematics.v[j].cross(data.kinematics.vJ[j]);
       joint.add_bias(x.s.segment(model.q_index(j), model.joint_nq(j)),
                      x.r.segment(model.r_index(j), model.joint_nv(j)), a);  // c_J
     });
@@ -164,17 +176,17 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
         if (body < 0) return;
         detail::for_each_support_body(model, body, [&](int j) {
           if (j == 0) {
-            model.base_joint().add_inertial_columns(data.H_world[0], sign, R);
+            model.base_joint().add_inertial_columns(data.kinematics.H_world[0], sign, R);
             return;
           }
           // A joint's coordinates are consecutive in the support, as in ν̄.
           const int first = support_column(c.support, model.v_index(j)), k = model.joint_nv(j);
           if (k == 1) {
-            R.col(first) += sign * model.joint(j).subspace_in(data.H_world[j]).vector();
+            R.col(first) += sign * model.joint(j).subspace_in(data.kinematics.H_world[j]).vector();
             return;
           }
           Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> columns(6, k);
-          model.joint(j).subspace_in(data.H_world[j],
+          model.joint(j).subspace_in(data.kinematics.H_world[j],
                                      x.s.segment(model.q_index(j), model.joint_nq(j)), columns);
           R.middleCols(first, k) += sign * columns;
         });
@@ -260,7 +272,7 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
     }
     for (int k = 0; k < c.dim; ++k) {
       const int r = c.row + k, src = c.components[k];
-      scatter_support_row(c.support, rows.row(src), false, cd.J.row(r));
+      scatter_support_row(c.support, rows.row(src), SupportParts::One, cd.J.row(r));
       cd.velocity_error(r) = vel(src) - c.velocity(k);
       cd.position_error(r) = err(src);
       if (with_drift) {
@@ -281,7 +293,7 @@ template <class S>
 void constraint_kinematics(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
                            ConstraintData<S>& cd, const State<S>& x) {
   detail::check_constraint_call("constraint_kinematics", model, data, set, cd, x);
-  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/true);
+  detail::constraint_rows(model, data, set, cd, x, detail::ConstraintDrift::Included);
 }
 
 /// J, position_error and velocity_error only (no drift, no γ: cd.drift and cd.gamma are left
@@ -290,7 +302,7 @@ template <class S>
 void constraint_jacobian(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
                          ConstraintData<S>& cd, const State<S>& x) {
   detail::check_constraint_call("constraint_jacobian", model, data, set, cd, x);
-  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
+  detail::constraint_rows(model, data, set, cd, x, detail::ConstraintDrift::Omitted);
 }
 
 }  // namespace liedyn

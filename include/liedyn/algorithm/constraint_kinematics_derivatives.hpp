@@ -58,14 +58,14 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
   dav.setZero();
   axis_rate.setZero();
   if (body < 0) return;
-  const Motion<S>& Vb = data.ground_v[body];
+  const Motion<S>& Vb = data.derivatives.v[body];
   const int off = model.offset();
   for_each_support_body(model, body, [&](int k) {
     if (k == 0) {
       // A branch: the base's columns of these derivatives exist only with its coordinates.
       if (!model.has_moving_base()) return;
       theta.template leftCols<6>().setIdentity();
-      dav.template leftCols<6>() = -(Vb - data.ground_v[0]).cross_matrix();
+      dav.template leftCols<6>() = -(Vb - data.derivatives.v[0]).cross_matrix();
       return;
     }
     // Column d hangs from (Vpar_d, Apar_d) (eidamb_derivatives.hpp): moved by δq_d, b turns
@@ -74,23 +74,25 @@ void body_motion_derivatives(const Model<S>& model, const Data<S>& data, int bod
     // = S_d × V_b + W_d. The axis itself turns with Vpost_d: Ṡ_d = Vpost_d × S_d = W_d + u_d.
     auto column = [&](int d, const Motion<S>& dA_by_q) {
       const int col = support_column(support, off + d);
-      const Motion<S>& Sd = data.ground_axis[d];
+      const Motion<S>& Sd = data.derivatives.axis[d];
       theta.col(col) = Sd.vector();
-      dv.col(col) = -data.ground_u[d].vector();
+      dv.col(col) = -data.derivatives.u[d].vector();
       daq.col(col) = dA_by_q.vector();
-      dav.col(col) = (Sd.cross(Vb) + data.ground_w[d]).vector();
-      axis_rate.col(col) = (data.ground_w[d] + data.ground_u[d]).vector();
+      dav.col(col) = (Sd.cross(Vb) + data.derivatives.w[d]).vector();
+      axis_rate.col(col) = (data.derivatives.w[d] + data.derivatives.u[d]).vector();
     };
     // A 1-DoF joint's column may take its child's motion (V_k, A_k) for (Vpar_d, Apar_d), as
     // S × S = 0 makes the two forms equal, without φ_d.
     if (model.joint(k).one_dof()) {
       const int d = model.r_index(k);
-      const Motion<S> Ak = data.ground_a[k] - a_g0;
-      column(d, Ak.cross(data.ground_axis[d]) + (Vb - data.ground_v[k]).cross(data.ground_u[d]));
+      const Motion<S> Ak = data.derivatives.a[k] - a_g0;
+      column(d, Ak.cross(data.derivatives.axis[d]) +
+                    (Vb - data.derivatives.v[k]).cross(data.derivatives.u[d]));
       return;
     }
     for (int d = model.r_index(k); d < model.r_index(k + 1); ++d)
-      column(d, data.ground_axis[d].cross(a_g0) - data.ground_phi[d] + Vb.cross(data.ground_u[d]));
+      column(d, data.derivatives.axis[d].cross(a_g0) - data.derivatives.phi[d] +
+                    Vb.cross(data.derivatives.u[d]));
   });
 }
 
@@ -197,20 +199,34 @@ struct RelativeMotion {
   Motion<S> u, v2, y;
 };
 
+/// Which derivatives relative_motion_derivatives adds to the velocity's: of the acceleration
+/// (the rows' y), of the relative columns in time (J̇), each or neither.
+struct RelativeMotionTerms {
+  bool acceleration;    ///< dy = δy by [δq | δν̄]
+  bool time_variation;  ///< gdot = d/dt of the relative columns
+};
+inline constexpr RelativeMotionTerms kVelocityTermsOnly{false, false},
+    kWithAccelerationTerms{true, false}, kEveryMotionTerm{true, true};
+
+/// The rows constraint_row_derivatives writes beside ∂(J ν̄)/∂x and ∂(J q̈ + γ)/∂x: the position
+/// error's derivative and J̇ too, or not.
+enum class KinematicRows { Omitted, Included };
+
 /// The derivatives of constraint c's relative motion (not a coupling) from the ground pass in
 /// data (ground_motion_pass or eidamb_derivatives at the velocity and accelerations of interest),
 /// in frame 2's coordinates, into the workspace's support blocks (ns = |c.support| columns, see
 /// SupportColumns):
 ///   theta2 = δθ_2 by δq (6 × ns), theta1 = δ₁₂ by δq (the relative Jacobian, 6 × ns),
 ///   du = δu by [δq | δν̄] (6 × 2ns);
-///   with_acceleration: dy = δy by [δq | δν̄], y the rows' acceleration before P;
-///   with_time_variation: gdot = d/dt of the relative columns theta1 (6 × ns).
+///   with terms.acceleration: dy = δy by [δq | δν̄], y the rows' acceleration before P;
+///   with terms.time_variation: gdot = d/dt of the relative columns theta1 (6 × ns).
 /// Base-twist columns in the body representation.
 template <class S>
 RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<S>& data,
                                               const Constraint<S>& c, const Motion<S>& a_g0,
                                               ConstrainedDerivativesWorkspace<S>& ws,
-                                              bool with_acceleration, bool with_time_variation) {
+                                              RelativeMotionTerms terms) {
+  const bool with_acceleration = terms.acceleration, with_time_variation = terms.time_variation;
   const int ns = static_cast<int>(c.support.size());
   auto t1 = ws.theta1.leftCols(ns), v1 = ws.dv1.leftCols(ns), aq1 = ws.daq1.leftCols(ns),
        av1 = ws.dav1.leftCols(ns);
@@ -223,9 +239,9 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
   if (moving1)
     body_motion_derivatives<S>(model, data, c.body1, c.support, a_g0, t1, v1, aq1, av1, rate1);
   body_motion_derivatives<S>(model, data, c.body2, c.support, a_g0, t2, v2, aq2, av2, gdot);
-  const Motion<S> V1 = moving1 ? data.ground_v[c.body1] : Motion<S>::Zero();
-  const Motion<S> A1 = moving1 ? Motion<S>(data.ground_a[c.body1] - a_g0) : Motion<S>::Zero();
-  const Motion<S>& V2 = data.ground_v[c.body2];
+  const Motion<S> V1 = moving1 ? data.derivatives.v[c.body1] : Motion<S>::Zero();
+  const Motion<S> A1 = moving1 ? Motion<S>(data.derivatives.a[c.body1] - a_g0) : Motion<S>::Zero();
+  const Motion<S>& V2 = data.derivatives.v[c.body2];
   // Ground frame: δ₁₂ (theta1 ← θ₂ − θ₁), δu and δu̇ for [δq | δν̄].
   auto dU = ws.du.leftCols(2 * ns);
   auto dUd = ws.dud.leftCols(2 * ns);
@@ -257,7 +273,7 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
     add_cross_motion_columns(-V2, rel, gdot);
     // A branch: the base's columns exist only with its coordinates.
     if (!moving1 && model.has_moving_base())
-      gdot.template leftCols<6>() += data.ground_v[0].cross_matrix();
+      gdot.template leftCols<6>() += data.derivatives.v[0].cross_matrix();
   }
   if (with_acceleration) {
     dUd.leftCols(ns) = aq2;
@@ -271,8 +287,8 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
   }
   // To frame 2: dU carries δ₁₂ (and for a contact θ₂) in its right half.
   RelativeMotion<S> out;
-  out.H2 = data.H_world[c.body2] * c.placement2;
-  const SE3<S> X20 = data.H_base[c.body2] * c.placement2;  // ^0H_2
+  out.H2 = data.kinematics.H_world[c.body2] * c.placement2;
+  const SE3<S> X20 = data.kinematics.H_base[c.body2] * c.placement2;  // ^0H_2
   X20.act_inverse_motions(dU, dU);
   if (moving1) X20.act_inverse_motions(t2, t2);  // δθ_2 by δq, frame 2
   else t2 = dU.rightCols(ns);
@@ -290,7 +306,7 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
   const Motion<S>& u = out.u;
   // The rows' acceleration before P (constraint_kinematics.hpp), y, and its derivative dy.
   auto dy = ws.dy.leftCols(2 * ns);
-  out.y = X20.act_inverse(Motion<S>(data.ground_a[c.body2] - a_g0) - A1 + V2.cross(V1));
+  out.y = X20.act_inverse(Motion<S>(data.derivatives.a[c.body2] - a_g0) - A1 + V2.cross(V1));
   dy = dUd;
   const bool body_sense = c.sense == TwistRepresentation::Body;
   if (c.type == ConstraintType::RigidContact || c.type == ConstraintType::RigidLoop) {
@@ -319,13 +335,14 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
 
 /// The row derivatives of every constraint of the set, body-representation columns, from the
 /// ground pass in data at (x, q̈): cd.velocity_dx, cd.acceleration_dx = ∂(J q̈ + γ)/∂x (q̈
-/// held), and with `with_kinematics` also cd.position_error_dx and cd.Jdot. `each` is called
+/// held), and with KinematicRows::Included also cd.position_error_dx and cd.Jdot. `each` is called
 /// after each geometric constraint with (c, relative motion), the workspace still holding
 /// theta1, theta2 of relative_motion_derivatives (support blocks).
 template <class S, class F>
 void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
                                 const ConstraintSet<S>& set, ConstraintData<S>& cd,
-                                const Motion<S>& a_g0, bool with_kinematics, F&& each) {
+                                const Motion<S>& a_g0, KinematicRows kinematic_rows, F&& each) {
+  const bool with_kinematics = kinematic_rows == KinematicRows::Included;
   const int nv = model.nv();
   ConstrainedDerivativesWorkspace<S>& ws = cd.derivatives;
   // The rows are zero off their supports: cleared here at once, then only the supports written.
@@ -345,8 +362,8 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
       }
       continue;
     }
-    const RelativeMotion<S> rm =
-        relative_motion_derivatives(model, data, c, a_g0, ws, true, with_kinematics);
+    const RelativeMotion<S> rm = relative_motion_derivatives(
+        model, data, c, a_g0, ws, with_kinematics ? kEveryMotionTerm : kWithAccelerationTerms);
     const int ns = static_cast<int>(c.support.size());
     auto theta1 = ws.theta1.leftCols(ns), theta2 = ws.theta2.leftCols(ns);
     auto rows = ws.rows.leftCols(2 * ns), dy = ws.dy.leftCols(2 * ns);
@@ -355,12 +372,13 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
     // ∂(J ν̄)/∂x: the same P on δu (an output, and the Kd term).
     sense_rows_derivative<S>(c, rm.H2, rm.u, ws.du.leftCols(2 * ns), theta2, dy);
     for (int k = 0; k < c.dim; ++k)
-      scatter_support_row(c.support, dy.row(c.components[k]), true, cd.velocity_dx.row(c.row + k));
+      scatter_support_row(c.support, dy.row(c.components[k]), SupportParts::Two,
+                          cd.velocity_dx.row(c.row + k));
     if (!(c.Kd == S(0))) rows += c.Kd * dy;
     const bool error_needed = c.has_placement && (with_kinematics || !(c.Kp == S(0)));
     if (error_needed) {
-      const SE3<S> H1 =
-          c.body1 >= 0 ? SE3<S>(data.H_world[c.body1] * c.placement1) : SE3<S>::Identity();
+      const SE3<S> H1 = c.body1 >= 0 ? SE3<S>(data.kinematics.H_world[c.body1] * c.placement1)
+                                     : SE3<S>::Identity();
       auto star = ws.star.leftCols(ns);
       star = theta2 - theta1;  // frame 1's motion, frame 2's coordinates
       position_error_derivative<S>(c, rm.H2, H1 * c.placement, theta2, star, ws.de.leftCols(ns),
@@ -368,12 +386,12 @@ void constraint_row_derivatives(const Model<S>& model, const Data<S>& data,
       if (!(c.Kp == S(0))) rows.leftCols(ns) += c.Kp * error_dq;
     }
     for (int k = 0; k < c.dim; ++k)
-      scatter_support_row(c.support, rows.row(c.components[k]), true,
+      scatter_support_row(c.support, rows.row(c.components[k]), SupportParts::Two,
                           cd.acceleration_dx.row(c.row + k));
     if (with_kinematics) {
       if (error_needed)
         for (int k = 0; k < c.dim; ++k)
-          scatter_support_row(c.support, error_dq.row(c.components[k]), false,
+          scatter_support_row(c.support, error_dq.row(c.components[k]), SupportParts::One,
                               cd.position_error_dx.row(c.row + k));
       // J̇ column by column: d(P y_l)/dt with y_l = theta1's column l, ẏ_l = gdot's, and frame 2
       // turning by its own twist (J̇ is zero off the support).
@@ -428,7 +446,7 @@ void constraint_kinematics_derivatives(const Model<S>& model, Data<S>& data,
   detail::update_base_poses(model, data);
   detail::ground_motion_pass(model, data, x, ddq);
   const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
-  detail::constraint_row_derivatives(model, data, set, cd, a_g0, /*with_kinematics=*/true,
+  detail::constraint_row_derivatives(model, data, set, cd, a_g0, detail::KinematicRows::Included,
                                      [](const Constraint<S>&, const detail::RelativeMotion<S>&) {});
   detail::columns_to_representation(model, x, rep, cd.velocity_dx);
   detail::columns_to_representation(model, x, rep, cd.acceleration_dx);

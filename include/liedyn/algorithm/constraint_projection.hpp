@@ -37,7 +37,7 @@ int project_configuration(const Model<S>& model, Data<S>& data, const Constraint
   detail::check_constraint_call(who, model, data, set, cd, x);
   const int nv = model.nv(), off = model.offset();
   for (int it = 0;; ++it) {
-    detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
+    detail::constraint_rows(model, data, set, cd, x, detail::ConstraintDrift::Omitted);
     int worst = 0;
     S worst_error(0);
     for (int r = 0; r < set.dimension(); ++r) {
@@ -74,7 +74,7 @@ void project_velocity(const Model<S>& model, Data<S>& data, const ConstraintSet<
                       const ConstrainedDynamicsOptions<S>& opt = ConstrainedDynamicsOptions<S>()) {
   const char* who = "project_velocity";
   detail::check_constraint_call(who, model, data, set, cd, x);
-  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
+  detail::constraint_rows(model, data, set, cd, x, detail::ConstraintDrift::Omitted);
   detail::factor_kkt(model, data, set, cd, opt, who);
   VectorX<S>& v = cd.tmp_q;
   const BaseJoint<S>& base = model.base_joint();

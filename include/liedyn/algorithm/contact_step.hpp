@@ -40,12 +40,12 @@
 
 #include "liedyn/algorithm/common.hpp"
 #include "liedyn/algorithm/crba.hpp"
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/algorithm/kinematics.hpp"
 #include "liedyn/algorithm/ltdl.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/arithmetic/frictional_contact.hpp"
 #include "liedyn/config.hpp"
-#include "liedyn/model/data.hpp"
 #include "liedyn/model/model.hpp"
 #include "liedyn/model/state.hpp"
 
@@ -313,7 +313,7 @@ template <class S, class Derived>
 void ltdl_transpose_solve(const Model<S>& model, const Data<S>& data,
                           const Eigen::MatrixBase<Derived>& y_out) {
   Eigen::MatrixBase<Derived>& y = const_cast<Eigen::MatrixBase<Derived>&>(y_out);
-  const MatrixX<S>& F = data.ltdl;
+  const MatrixX<S>& F = data.ltdl.factors;
   for (int j = model.nv() - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
     y(j) -= F.col(j).segment(first, len).dot(y.segment(first, len));
@@ -392,7 +392,7 @@ ContactStepResult<S> contact_step(const Model<S>& model, ContactStepWorkspace<S>
   int m = 0;
   for (int k = 0; k < nc; ++k) {
     const ContactPoint<S>& c = ws.points[k];
-    const SE3<S>& H_body = data.H_world[c.body];
+    const SE3<S>& H_body = data.kinematics.H_world[c.body];
     const Vector3<S> centre = H_body.act_point(c.point);
     const Vector3<S> n = c.axes.col(2);
     const S phi = n.dot(centre - c.plane_point) - c.radius;
@@ -433,7 +433,8 @@ ContactStepResult<S> contact_step(const Model<S>& model, ContactStepWorkspace<S>
   for (int j = 0; j < m; ++j) {
     for (int i = j; i < m; ++i) {
       S sum(0);
-      for (int d = 0; d < nv; ++d) sum += ws.JT_solved(d, i) * ws.JT_solved(d, j) / data.ltdl(d, d);
+      for (int d = 0; d < nv; ++d)
+        sum += ws.JT_solved(d, i) * ws.JT_solved(d, j) / data.ltdl.factors(d, d);
       ws.delassus(i, j) = sum;
       ws.delassus(j, i) = sum;
     }

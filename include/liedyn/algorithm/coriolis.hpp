@@ -20,7 +20,6 @@
 // allocation.
 #pragma once
 
-#include "liedyn/algorithm/crba.hpp"
 #include "liedyn/algorithm/eidamb_derivatives.hpp"
 
 namespace liedyn {
@@ -36,21 +35,21 @@ LIEDYN_ALWAYS_INLINE void coriolis_motion_of_body(const Model<S>& model, Data<S>
   if (!model.joint(i).one_dof()) {
     ground_motion_of_joint_columns(model, data, x, no_acceleration, i);
     for (int c = model.r_index(i); c < model.r_index(i + 1); ++c)
-      data.ground_axis_rate[c] = data.ground_w[c] + data.ground_u[c];
+      data.derivatives.axis_rate[c] = data.derivatives.w[c] + data.derivatives.u[c];
     return;
   }
   const int p = model.parent(i), c = model.r_index(i);
-  const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
-  data.ground_axis[c] = Si;
-  data.ground_axis_rate[c] = data.ground_v[p].cross(Si);  // −u_c = V_λ × S_c
-  data.ground_v[i] = data.ground_v[p] + Si * S(x.r(c));
+  const Motion<S> Si = model.joint(i).subspace_in(data.kinematics.H_base[i]);
+  data.derivatives.axis[c] = Si;
+  data.derivatives.axis_rate[c] = data.derivatives.v[p].cross(Si);  // −u_c = V_λ × S_c
+  data.derivatives.v[i] = data.derivatives.v[p] + Si * S(x.r(c));
 }
 
 }  // namespace detail
 
 /// The Coriolis matrix C(x) (nv × nv, base first, body base twist) into data.coriolis: C ν̄ =
-/// coriolis_force(x), Ṁ − 2C skew-symmetric; every joint type. Writes data.H_parent, H_base and
-/// the ground_* fields (frame 0 quantities, see eidamb_derivatives.hpp).
+/// coriolis_force(x), Ṁ − 2C skew-symmetric; every joint type. Writes data.kinematics.H_parent,
+/// H_base and data.derivatives (frame 0 quantities, see eidamb_derivatives.hpp).
 template <class S>
 const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("coriolis_matrix", model, x);
@@ -58,48 +57,49 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
   detail::update_poses(model, data, x.s);
   const int nb = model.num_bodies(), off = model.offset();
   const auto no_acceleration = VectorX<S>::Zero(model.nv());
-  detail::ground_motion_of_root(model, data, x, no_acceleration, /*with_gravity=*/false);
-  const Motion<S> nu = data.ground_v[0];
+  detail::ground_motion_of_root(model, data, x, no_acceleration, detail::GravityTerm::Excluded);
+  const Motion<S> nu = data.derivatives.v[0];
   {
     const SpatialInertia<S>& I0 = model.inertia(0);
-    data.ground_Ic[0] = I0;
-    data.ground_hc[0] = I0 * nu;
-    data.ground_Bc[0] = I0.variation(nu);
+    data.derivatives.Ic[0] = I0;
+    data.derivatives.hc[0] = I0 * nu;
+    data.derivatives.Bc[0] = I0.variation(nu);
   }
   for (int i = 1; i < nb; ++i) {
     detail::coriolis_motion_of_body(model, data, x, no_acceleration, i);
-    const SpatialInertia<S> Ii = model.inertia(i).transformed(data.H_base[i]);
-    data.ground_Ic[i] = Ii;
-    data.ground_hc[i] = Ii * data.ground_v[i];
-    data.ground_Bc[i] = Ii.variation(data.ground_v[i]);
+    const SpatialInertia<S> Ii = model.inertia(i).transformed(data.kinematics.H_base[i]);
+    data.derivatives.Ic[i] = Ii;
+    data.derivatives.hc[i] = Ii * data.derivatives.v[i];
+    data.derivatives.Bc[i] = Ii.variation(data.derivatives.v[i]);
   }
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
-    data.ground_Ic[p] += data.ground_Ic[i];
-    data.ground_hc[p] += data.ground_hc[i];
-    data.ground_Bc[p] += data.ground_Bc[i];
+    data.derivatives.Ic[p] += data.derivatives.Ic[i];
+    data.derivatives.hc[p] += data.derivatives.hc[i];
+    data.derivatives.Bc[p] += data.derivatives.Bc[i];
   }
   MatrixX<S>& C = data.coriolis;
   C.setZero();
   const S half(0.5);
   for (int j = 1; j < nb; ++j) {
-    const SpatialInertia<S>& Ic = data.ground_Ic[j];
-    const Force<S>& hc = data.ground_hc[j];
+    const SpatialInertia<S>& Ic = data.derivatives.Ic[j];
+    const Force<S>& hc = data.derivatives.hc[j];
     const int c0 = model.r_index(j), c_end = model.r_index(j + 1);
     for (int c = c0; c < c_end; ++c) {
       const int row = off + c;
-      const Motion<S>& Sc = data.ground_axis[c];
+      const Motion<S>& Sc = data.derivatives.axis[c];
       const Force<S> y = Ic * Sc;
-      const Force<S> BS = data.ground_Bc[j] * Sc;
+      const Force<S> BS = data.derivatives.Bc[j] * Sc;
       const Force<S> Sxh = Sc.cross(hc);
       const Force<S> e = (BS - Sxh) * half;
       // Column c at the strict ancestors' rows: S_d · F_c.
-      const Force<S> F = (BS + Sxh) * half + Ic * data.ground_axis_rate[c];
+      const Force<S> F = (BS + Sxh) * half + Ic * data.derivatives.axis_rate[c];
       for (int d = c0; d < c_end; ++d)
-        C(row, off + d) = dot(data.ground_axis_rate[d], y) + dot(data.ground_axis[d], e);
+        C(row, off + d) = dot(data.derivatives.axis_rate[d], y) + dot(data.derivatives.axis[d], e);
       for (int vd = model.dof_parent(off + c0); vd >= off; vd = model.dof_parent(vd)) {
-        C(row, vd) = dot(data.ground_axis_rate[vd - off], y) + dot(data.ground_axis[vd - off], e);
-        C(vd, row) = dot(data.ground_axis[vd - off], F);
+        C(row, vd) =
+            dot(data.derivatives.axis_rate[vd - off], y) + dot(data.derivatives.axis[vd - off], e);
+        C(vd, row) = dot(data.derivatives.axis[vd - off], F);
       }
       if (off) {
         // Base columns: y·(ν × e_m) + e_m·e = (e − ν ×̄* y)_m; base rows: F.
@@ -109,9 +109,9 @@ const MatrixX<S>& coriolis_matrix(const Model<S>& model, Data<S>& data, const St
     }
   }
   if (off)
-    C.template topLeftCorner<6, 6>() =
-        data.ground_Ic[0].matrix() * nu.cross_matrix() +
-        half * (data.ground_Bc[0].matrix() + detail::cross_star_of_force(data.ground_hc[0]));
+    C.template topLeftCorner<6, 6>() = data.derivatives.Ic[0].matrix() * nu.cross_matrix() +
+                                       half * (data.derivatives.Bc[0].matrix() +
+                                               detail::cross_star_of_force(data.derivatives.hc[0]));
   return C;
 }
 

@@ -4,9 +4,9 @@
 // Frames and order (docs/conventions.md §2): M is (nv × nv), BASE FIRST,
 //   M = [ M^c_0  F ; Fᵀ  M_JJ ]   (moving base)      M = M_JJ   (welded base)
 // with M^c_0 the composite inertia of the whole tree in the base frame (the 6×6 matrix of
-// data.Ic[0]), F = _0F the base–joint block (column j−1: the wrench _0X^j M^c_j Γ_j that
-// joint j's unit acceleration needs, in the base frame — EIDAmb's lines 32–38**), and M_JJ the
-// classic joint-space block
+// data.inverse_dynamics.Ic[0]), F = _0F the base–joint block (column j−1: the wrench _0X^j M^c_j
+// Γ_j that joint j's unit acceleration needs, in the base frame — EIDAmb's lines 32–38**), and M_JJ
+// the classic joint-space block
 //   M_ij = Γ_iᵀ (_iX^j M^c_j Γ_j)  for i an ancestor of j (or i = j),  0 off the branch,
 // plus the armature on the diagonal. M depends on the joint positions s only (base-frame
 // coordinates), never on H, ν or r.
@@ -34,9 +34,10 @@
 // Every joint type: a joint of n degrees of freedom owns n consecutive rows and columns, its
 // block Γ_iᵀ M^c_i Γ_i(q) on the diagonal (Γ(q) depends on q for the universal joint only).
 //
-// Writes data.H_parent, data.Ic (composite inertias, body frames; Ic[0], in the base frame, is
-// the whole robot's), data.F (moving base) and data.M; the base-frame route also data.H_base
-// (^0H_i) and, for the 1-DoF joints, data.ground_axis (S_i).
+// Writes data.kinematics.H_parent, data.inverse_dynamics.Ic (composite inertias, body frames;
+// Ic[0], in the base frame, is the whole robot's), data.inverse_dynamics.F (moving base) and
+// data.M; the base-frame route also data.kinematics.H_base
+// (^0H_i) and, for the 1-DoF joints, data.derivatives.axis (S_i).
 // M is cleared on every call before the pattern is written, so the entries between
 // different branches are zero whatever data.M held: nothing relies on it keeping a value.
 // Cost O(n·d) (d = tree depth). No allocation.
@@ -64,29 +65,29 @@ CrbaRoute crba_automatic_route(const Model<S>& model) {
 
 namespace detail {
 
-/// crba from data.H_parent (update_joint_transforms at s), walking F up the body frames.
+/// crba from data.kinematics.H_parent (update_joint_transforms at s), walking F up the body frames.
 ///
-/// One backward sweep. data.F holds F_j = M^c_j Γ_j for every joint j already visited, in the
-/// frame of the body being visited: at body i the columns of subtree(i) (contiguous in the
-/// model's order) are all in frame i, row i of M is Γ_iᵀ times them, and one transform moves the
-/// whole block to frame λ(i). The transforms are those of the textbook walk (Σ depth of them), but
-/// one pose serves a block of columns instead of one column at a time; the block reaching the
+/// One backward sweep. data.inverse_dynamics.F holds F_j = M^c_j Γ_j for every joint j already
+/// visited, in the frame of the body being visited: at body i the columns of subtree(i) (contiguous
+/// in the model's order) are all in frame i, row i of M is Γ_iᵀ times them, and one transform moves
+/// the whole block to frame λ(i). The transforms are those of the textbook walk (Σ depth of them),
+/// but one pose serves a block of columns instead of one column at a time; the block reaching the
 /// base frame is the base–joint block.
 template <class S>
 void crba_walk(const Model<S>& model, Data<S>& data) {
   const int nb = model.num_bodies(), off = model.offset();
-  for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
+  for (int i = 0; i < nb; ++i) data.inverse_dynamics.Ic[i] = model.inertia(i);
   MatrixX<S>& M = data.M;
-  Matrix6X<S>& F = data.F;
+  Matrix6X<S>& F = data.inverse_dynamics.F;
   for (int i = nb - 1; i >= 1; --i) {
     const int parent = model.parent(i), vi = model.v_index(i), ri = model.r_index(i);
     const int n = model.joint_nv(i);
     const Joint<S>& joint = model.joint(i);
-    const auto q = data.joint_q.segment(model.q_index(i), model.joint_nq(i));
+    const auto q = data.kinematics.joint_q.segment(model.q_index(i), model.joint_nq(i));
     // Columns ri.. of F: joint i's n columns F_i = M^c_i Γ_i and those of its subtree, all in
     // frame i.
     auto subtree = F.middleCols(ri, model.r_index(model.subtree_end(i)) - ri);
-    joint.inertia_times_subspace(data.Ic[i], q, subtree.leftCols(n));  // M^c_i Γ_i
+    joint.inertia_times_subspace(data.inverse_dynamics.Ic[i], q, subtree.leftCols(n));  // M^c_i Γ_i
     // Rows and columns vi.. of M: Γ_iᵀ F over subtree(i) (RBDA Table 6.2, the inner loop's f_j).
     // Within the joint's own n × n block both writes of an entry hold the same product pair, the
     // later one wins for both: M stays exactly symmetric.
@@ -96,43 +97,48 @@ void crba_walk(const Model<S>& model, Data<S>& data) {
     });
     for (int a = 0; a < n; ++a) M(vi + a, vi + a) += joint.armature;
     // M^c_λ += _λX^i M^c_i ^iX_λ
-    joint.add_inertia_to_parent(data.H_parent[i], data.Ic[i], data.Ic[parent]);
+    joint.add_inertia_to_parent(data.kinematics.H_parent[i], data.inverse_dynamics.Ic[i],
+                                data.inverse_dynamics.Ic[parent]);
     // A welded base's children need no move: F is then scratch.
-    if (parent > 0 || off > 0) joint.forces_to_parent(data.H_parent[i], subtree);  // f ← _λX^i f
+    if (parent > 0 || off > 0)
+      joint.forces_to_parent(data.kinematics.H_parent[i], subtree);  // f ← _λX^i f
   }
   if (off == 0) return;
-  M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
+  M.template topLeftCorner<6, 6>() = data.inverse_dynamics.Ic[0].matrix();
   M.topRightCorner(6, F.cols()) = F;
   M.bottomLeftCorner(F.cols(), 6) = F.transpose();
 }
 
-/// crba from data.H_parent (update_joint_transforms at s), through the base frame.
+/// crba from data.kinematics.H_parent (update_joint_transforms at s), through the base frame.
 ///
-/// F_j = ^0X_j M^c_j Γ_j is formed once per joint, in data.F (the base–joint block when the base
-/// moves), and row i of M over subtree(i) is S_iᵀ times those columns, S_i = ^0X_i Γ_i: the
-/// subtree's columns are contiguous in the model's order, so each row is one pass over a block
-/// of data.F with S_i held in registers.
+/// F_j = ^0X_j M^c_j Γ_j is formed once per joint, in data.inverse_dynamics.F (the base–joint block
+/// when the base moves), and row i of M over subtree(i) is S_iᵀ times those columns, S_i = ^0X_i
+/// Γ_i: the subtree's columns are contiguous in the model's order, so each row is one pass over a
+/// block of data.inverse_dynamics.F with S_i held in registers.
 template <class S>
 void crba_base_frame(const Model<S>& model, Data<S>& data) {
   const int nb = model.num_bodies(), off = model.offset();
-  data.H_base[0] = SE3<S>::Identity();
+  data.kinematics.H_base[0] = SE3<S>::Identity();
   for (int i = 1; i < nb; ++i) {
     const int parent = model.parent(i);
-    if (parent == 0) data.H_base[i] = data.H_parent[i];
-    else model.joint(i).child_pose(data.H_base[parent], data.H_parent[i], data.H_base[i]);
+    if (parent == 0) data.kinematics.H_base[i] = data.kinematics.H_parent[i];
+    else
+      model.joint(i).child_pose(data.kinematics.H_base[parent], data.kinematics.H_parent[i],
+                                data.kinematics.H_base[i]);
     if (model.joint_nv(i) == 1)
-      data.ground_axis[model.r_index(i)] = model.joint(i).subspace_in(data.H_base[i]);  // S_i
+      data.derivatives.axis[model.r_index(i)] =
+          model.joint(i).subspace_in(data.kinematics.H_base[i]);  // S_i
   }
-  for (int i = 0; i < nb; ++i) data.Ic[i] = model.inertia(i);
+  for (int i = 0; i < nb; ++i) data.inverse_dynamics.Ic[i] = model.inertia(i);
   MatrixX<S>& M = data.M;
-  Matrix6X<S>& F = data.F;
+  Matrix6X<S>& F = data.inverse_dynamics.F;
   for (int i = nb - 1; i >= 1; --i) {
     const int ri = model.r_index(i), end = model.r_index(model.subtree_end(i));
     const int vi = off + ri, n = model.joint_nv(i);
     const Joint<S>& joint = model.joint(i);
-    const auto q = data.joint_q.segment(model.q_index(i), model.joint_nq(i));
+    const auto q = data.kinematics.joint_q.segment(model.q_index(i), model.joint_nq(i));
     auto Fi = F.middleCols(ri, n);
-    joint.inertia_times_subspace(data.Ic[i], q, Fi);  // frame i
+    joint.inertia_times_subspace(data.inverse_dynamics.Ic[i], q, Fi);  // frame i
     // The diagonal block in frame i, about the joint (see the header for why); symmetric as in
     // crba_walk.
     joint.project_each(q, Fi, [&](int a, Eigen::Index c, const S& Mac) {
@@ -140,10 +146,10 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
       M(vi + c, vi + a) = Mac;
     });
     for (int a = 0; a < n; ++a) M(vi + a, vi + a) += joint.armature;
-    data.H_base[i].act_forces(Fi, Fi);  // to the base frame
+    data.kinematics.H_base[i].act_forces(Fi, Fi);  // to the base frame
     // A 1-DoF joint's S_i is held in registers across the row.
     if (n == 1) {
-      const Vector6<S> Si = data.ground_axis[ri].vector();
+      const Vector6<S> Si = data.derivatives.axis[ri].vector();
       for (int c = ri + 1; c < end; ++c) {
         const S Mic = Si.dot(F.col(c));
         M(vi, off + c) = Mic;
@@ -151,7 +157,7 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
       }
     } else {
       Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> Si(6, n);
-      joint.subspace_in(data.H_base[i], q, Si);  // S_i = ^0X_i Γ_i
+      joint.subspace_in(data.kinematics.H_base[i], q, Si);  // S_i = ^0X_i Γ_i
       for (int a = 0; a < n; ++a)
         for (int c = ri + n; c < end; ++c) {
           const S Mic = Si.col(a).dot(F.col(c));
@@ -159,15 +165,17 @@ void crba_base_frame(const Model<S>& model, Data<S>& data) {
           M(off + c, vi + a) = Mic;
         }
     }
-    joint.add_inertia_to_parent(data.H_parent[i], data.Ic[i], data.Ic[model.parent(i)]);
+    joint.add_inertia_to_parent(data.kinematics.H_parent[i], data.inverse_dynamics.Ic[i],
+                                data.inverse_dynamics.Ic[model.parent(i)]);
   }
   if (off == 0) return;
-  M.template topLeftCorner<6, 6>() = data.Ic[0].matrix();
+  M.template topLeftCorner<6, 6>() = data.inverse_dynamics.Ic[0].matrix();
   M.topRightCorner(6, F.cols()) = F;
   M.bottomLeftCorner(F.cols(), 6) = F.transpose();
 }
 
-/// crba from data.H_parent (current at the call's s), for the kernels that computed it already.
+/// crba from data.kinematics.H_parent (current at the call's s), for the kernels that computed it
+/// already.
 template <class S>
 void crba_from_transforms(const Model<S>& model, Data<S>& data, CrbaRoute route) {
   // The routes write M's joint columns on the tree's ancestor/descendant pattern only: those

@@ -72,15 +72,15 @@ Matrix6<S> cross_star_of_force(const Force<S>& h) {
 template <class S>
 LIEDYN_ALWAYS_INLINE Force<S> position_derivative_wrench(const Data<S>& data, int j, int c,
                                                          const Force<S>& Fc) {
-  const Motion<S>& u = data.ground_u[c];
-  return data.ground_axis[c].cross(Fc) - data.ground_Ic[j] * data.ground_phi[c] -
-         u.cross(data.ground_hc[j]) - data.ground_Bc[j] * u;
+  const Motion<S>& u = data.derivatives.u[c];
+  return data.derivatives.axis[c].cross(Fc) - data.derivatives.Ic[j] * data.derivatives.phi[c] -
+         u.cross(data.derivatives.hc[j]) - data.derivatives.Bc[j] * u;
 }
 // ∂τ_c/∂s_d = −(φ_d·y_c + u_d·e_c), for a column d that moves column c with the subtree.
 template <class S>
 LIEDYN_ALWAYS_INLINE S position_derivative_of_row(const Data<S>& data, int d, const Force<S>& y,
                                                   const Force<S>& e) {
-  return -(dot(data.ground_phi[d], y) + dot(data.ground_u[d], e));
+  return -(dot(data.derivatives.phi[d], y) + dot(data.derivatives.u[d], e));
 }
 
 /// The root of every ground pass: the base's ground twist ν (zero for a welded base) and its
@@ -88,11 +88,13 @@ LIEDYN_ALWAYS_INLINE S position_derivative_of_row(const Data<S>& data, int d, co
 /// without gravity).
 template <class S, class Derived>
 inline void ground_motion_of_root(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                  const Eigen::MatrixBase<Derived>& ddq, bool with_gravity = true) {
+                                  const Eigen::MatrixBase<Derived>& ddq,
+                                  GravityTerm gravity = GravityTerm::Included) {
   const BaseJoint<S>& base = model.base_joint();
-  data.ground_v[0] = base.twist(x);
-  data.ground_a[0] = with_gravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
-  base.add_acceleration(ddq, data.ground_a[0]);
+  data.derivatives.v[0] = base.twist(x);
+  data.derivatives.a[0] =
+      gravity == GravityTerm::Included ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
+  base.add_acceleration(ddq, data.derivatives.a[0]);
 }
 
 /// ground_motion_of_body for a joint of several columns (design §2): each column hangs from
@@ -107,27 +109,28 @@ LIEDYN_NEVER_INLINE void ground_motion_of_joint_columns(const Model<S>& model, D
   const int k = model.joint_nv(i);
   const bool successive = joint.column_rule() == ColumnRule::successive;
   Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> columns(6, k);
-  joint.subspace_in(data.H_base[i], x.s.segment(model.q_index(i), model.joint_nq(i)), columns);
-  Motion<S> Vi = data.ground_v[p];
+  joint.subspace_in(data.kinematics.H_base[i], x.s.segment(model.q_index(i), model.joint_nq(i)),
+                    columns);
+  Motion<S> Vi = data.derivatives.v[p];
   for (int d = 0; d < k; ++d) Vi += Motion<S>(Vector6<S>(columns.col(d))) * S(x.r(c0 + d));
-  Motion<S> Vpar = data.ground_v[p];
-  Motion<S> Ai = data.ground_a[p];
+  Motion<S> Vpar = data.derivatives.v[p];
+  Motion<S> Ai = data.derivatives.a[p];
   for (int d = 0; d < k; ++d) {
     const Motion<S> Sd{Vector6<S>(columns.col(d))};
     const S qd = x.r(c0 + d);
     const Motion<S> u = Sd.cross(Vpar);
     const Motion<S> Vpost = successive ? Motion<S>(Vpar + Sd * qd) : Vi;
-    data.ground_axis[c0 + d] = Sd;
-    data.ground_u[c0 + d] = u;
-    data.ground_w[c0 + d] = (Vpar + Vpost).cross(Sd);
+    data.derivatives.axis[c0 + d] = Sd;
+    data.derivatives.u[c0 + d] = u;
+    data.derivatives.w[c0 + d] = (Vpar + Vpost).cross(Sd);
     Ai += Sd * S(ddq(v0 + d)) - u * qd;
     if (successive) Vpar = Vpost;
   }
-  data.ground_v[i] = Vi;
-  data.ground_a[i] = Ai;
+  data.derivatives.v[i] = Vi;
+  data.derivatives.a[i] = Ai;
 }
 
-/// Body i's ground motion from its parent's (poses in data.H_base): its joint's columns
+/// Body i's ground motion from its parent's (poses in data.kinematics.H_base): its joint's columns
 /// S_d = ^0X_i Γ_i e_d with u_d and W_d (see the header), V_i = V_λ(i) + S_i ṙ_i and
 /// A_i = A_λ(i) + S_i r̈_i − Σ_d u_d ṙ_d (for a universal joint the sum holds its bias c_J).
 template <class S, class Derived>
@@ -141,15 +144,15 @@ LIEDYN_ALWAYS_INLINE void ground_motion_of_body(const Model<S>& model, Data<S>& 
   // One column: S_i × S_i = 0 makes V_i × S_i = V_λ(i) × S_i, so W_i = −2 u_i, and Ṡ_i = −u_i:
   // the axis turns with its body.
   const int p = model.parent(i), c = model.r_index(i);
-  const Motion<S> Si = model.joint(i).subspace_in(data.H_base[i]);
-  data.ground_axis[c] = Si;
+  const Motion<S> Si = model.joint(i).subspace_in(data.kinematics.H_base[i]);
+  data.derivatives.axis[c] = Si;
   const S qd = x.r(c), qdd = ddq(model.v_index(i));
-  const Motion<S>& Vp = data.ground_v[p];
-  data.ground_v[i] = Vp + Si * qd;
+  const Motion<S>& Vp = data.derivatives.v[p];
+  data.derivatives.v[i] = Vp + Si * qd;
   const Motion<S> ui = Si.cross(Vp);
-  data.ground_u[c] = ui;
-  data.ground_w[c] = ui * S(-2);
-  data.ground_a[i] = data.ground_a[p] + Si * qdd - ui * qd;
+  data.derivatives.u[c] = ui;
+  data.derivatives.w[c] = ui * S(-2);
+  data.derivatives.a[i] = data.derivatives.a[p] + Si * qdd - ui * qd;
 }
 
 /// φ_d of a successive joint's columns: Apar_d and Vpar_d gain each earlier column's motion.
@@ -159,11 +162,11 @@ LIEDYN_NEVER_INLINE void successive_column_accelerations(const Model<S>& model, 
                                                          const Eigen::MatrixBase<Derived>& ddq,
                                                          int i) {
   const int p = model.parent(i), c0 = model.r_index(i), off = model.offset();
-  Motion<S> Vpar = data.ground_v[p], Apar = data.ground_a[p];
+  Motion<S> Vpar = data.derivatives.v[p], Apar = data.derivatives.a[p];
   for (int c = c0; c < model.r_index(i + 1); ++c) {
-    const Motion<S>& Sd = data.ground_axis[c];
-    const Motion<S>& u = data.ground_u[c];
-    data.ground_phi[c] = Sd.cross(Apar) - u.cross(Vpar);
+    const Motion<S>& Sd = data.derivatives.axis[c];
+    const Motion<S>& u = data.derivatives.u[c];
+    data.derivatives.phi[c] = Sd.cross(Apar) - u.cross(Vpar);
     const S qd = x.r(c);
     Vpar += Sd * qd;
     Apar += Sd * S(ddq(off + c)) - u * qd;
@@ -171,7 +174,7 @@ LIEDYN_NEVER_INLINE void successive_column_accelerations(const Model<S>& model, 
 }
 
 /// φ_d = S_d × Apar_d − u_d × Vpar_d for body i's joint columns (see the header), from the
-/// parent's twist and acceleration in data.ground_v, ground_a and the columns that
+/// parent's twist and acceleration in data.derivatives.v, a and the columns that
 /// ground_motion_of_body left.
 template <class S, class Derived>
 LIEDYN_NEVER_INLINE void joint_column_accelerations(const Model<S>& model, Data<S>& data,
@@ -182,10 +185,10 @@ LIEDYN_NEVER_INLINE void joint_column_accelerations(const Model<S>& model, Data<
     return;
   }
   const int p = model.parent(i);
-  const Motion<S>& Vp = data.ground_v[p];
-  const Motion<S>& Ap = data.ground_a[p];
+  const Motion<S>& Vp = data.derivatives.v[p];
+  const Motion<S>& Ap = data.derivatives.a[p];
   for (int c = model.r_index(i); c < model.r_index(i + 1); ++c)
-    data.ground_phi[c] = data.ground_axis[c].cross(Ap) - data.ground_u[c].cross(Vp);
+    data.derivatives.phi[c] = data.derivatives.axis[c].cross(Ap) - data.derivatives.u[c].cross(Vp);
 }
 
 /// joint_column_accelerations, a 1-DoF joint's one column inlined.
@@ -199,14 +202,14 @@ LIEDYN_ALWAYS_INLINE void ground_column_accelerations(const Model<S>& model, Dat
     return;
   }
   const int p = model.parent(i), c = model.r_index(i);
-  data.ground_phi[c] =
-      data.ground_axis[c].cross(data.ground_a[p]) - data.ground_u[c].cross(data.ground_v[p]);
+  data.derivatives.phi[c] = data.derivatives.axis[c].cross(data.derivatives.a[p]) -
+                            data.derivatives.u[c].cross(data.derivatives.v[p]);
 }
 
-/// The forward recursion alone (ground_axis, ground_u, ground_w for every joint column,
-/// ground_phi for a multi-DoF joint's, ground_v, ground_a for every body) at the poses in
-/// data.H_base: what the constraint kinematics derivatives need, without inertias (they read a
-/// 1-DoF column's motion after the joint, V_i and A_i, where a multi-DoF one's needs φ_d).
+/// The forward recursion alone (data.derivatives.axis, u, w for every joint column,
+/// phi for a multi-DoF joint's, v, a for every body) at the poses in
+/// data.kinematics.H_base: what the constraint kinematics derivatives need, without inertias (they
+/// read a 1-DoF column's motion after the joint, V_i and A_i, where a multi-DoF one's needs φ_d).
 template <class S, class Derived>
 void ground_motion_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
                         const Eigen::MatrixBase<Derived>& ddq) {
@@ -219,7 +222,7 @@ void ground_motion_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
 
 /// The D2 block of a multi-DoF joint j's own columns (see the header): the row formula for the
 /// columns d that move column c, S_c·P_d for a successive joint's later columns. Reads y_c, e_c
-/// from data.ground_y, ground_e and F^c_j from data.ground_fc.
+/// from data.derivatives.y, e and F^c_j from data.derivatives.fc.
 template <class S>
 LIEDYN_NEVER_INLINE void joint_position_derivative_block(const Model<S>& model, Data<S>& data,
                                                          int j) {
@@ -227,10 +230,11 @@ LIEDYN_NEVER_INLINE void joint_position_derivative_block(const Model<S>& model, 
   const bool successive = model.joint(j).column_rule() == ColumnRule::successive;
   for (int c = c0; c < c_end; ++c)
     for (int d = c0; d < c_end; ++d)
-      data.D2(off + c, d) =
+      data.derivatives.D2(off + c, d) =
           successive && d > c
-              ? dot(data.ground_axis[c], position_derivative_wrench(data, j, d, data.ground_fc[j]))
-              : position_derivative_of_row(data, d, data.ground_y[c], data.ground_e[c]);
+              ? dot(data.derivatives.axis[c],
+                    position_derivative_wrench(data, j, d, data.derivatives.fc[j]))
+              : position_derivative_of_row(data, d, data.derivatives.y[c], data.derivatives.e[c]);
 }
 
 /// The wrenches of column c of joint j that its entries are dot products with (see the header):
@@ -251,36 +255,36 @@ LIEDYN_ALWAYS_INLINE ColumnWrenches<S> derivative_column(const Model<S>& model, 
                                                          const Motion<S>& a_g0,
                                                          const Motion<S>& nu) {
   const int off = model.offset(), row = off + c;
-  const SpatialInertia<S>& Ic = data.ground_Ic[j];
-  const Force<S>& hc = data.ground_hc[j];
-  const Motion<S>& Sc = data.ground_axis[c];
+  const SpatialInertia<S>& Ic = data.derivatives.Ic[j];
+  const Force<S>& hc = data.derivatives.hc[j];
+  const Motion<S>& Sc = data.derivatives.axis[c];
   ColumnWrenches<S> w;  // returned in place
   const Force<S>& y = w.y = Ic * Sc;
-  const Force<S>& z = w.z = data.ground_Bc[j] * Sc;
+  const Force<S>& z = w.z = data.derivatives.Bc[j] * Sc;
   const Force<S> Sxh = Sc.cross(hc);
   const Force<S>& e = w.e = z - Sxh;
   // Column c below the diagonal: subtree sums projected on the ancestors' columns.
-  const Force<S> Q = Ic * data.ground_w[c] + Sxh + z;
-  data.tau(row) = dot(Sc, data.ground_fc[j]) + model.joint(j).armature * S(ddq(row));
+  const Force<S> Q = Ic * data.derivatives.w[c] + Sxh + z;
+  data.tau(row) = dot(Sc, data.derivatives.fc[j]) + model.joint(j).armature * S(ddq(row));
   Force<S> P;
-  if (kWithD2) P = position_derivative_wrench(data, j, c, data.ground_fc[j]);
+  if (kWithD2) P = position_derivative_wrench(data, j, c, data.derivatives.fc[j]);
   // Row c's entry at an ancestor's column d and column c's entry at row d, in one walk.
   for (int vd = first_ancestor; vd >= off; vd = model.dof_parent(vd)) {
     const int d = vd - off;
-    const Motion<S>& Sd = data.ground_axis[d];
-    data.D4(row, d) = dot(data.ground_w[d], y) + dot(Sd, e);
+    const Motion<S>& Sd = data.derivatives.axis[d];
+    data.derivatives.D4(row, d) = dot(data.derivatives.w[d], y) + dot(Sd, e);
     const S Mcd = dot(Sd, y);
     data.M(row, vd) = Mcd;
     data.M(vd, row) = Mcd;
-    data.D4(vd, c) = dot(Sd, Q);
+    data.derivatives.D4(vd, c) = dot(Sd, Q);
     if (kWithD2) {
-      data.D2(row, d) = position_derivative_of_row(data, d, y, e);
-      data.D2(vd, c) = dot(Sd, P);
+      data.derivatives.D2(row, d) = position_derivative_of_row(data, d, y, e);
+      data.derivatives.D2(vd, c) = dot(Sd, P);
     }
   }
   if (off == 0) return w;
-  data.D4.col(c).template head<6>() = Q.vector();
-  if (kWithD2) data.D2.col(c).template head<6>() = P.vector();
+  data.derivatives.D4.col(c).template head<6>() = Q.vector();
+  if (kWithD2) data.derivatives.D2.col(c).template head<6>() = P.vector();
   data.M.col(row).template head<6>() = y.vector();
   data.M.row(row).template head<6>() = y.vector().transpose();
   // Row c of D1ν = M[c, 0:6] ad(a_g0) = −(a_g0 ×̄* y)ᵀ; of D3ν = yᵀ ad_ν + eᵀ (the base as the
@@ -298,14 +302,14 @@ LIEDYN_ALWAYS_INLINE ColumnWrenches<S> derivative_column(const Model<S>& model, 
   const S d3[6] = {ev(0) - n_f.x, ev(1) - n_f.y, ev(2) - n_f.z,
                    ev(3) - n_n.x, ev(4) - n_n.y, ev(5) - n_n.z};
   for (int m = 0; m < 6; ++m) {
-    data.D1(row, m) = d1[m];
-    data.D3(row, m) = d3[m];
+    data.derivatives.D1(row, m) = d1[m];
+    data.derivatives.D3(row, m) = d3[m];
   }
   return w;
 }
 
 /// A multi-DoF joint j in the derivative pass: its columns (derivative_column, y_c and e_c kept
-/// in data.ground_y, ground_e), then its own blocks of M (armature on the diagonal), D4 and,
+/// in data.derivatives.y, e), then its own blocks of M (armature on the diagonal), D4 and,
 /// with kWithD2, D2 (see the header).
 template <bool kWithD2, class S, class Derived>
 LIEDYN_NEVER_INLINE void joint_derivative_columns(const Model<S>& model, Data<S>& data,
@@ -316,18 +320,19 @@ LIEDYN_NEVER_INLINE void joint_derivative_columns(const Model<S>& model, Data<S>
   for (int c = c0; c < c_end; ++c) {
     const ColumnWrenches<S> w =
         derivative_column<kWithD2>(model, data, ddq, j, c, first_ancestor, a_g0, nu);
-    data.ground_y[c] = w.y;
-    data.ground_e[c] = w.e;
+    data.derivatives.y[c] = w.y;
+    data.derivatives.e[c] = w.e;
   }
   const S armature = model.joint(j).armature;
   for (int c = c0; c < c_end; ++c) {
-    const Force<S>& y = data.ground_y[c];
-    const Force<S>& e = data.ground_e[c];
+    const Force<S>& y = data.derivatives.y[c];
+    const Force<S>& e = data.derivatives.e[c];
     for (int d = c0; d < c_end; ++d) {
-      data.D4(off + c, d) = dot(data.ground_w[d], y) + dot(data.ground_axis[d], e);
+      data.derivatives.D4(off + c, d) =
+          dot(data.derivatives.w[d], y) + dot(data.derivatives.axis[d], e);
       if (d > c) continue;
       // M's lower triangle, mirrored: both triangles equal to the bit.
-      const S Mcd = dot(data.ground_axis[d], y) + (d == c ? armature : S(0));
+      const S Mcd = dot(data.derivatives.axis[d], y) + (d == c ? armature : S(0));
       data.M(off + c, off + d) = Mcd;
       data.M(off + d, off + c) = Mcd;
     }
@@ -335,10 +340,10 @@ LIEDYN_NEVER_INLINE void joint_derivative_columns(const Model<S>& model, Data<S>
   if (kWithD2) joint_position_derivative_block(model, data, j);
 }
 
-/// The derivative pass at the poses already in data.H_parent and data.H_base for x.s
-/// (update_poses). kWithD2 = true: everything, at the accelerations ddq. kWithD2 = false: all but
-/// D2 (τ̄, M, D1, D3, D4, which the linearization needs before it knows the accelerations),
-/// leaving y_c and e_c in data.ground_y, ground_e for ground_acceleration_pass.
+/// The derivative pass at the poses already in data.kinematics.H_parent and data.kinematics.H_base
+/// for x.s (update_poses). kWithD2 = true: everything, at the accelerations ddq. kWithD2 = false:
+/// all but D2 (τ̄, M, D1, D3, D4, which the linearization needs before it knows the accelerations),
+/// leaving y_c and e_c in data.derivatives.y, e for ground_acceleration_pass.
 /// kWithGravity = false: the derivatives of ĪD with g = 0 (ĪD is affine in gravity's
 /// acceleration).
 template <bool kWithD2, bool kWithGravity = true, class S, class Derived>
@@ -348,36 +353,37 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   const int nb = model.num_bodies(), off = model.offset();
 
   // Forward pass: ground quantities.
-  ground_motion_of_root(model, data, x, ddq, kWithGravity);
+  ground_motion_of_root(model, data, x, ddq,
+                        kWithGravity ? GravityTerm::Included : GravityTerm::Excluded);
   const Motion<S> a_g0 = kWithGravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
   {
     const SpatialInertia<S>& I0 = model.inertia(0);
-    const Motion<S>& V0 = data.ground_v[0];
-    data.ground_Ic[0] = I0;
-    data.ground_hc[0] = I0 * V0;
-    data.ground_fc[0] = I0 * data.ground_a[0] + V0.cross(data.ground_hc[0]);
-    if (fext) data.ground_fc[0] -= (*fext)[0];
-    data.ground_Bc[0] = I0.variation(V0);
+    const Motion<S>& V0 = data.derivatives.v[0];
+    data.derivatives.Ic[0] = I0;
+    data.derivatives.hc[0] = I0 * V0;
+    data.derivatives.fc[0] = I0 * data.derivatives.a[0] + V0.cross(data.derivatives.hc[0]);
+    if (fext) data.derivatives.fc[0] -= (*fext)[0];
+    data.derivatives.Bc[0] = I0.variation(V0);
   }
   for (int i = 1; i < nb; ++i) {
-    const SE3<S>& X0 = data.H_base[i];
+    const SE3<S>& X0 = data.kinematics.H_base[i];
     ground_motion_of_body(model, data, x, ddq, i);
     if (kWithD2) ground_column_accelerations(model, data, x, ddq, i);
-    const Motion<S>& Vi = data.ground_v[i];
+    const Motion<S>& Vi = data.derivatives.v[i];
     const SpatialInertia<S> Ii = model.inertia(i).transformed(X0);
-    data.ground_Ic[i] = Ii;
-    data.ground_hc[i] = Ii * Vi;
-    data.ground_fc[i] = Ii * data.ground_a[i] + Vi.cross(data.ground_hc[i]);
-    if (fext) data.ground_fc[i] -= X0.act((*fext)[i]);
-    data.ground_Bc[i] = Ii.variation(Vi);
+    data.derivatives.Ic[i] = Ii;
+    data.derivatives.hc[i] = Ii * Vi;
+    data.derivatives.fc[i] = Ii * data.derivatives.a[i] + Vi.cross(data.derivatives.hc[i]);
+    if (fext) data.derivatives.fc[i] -= X0.act((*fext)[i]);
+    data.derivatives.Bc[i] = Ii.variation(Vi);
   }
   // Backward pass: composites.
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
-    data.ground_Ic[p] += data.ground_Ic[i];
-    data.ground_hc[p] += data.ground_hc[i];
-    data.ground_fc[p] += data.ground_fc[i];
-    data.ground_Bc[p] += data.ground_Bc[i];
+    data.derivatives.Ic[p] += data.derivatives.Ic[i];
+    data.derivatives.hc[p] += data.derivatives.hc[i];
+    data.derivatives.fc[p] += data.derivatives.fc[i];
+    data.derivatives.Bc[p] += data.derivatives.Bc[i];
   }
 
   // Joint rows and columns on the tree's ancestor/descendant pattern only: the outputs are
@@ -385,9 +391,9 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   // not just their joint rows: one contiguous store instead of one per column (the base rows are
   // written by derivative_column, and so are M's base columns).
   dense::set_zero_right_columns(data.M, model.nv_joints());
-  dense::set_zero(data.D4);
-  if (kWithD2) dense::set_zero(data.D2);
-  const Motion<S> nu = data.ground_v[0];
+  dense::set_zero(data.derivatives.D4);
+  if (kWithD2) dense::set_zero(data.derivatives.D2);
+  const Motion<S> nu = data.derivatives.v[0];
   for (int j = 1; j < nb; ++j) {
     if (!model.joint(j).one_dof()) {
       joint_derivative_columns<kWithD2>(model, data, ddq, j, a_g0, nu);
@@ -397,27 +403,27 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     const ColumnWrenches<S> w =
         derivative_column<kWithD2>(model, data, ddq, j, c, model.dof_parent(row), a_g0, nu);
     // The diagonal entries; S_c·e_c = S_c·z_c exactly: S_c × S_c = 0.
-    const Motion<S>& Sc = data.ground_axis[c];
-    data.D4(row, c) = dot(data.ground_w[c], w.y) + dot(Sc, w.z);
+    const Motion<S>& Sc = data.derivatives.axis[c];
+    data.derivatives.D4(row, c) = dot(data.derivatives.w[c], w.y) + dot(Sc, w.z);
     data.M(row, row) = dot(Sc, w.y) + model.joint(j).armature;
     if (kWithD2) {
-      data.D2(row, c) = position_derivative_of_row(data, c, w.y, w.e);
+      data.derivatives.D2(row, c) = position_derivative_of_row(data, c, w.y, w.e);
     } else {
-      data.ground_y[c] = w.y;
-      data.ground_e[c] = w.e;
+      data.derivatives.y[c] = w.y;
+      data.derivatives.e[c] = w.e;
     }
   }
   // A branch, not a joint's answer: a welded base has no rows of its own.
   if (!model.has_moving_base()) return;
 
   // Base rows: τ̄_b = F^c_0; M, D1ν, D3ν from the whole-tree composites.
-  data.tau.template head<6>() = data.ground_fc[0].vector();
-  const Matrix6<S> Ic0 = data.ground_Ic[0].matrix();
+  data.tau.template head<6>() = data.derivatives.fc[0].vector();
+  const Matrix6<S> Ic0 = data.derivatives.Ic[0].matrix();
   data.M.template topLeftCorner<6, 6>() = Ic0;
-  data.D1.template topRows<6>() = Ic0 * a_g0.cross_matrix();
-  data.D3.template topRows<6>() = Ic0 * nu.cross_matrix() +
-                                  detail::cross_star_of_force(data.ground_hc[0]) +
-                                  data.ground_Bc[0].matrix();
+  data.derivatives.D1.template topRows<6>() = Ic0 * a_g0.cross_matrix();
+  data.derivatives.D3.template topRows<6>() = Ic0 * nu.cross_matrix() +
+                                              detail::cross_star_of_force(data.derivatives.hc[0]) +
+                                              data.derivatives.Bc[0].matrix();
 
   // Other representations, a row at a time with fixed-size operations (a D3 = D3 X product
   // would alias, and Eigen would evaluate it into a heap temporary).
@@ -426,31 +432,31 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     case TwistRepresentation::Inertial: {
       // w held: ν = ^0X_A w moves with H, ∂ν/∂η = ad_ν (d3ᵀ ad_ν = −(ν ×̄* d3)ᵀ); ∂ν/∂w = ^0X_A.
       const Matrix6<S> X0A = x.H.inverse().velocity_transform();
-      for (Eigen::Index r = 0; r < data.D3.rows(); ++r) {
-        const Force<S> d3(data.D3.row(r).transpose());
-        data.D1.row(r) -= nu.cross(d3).vector().transpose();
-        data.D3.row(r) = d3.vector().transpose() * X0A;
+      for (Eigen::Index r = 0; r < data.derivatives.D3.rows(); ++r) {
+        const Force<S> d3(data.derivatives.D3.row(r).transpose());
+        data.derivatives.D1.row(r) -= nu.cross(d3).vector().transpose();
+        data.derivatives.D3.row(r) = d3.vector().transpose() * X0A;
       }
       break;
     }
     case TwistRepresentation::Mixed: {
       // m held: ν = blockdiag(Rᵀ, Rᵀ) m, ∂ν/∂η = [0, v^; 0, ω^]; ∂ν/∂m = blockdiag(Rᵀ, Rᵀ).
       const Matrix3<S>& R = x.H.rotation();
-      for (Eigen::Index r = 0; r < data.D3.rows(); ++r) {
-        const Vector3<S> dl = data.D3.row(r).template head<3>().transpose();
-        const Vector3<S> da = data.D3.row(r).template tail<3>().transpose();
-        data.D1.row(r).template tail<3>() +=
+      for (Eigen::Index r = 0; r < data.derivatives.D3.rows(); ++r) {
+        const Vector3<S> dl = data.derivatives.D3.row(r).template head<3>().transpose();
+        const Vector3<S> da = data.derivatives.D3.row(r).template tail<3>().transpose();
+        data.derivatives.D1.row(r).template tail<3>() +=
             (dl.cross(nu.linear()) + da.cross(nu.angular())).transpose();
-        data.D3.row(r).template head<3>() = (R * dl).transpose();
-        data.D3.row(r).template tail<3>() = (R * da).transpose();
+        data.derivatives.D3.row(r).template head<3>() = (R * dl).transpose();
+        data.derivatives.D3.row(r).template tail<3>() = (R * da).transpose();
       }
       break;
     }
   }
 }
 
-/// eidamb_derivatives at the poses already in data.H_parent and data.H_base for x.s
-/// (update_poses), for a caller that has them from another kernel at the same s.
+/// eidamb_derivatives at the poses already in data.kinematics.H_parent and data.kinematics.H_base
+/// for x.s (update_poses), for a caller that has them from another kernel at the same s.
 template <class S, class Derived>
 void eidamb_derivatives_at_poses(const Model<S>& model, Data<S>& data, const State<S>& x,
                                  const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
@@ -466,16 +472,16 @@ LIEDYN_ALWAYS_INLINE void acceleration_column(const Model<S>& model, Data<S>& da
                                               const Eigen::MatrixBase<Derived>& ddq, int j, int c,
                                               int first_ancestor) {
   const int off = model.offset(), row = off + c;
-  const Force<S>& Fc = data.ground_fc[j];
-  const Force<S>& y = data.ground_y[c];
-  const Force<S>& e = data.ground_e[c];
-  data.tau(row) = dot(data.ground_axis[c], Fc) + model.joint(j).armature * S(ddq(row));
+  const Force<S>& Fc = data.derivatives.fc[j];
+  const Force<S>& y = data.derivatives.y[c];
+  const Force<S>& e = data.derivatives.e[c];
+  data.tau(row) = dot(data.derivatives.axis[c], Fc) + model.joint(j).armature * S(ddq(row));
   const Force<S> P = position_derivative_wrench(data, j, c, Fc);
   for (int vd = first_ancestor; vd >= off; vd = model.dof_parent(vd)) {
-    data.D2(row, vd - off) = position_derivative_of_row(data, vd - off, y, e);
-    data.D2(vd, c) = dot(data.ground_axis[vd - off], P);
+    data.derivatives.D2(row, vd - off) = position_derivative_of_row(data, vd - off, y, e);
+    data.derivatives.D2(vd, c) = dot(data.derivatives.axis[vd - off], P);
   }
-  if (off > 0) data.D2.col(c).template head<6>() = P.vector();
+  if (off > 0) data.derivatives.D2.col(c).template head<6>() = P.vector();
 }
 
 /// A multi-DoF joint j in ground_acceleration_pass: its columns, the parent's share
@@ -485,12 +491,12 @@ LIEDYN_NEVER_INLINE void joint_acceleration_columns(const Model<S>& model, Data<
                                                     const Eigen::MatrixBase<Derived>& ddq, int j) {
   const int off = model.offset(), c0 = model.r_index(j), c_end = model.r_index(j + 1);
   const int first_ancestor = model.dof_parent(off + c0);
-  Force<S> pushed = data.ground_dF[j];
+  Force<S> pushed = data.derivatives.dF[j];
   for (int c = c0; c < c_end; ++c) {
-    pushed += data.ground_y[c] * S(ddq(off + c));
+    pushed += data.derivatives.y[c] * S(ddq(off + c));
     acceleration_column(model, data, ddq, j, c, first_ancestor);
   }
-  data.ground_dF[model.parent(j)] += pushed;
+  data.derivatives.dF[model.parent(j)] += pushed;
   joint_position_derivative_block(model, data, j);
 }
 
@@ -509,36 +515,38 @@ void ground_acceleration_pass(const Model<S>& model, Data<S>& data, const State<
                               const ExternalWrenches<S>* fext = nullptr) {
   const int nb = model.num_bodies(), off = model.offset();
   const BaseJoint<S>& base = model.base_joint();
-  data.ground_dA[0] = base.acceleration(ddq);
-  data.ground_a[0] += data.ground_dA[0];
-  data.ground_dF[0] = fext ? Force<S>(-(*fext)[0]) : Force<S>::Zero();
+  data.derivatives.dA[0] = base.acceleration(ddq);
+  data.derivatives.a[0] += data.derivatives.dA[0];
+  data.derivatives.dF[0] = fext ? Force<S>(-(*fext)[0]) : Force<S>::Zero();
   for (int i = 1; i < nb; ++i) {
-    Motion<S> dA = data.ground_dA[model.parent(i)];
+    Motion<S> dA = data.derivatives.dA[model.parent(i)];
     for (int c = model.r_index(i); c < model.r_index(i + 1); ++c)
-      dA += data.ground_axis[c] * S(ddq(off + c));
-    data.ground_dA[i] = dA;
-    data.ground_a[i] += dA;
+      dA += data.derivatives.axis[c] * S(ddq(off + c));
+    data.derivatives.dA[i] = dA;
+    data.derivatives.a[i] += dA;
     ground_column_accelerations(model, data, x, ddq, i);
-    data.ground_dF[i] = fext ? Force<S>(-data.H_base[i].act((*fext)[i])) : Force<S>::Zero();
+    data.derivatives.dF[i] =
+        fext ? Force<S>(-data.kinematics.H_base[i].act((*fext)[i])) : Force<S>::Zero();
   }
   // Leaves first: E_j is complete when j is reached. Then D2 as in ground_derivative_pass
   // (cleared whole first: only the pattern is written).
-  dense::set_zero(data.D2);
+  dense::set_zero(data.derivatives.D2);
   for (int j = nb - 1; j >= 1; --j) {
-    const Force<S>& Ej = data.ground_dF[j];
-    data.ground_fc[j] += data.ground_Ic[j] * data.ground_dA[j] + Ej;
+    const Force<S>& Ej = data.derivatives.dF[j];
+    data.derivatives.fc[j] += data.derivatives.Ic[j] * data.derivatives.dA[j] + Ej;
     if (!model.joint(j).one_dof()) {
       joint_acceleration_columns(model, data, ddq, j);
       continue;
     }
     const int c = model.r_index(j), row = off + c;
-    const Force<S>& y = data.ground_y[c];
-    data.ground_dF[model.parent(j)] += y * S(ddq(row)) + Ej;
+    const Force<S>& y = data.derivatives.y[c];
+    data.derivatives.dF[model.parent(j)] += y * S(ddq(row)) + Ej;
     acceleration_column(model, data, ddq, j, c, model.dof_parent(row));
-    data.D2(row, c) = position_derivative_of_row(data, c, y, data.ground_e[c]);
+    data.derivatives.D2(row, c) = position_derivative_of_row(data, c, y, data.derivatives.e[c]);
   }
-  data.ground_fc[0] += data.ground_Ic[0] * data.ground_dA[0] + data.ground_dF[0];
-  base.project(data.ground_fc[0], data.tau);
+  data.derivatives.fc[0] +=
+      data.derivatives.Ic[0] * data.derivatives.dA[0] + data.derivatives.dF[0];
+  base.project(data.derivatives.fc[0], data.tau);
 }
 
 }  // namespace detail

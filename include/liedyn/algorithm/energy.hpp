@@ -19,12 +19,13 @@ S kinetic_energy(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::update_joint_transforms(model, data, x.s);
   forward_velocity(model, data, x);
   S T(0);
-  for (int i = 0; i < model.num_bodies(); ++i) T += dot(data.v[i], model.inertia(i) * data.v[i]);
+  for (int i = 0; i < model.num_bodies(); ++i)
+    T += dot(data.kinematics.v[i], model.inertia(i) * data.kinematics.v[i]);
   return S(0.5) * T;
 }
 
 /// Potential energy −gᵀ Σ m_i p_i of gravity (zero at the inertial origin, p_i in A). Writes
-/// data.H_parent, data.H_world, joint_*.
+/// data.kinematics.H_parent, data.kinematics.H_world, joint_*.
 template <class S>
 S potential_energy(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("potential_energy", model, x);
@@ -33,7 +34,7 @@ S potential_energy(const Model<S>& model, Data<S>& data, const State<S>& x) {
   Vector3<S> moment = Vector3<S>::Zero();
   for (int i = 0; i < model.num_bodies(); ++i) {
     const SpatialInertia<S>& I = model.inertia(i);
-    const SE3<S>& X = data.H_world[i];
+    const SE3<S>& X = data.kinematics.H_world[i];
     moment += X.rotation() * I.first_moment() + I.mass() * X.translation();
   }
   return -model.gravity().dot(moment);

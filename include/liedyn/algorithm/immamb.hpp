@@ -27,17 +27,17 @@
 // base has m·|p|² terms that cancel there, and talos' grippers lost three to four digits of
 // Minv — and moving M^A_i to the parent is a translation by the joint offset. D_i is
 // frame-independent, so every entry of Minv is the table's. Line by line:
-//   1–8    aza_factorize: H_parent, H_base, S_i (data.aza_S, frame 0), U_i = M^A_i S_i
-//          (data.aza_U, frame 0), D_i⁻¹ = (S_iᵀ U_i + armature 1)⁻¹ (data.aza_Dinv), with
+//   1–8    aza_factorize: H_parent, H_base, S_i (data.aza.S, frame 0), U_i = M^A_i S_i
+//          (data.aza.U, frame 0), D_i⁻¹ = (S_iᵀ U_i + armature 1)⁻¹ (data.aza.Dinv), with
 //          M^A_0 = M_0 + … (defect 1);
 //   9      Minv[i, i] = D_i⁻¹ (a k × k block, symmetrized after line 17);
 //   10     Minv[i, k] = −D_i⁻¹ S_iᵀ 𝓕_i[:, k] for k in subtree(i) \ {i};
 //   11     𝓕_λ[:, k] = 𝓕_i[:, k] + U_i Minv[i, k] (k in subtree(i)). The children of λ own
 //          disjoint column ranges and no transform is left, so this is an in-place update of
-//          one 6 × n buffer (data.Fset[0]): its column k holds 𝓕 of the body on k's support
+//          one 6 × n buffer (data.aza.Fset[0]): its column k holds 𝓕 of the body on k's support
 //          chain being processed; column i starts as U_i D_i⁻¹ (𝓕_i[:, i] = 0);
 //   12–13  aza_factorize: M^A_λ += ^[i]X_[λ]ᵀ (M^A_i − U_i D_i⁻¹ U_iᵀ) ^[i]X_[λ] (a translation);
-//   15, 26 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0 (data.Pset[0]) and Minv[base, base] = (M^A_0)⁻¹;
+//   15, 26 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0 (data.aza.Pset[0]) and Minv[base, base] = (M^A_0)⁻¹;
 //   17     Minv[i, k] −= D_i⁻¹ U_iᵀ 𝓟_λ[:, k];
 //   18     𝓟_i[:, k] = 𝓟_λ[:, k] + S_i Minv[i, k] (defect 2) — only for k > i and only if i has
 //          children: nothing else reads 𝓟_i;
@@ -52,14 +52,13 @@
 // triangle is built in column v_index(i) (the lower triangle, contiguous memory) and mirrored
 // as each entry is final (lines 21–25).
 //
-// Refuses a model with singular joints (ModelError naming them). Writes data.H_parent,
-// data.H_base, the factors data.aza_* (see aza.hpp), data.Fset[0] (the shared 𝓕 buffer),
-// data.Pset (𝓟_0 and the 𝓟_i of bodies with children, frame 0) and data.Minv. Cost O(n²)
-// (O(n·d) for the recursion plus the dense output), no spatial transform inside the column
+// Refuses a model with singular joints (ModelError naming them). Writes data.kinematics.H_parent,
+// data.kinematics.H_base, the factors data.aza (see aza.hpp), data.aza.Fset[0] (the shared 𝓕
+// buffer), data.aza.Pset (𝓟_0 and the 𝓟_i of bodies with children, frame 0) and data.Minv. Cost
+// O(n²) (O(n·d) for the recursion plus the dense output), no spatial transform inside the column
 // loops. No allocation.
 #pragma once
 
-#include "liedyn/algorithm/aba.hpp"
 #include "liedyn/algorithm/aza.hpp"
 
 namespace liedyn {
@@ -73,19 +72,19 @@ namespace detail {
 template <class S>
 void immamb_subtree_step_cols(const Model<S>& model, Data<S>& data, int i) {
   MatrixX<S>& Minv = data.Minv;
-  Matrix6X<S>& F = data.Fset[0];
+  Matrix6X<S>& F = data.aza.Fset[0];
   const int p = model.parent(i), k = model.joint_nv(i);
   const int ci = model.r_index(i), vi = model.offset() + ci;
   const int end = model.r_index(model.subtree_end(i));
   S Sv[6][6], Uv[6][6], Dv[6][6];  // S_i, U_i columns; D_i⁻¹
   for (int t = 0; t < k; ++t)
     for (int r = 0; r < 6; ++r) {
-      Sv[t][r] = data.aza_S(r, ci + t);
-      Uv[t][r] = data.aza_U(r, ci + t);
+      Sv[t][r] = data.aza.S(r, ci + t);
+      Uv[t][r] = data.aza.U(r, ci + t);
     }
   for (int a = 0; a < k; ++a)
     for (int b = 0; b < k; ++b) {
-      Dv[a][b] = data.aza_Dinv(ci + a, b);
+      Dv[a][b] = data.aza.Dinv(ci + a, b);
       Minv(vi + a, vi + b) = Dv[a][b];  // line 9
     }
   const bool parent_reads_F = p > 0 || model.base_joint().nv() > 0;
@@ -120,18 +119,18 @@ void immamb_subtree_step_cols(const Model<S>& model, Data<S>& data, int i) {
 }
 
 /// Lines 9–11 at body i, backward (joint i's k columns ci… at once, D_i⁻¹ a k × k block): column
-/// v_index(i) onward of Minv holds the table's rows i, and data.Fset[0]'s columns the 𝓕 of the
+/// v_index(i) onward of Minv holds the table's rows i, and data.aza.Fset[0]'s columns the 𝓕 of the
 /// subtree being processed.
 template <int K, class S>
 LIEDYN_ALWAYS_INLINE void immamb_subtree_step(const Model<S>& model, Data<S>& data, int i) {
   MatrixX<S>& Minv = data.Minv;
-  Matrix6X<S>& F = data.Fset[0];  // every 𝓕_i, see line 11 in the header
+  Matrix6X<S>& F = data.aza.Fset[0];  // every 𝓕_i, see line 11 in the header
   const int p = model.parent(i), k = joint_width<K>(model, i);
   const int ci = model.r_index(i), vi = model.offset() + ci;
   const int end = model.r_index(model.subtree_end(i));  // columns ci..end−1: subtree(i)
-  const auto Si = joint_columns<K>(data.aza_S, ci, k);
-  const auto Ui = joint_columns<K>(data.aza_U, ci, k);
-  const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(ci, 0, k, k);
+  const auto Si = joint_columns<K>(data.aza.S, ci, k);
+  const auto Ui = joint_columns<K>(data.aza.U, ci, k);
+  const JointPivot<S, K> Dinv = data.aza.Dinv.template block<K, K>(ci, 0, k, k);
   Minv.template block<K, K>(vi, vi, k, k) = Dinv;  // line 9
   // The root's 𝓕_0 is read only when it has coordinates: line 11 stops below it.
   const bool parent_reads_F = p > 0 || model.base_joint().nv() > 0;
@@ -154,10 +153,10 @@ void immamb_row_step_cols(const Model<S>& model, Data<S>& data, int i, int& last
   const int ci = model.r_index(i), vi = off + ci;
   const int end = model.r_index(model.subtree_end(i));
   const bool has_children = end > ci + k;
-  Matrix6X<S>& Pi = data.Pset[i];
+  Matrix6X<S>& Pi = data.aza.Pset[i];
   S Sv[6][6];  // S_i's columns
   for (int t = 0; t < k; ++t)
-    for (int r = 0; r < 6; ++r) Sv[t][r] = data.aza_S(r, ci + t);
+    for (int r = 0; r < 6; ++r) Sv[t][r] = data.aza.S(r, ci + t);
   auto set = [&](int c, const S* m) {
     for (int a = 0; a < k; ++a) {
       Minv(off + c, vi + a) = m[a];
@@ -184,16 +183,16 @@ void immamb_row_step_cols(const Model<S>& model, Data<S>& data, int i, int& last
       set_P(c, nullptr, m);
     }
   } else {
-    const Matrix6X<S>& Pp = data.Pset[p];
+    const Matrix6X<S>& Pp = data.aza.Pset[p];
     S UD[6][6];  // columns of U_i D_i⁻¹
     {
       S Dv[6][6];
       for (int a = 0; a < k; ++a)
-        for (int b = 0; b < k; ++b) Dv[a][b] = data.aza_Dinv(ci + a, b);
+        for (int b = 0; b < k; ++b) Dv[a][b] = data.aza.Dinv(ci + a, b);
       for (int b = 0; b < k; ++b)
         for (int r = 0; r < 6; ++r) {
           S sum = S(0);
-          for (int a = 0; a < k; ++a) sum += data.aza_U(r, ci + a) * Dv[a][b];
+          for (int a = 0; a < k; ++a) sum += data.aza.U(r, ci + a) * Dv[a][b];
           UD[b][r] = sum;
         }
     }
@@ -246,8 +245,8 @@ LIEDYN_ALWAYS_INLINE void immamb_row_step(const Model<S>& model, Data<S>& data, 
   const int ci = model.r_index(i), vi = off + ci;
   const int end = model.r_index(model.subtree_end(i));
   const bool has_children = end > ci + k;  // else 𝓟_i is read by nobody
-  const auto Si = joint_columns<K>(data.aza_S, ci, k);
-  Matrix6X<S>& Pi = data.Pset[i];
+  const auto Si = joint_columns<K>(data.aza.S, ci, k);
+  Matrix6X<S>& Pi = data.aza.Pset[i];
   // Each entry below is final when written, so it is mirrored at once (lines 21–25).
   auto set = [&](int c, const JointRates<S, K>& m) {
     Minv.row(off + c).template segment<K>(vi, k) = m.transpose();
@@ -262,10 +261,10 @@ LIEDYN_ALWAYS_INLINE void immamb_row_step(const Model<S>& model, Data<S>& data, 
       Pi.col(c) = columns_times<K, S>(Si, m);
     }
   } else {
-    const Matrix6X<S>& Pp = data.Pset[p];
-    const JointPivot<S, K> Dinv = data.aza_Dinv.template block<K, K>(ci, 0, k, k);
+    const Matrix6X<S>& Pp = data.aza.Pset[p];
+    const JointPivot<S, K> Dinv = data.aza.Dinv.template block<K, K>(ci, 0, k, k);
     // (D_i⁻¹ U_iᵀ)ᵀ = U_i D_i⁻¹ (D_i symmetric): line 17's rows as columns.
-    const JointColumns<S, K> UDinv = joint_columns<K>(data.aza_U, ci, k) * Dinv;
+    const JointColumns<S, K> UDinv = joint_columns<K>(data.aza.U, ci, k) * Dinv;
     // Line 17 for joint i's own block, symmetric in exact arithmetic: made exactly so.
     JointPivot<S, K> Mii = Minv.template block<K, K>(vi, vi, k, k);
     Mii.noalias() -= UDinv.transpose() * joint_columns<K>(Pp, ci, k);
@@ -306,7 +305,7 @@ LIEDYN_NEVER_INLINE void immamb_row_step_k(const Model<S>& model, Data<S>& data,
 }
 
 /// IMMAmb's column passes (lines 9–11, 15–26) on the articulated-body factorization that
-/// aza_factorize left in data.aza_* (lines 1–8, 12–13). Linearization calls it after solving
+/// aza_factorize left in data.aza (lines 1–8, 12–13). Linearization calls it after solving
 /// for the accelerations with the same factors.
 template <class S>
 const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
@@ -328,11 +327,11 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
   // Line 15: 𝓟_0 = −(M^A_0)⁻¹ 𝓕_0; line 26: Minv[base, base] = (M^A_0)⁻¹. A branch: the
   // base's rows and columns of M⁻¹ exist only when it has coordinates.
   if (moving) {
-    const Matrix6<S> IA0inv = data.aza_base.inverse();  // factorized by aza_factorize
+    const Matrix6<S> IA0inv = data.aza.base.inverse();  // factorized by aza_factorize
     Minv.template topLeftCorner<6, 6>() = IA0inv;
     const Matrix6<S> negInv = -IA0inv;
-    const Matrix6X<S>& F = data.Fset[0];
-    Matrix6X<S>& P0 = data.Pset[0];
+    const Matrix6X<S>& F = data.aza.Fset[0];
+    Matrix6X<S>& P0 = data.aza.Pset[0];
     for (int c = 0; c < n; ++c) P0.col(c).noalias() = negInv * F.col(c);
   }
 
@@ -345,7 +344,7 @@ const MatrixX<S>& immamb_from_factors(const Model<S>& model, Data<S>& data) {
 
   // Line 20 and its transpose (defect 3): the base–joint blocks (the same branch as line 15).
   if (moving) {
-    const Matrix6X<S>& P0 = data.Pset[0];
+    const Matrix6X<S>& P0 = data.aza.Pset[0];
     for (int k = 0; k < n; ++k) {
       Minv.col(6 + k).template head<6>() = P0.col(k);
       Minv.row(6 + k).template head<6>() = P0.col(k).transpose();

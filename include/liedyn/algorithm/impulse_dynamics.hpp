@@ -14,7 +14,7 @@ namespace liedyn {
 
 /// The post-impact velocity cd.v_after = [ν⁺; r⁺] (returned) and the impulses cd.impulse at
 /// state x (its velocity is v⁻) with restitution `restitution` ∈ [0, 1] on the contact rows.
-/// Also leaves cd.J, the errors, cd.delassus and data.M, data.ltdl current. Throws
+/// Also leaves cd.J, the errors, cd.delassus and data.M, data.ltdl.factors current. Throws
 /// ConstraintError if J is rank deficient.
 template <class S>
 const VectorX<S>& impulse_dynamics(
@@ -25,7 +25,7 @@ const VectorX<S>& impulse_dynamics(
   detail::check_constraint_call(who, model, data, set, cd, x);
   LIEDYN_CHECK(restitution >= S(0) && restitution <= S(1),
                std::string(who) + ": the restitution must lie in [0, 1]");
-  detail::constraint_rows(model, data, set, cd, x, /*with_drift=*/false);
+  detail::constraint_rows(model, data, set, cd, x, detail::ConstraintDrift::Omitted);
   detail::factor_kkt(model, data, set, cd, opt, who);
   VectorX<S>& v = cd.tmp_q;
   model.base_joint().velocity(x, v);

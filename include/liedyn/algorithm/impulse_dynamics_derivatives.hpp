@@ -64,8 +64,8 @@ void impulse_dynamics_derivatives(
   detail::ground_derivative_pass</*kWithD2=*/true, /*kWithGravity=*/false>(
       model, data, xs, cd.tmp_nv, TwistRepresentation::Body, &ws.wrenches);
   // A branch, not a joint's answer: a welded base has no rows of D1.
-  if (model.has_moving_base()) KT.template topRows<6>() = -data.D1.transpose();
-  KT.middleRows(off, n) = -data.D2.transpose();
+  if (model.has_moving_base()) KT.template topRows<6>() = -data.derivatives.D1.transpose();
+  KT.middleRows(off, n) = -data.derivatives.D2.transpose();
   KT.bottomRows(nv).setZero();
 
   // Q = −(1 + E) J δv − ∂_q(J w) δq into ws.lambda_t (transposed), contacts then the others.
@@ -90,15 +90,14 @@ void impulse_dynamics_derivatives(
           -(S(1) + e_c) * cd.J.middleRows(c.row, c.dim).transpose();
       if (c.type == ConstraintType::Coupling) continue;  // a constant J
       const detail::RelativeMotion<S> rm =
-          detail::relative_motion_derivatives(model, data, c, a_g0, ws, /*with_acceleration=*/false,
-                                              /*with_time_variation=*/false);
+          detail::relative_motion_derivatives(model, data, c, a_g0, ws, detail::kVelocityTermsOnly);
       const int ns = static_cast<int>(c.support.size());
       auto dy = ws.dy.leftCols(2 * ns);
       detail::sense_rows_derivative<S>(c, rm.H2, rm.u, ws.du.leftCols(2 * ns),
                                        ws.theta2.leftCols(ns), dy);
       for (int k = 0; k < c.dim; ++k)
-        detail::scatter_support_row(c.support, -dy.row(c.components[k]).head(ns), false,
-                                    Q.col(c.row + k).head(nv));
+        detail::scatter_support_row(c.support, -dy.row(c.components[k]).head(ns),
+                                    detail::SupportParts::One, Q.col(c.row + k).head(nv));
       detail::add_wrench_motion_transposed(c, rm.H2, cd.impulse.segment(c.row, c.dim), ws, KT);
     }
   }

@@ -41,7 +41,7 @@
 #include <type_traits>
 
 #include "liedyn/algorithm/common.hpp"
-#include "liedyn/model/data.hpp"
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/model/state.hpp"
 
 namespace liedyn {
@@ -84,27 +84,35 @@ void for_each_support_body(const Model<S>& model, int body, Visit&& visit) {
   }
 }
 
-/// Updates H_parent, H_world (and, with `velocities`, vJ and v) of the support chain of `body`.
+/// What support_chain_kinematics updates: the poses (H_parent, H_world), or the twists (vJ, v)
+/// too.
+enum class ChainQuantities { Poses, PosesAndTwists };
+
+/// Updates the chosen quantities of the support chain of `body`.
 template <class S>
 void support_chain_kinematics(const Model<S>& model, Data<S>& data, const State<S>& x, int body,
-                              bool velocities) {
+                              ChainQuantities quantities) {
+  const bool velocities = quantities == ChainQuantities::PosesAndTwists;
   for_each_support_body(model, body, [&](int j) {
     if (j == 0) {
-      data.H_world[0] = base_pose(model, x);
+      data.kinematics.H_world[0] = base_pose(model, x);
       if (velocities) {
-        data.v[0] = model.base_joint().twist(x);
-        data.vJ[0] = Motion<S>();
+        data.kinematics.v[0] = model.base_joint().twist(x);
+        data.kinematics.vJ[0] = Motion<S>();
       }
       return;
     }
     const Joint<S>& jt = model.joint(j);
     const auto q = x.s.segment(model.q_index(j), model.joint_nq(j));
-    data.H_parent[j] = jt.transform(q);
-    jt.child_pose(data.H_world[model.parent(j)], data.H_parent[j], data.H_world[j]);
+    data.kinematics.H_parent[j] = jt.transform(q);
+    jt.child_pose(data.kinematics.H_world[model.parent(j)], data.kinematics.H_parent[j],
+                  data.kinematics.H_world[j]);
     if (velocities) {
-      data.vJ[j] = jt.subspace_times(q, x.r.segment(model.r_index(j), model.joint_nv(j)));
-      jt.motion_to_child(data.H_parent[j], data.v[model.parent(j)], data.v[j]);
-      data.v[j] += data.vJ[j];
+      data.kinematics.vJ[j] =
+          jt.subspace_times(q, x.r.segment(model.r_index(j), model.joint_nv(j)));
+      jt.motion_to_child(data.kinematics.H_parent[j], data.kinematics.v[model.parent(j)],
+                         data.kinematics.v[j]);
+      data.kinematics.v[j] += data.kinematics.vJ[j];
     }
   });
 }
@@ -130,12 +138,16 @@ void inertial_twists_to(const SE3<S>& H_F, TwistRepresentation rep,
   }
 }
 
-/// A frame twist or apparent acceleration in `rep`, from the body-frame twist v_F = ^F v_{A,F}
-/// and body-frame acceleration a_F = d/dt ^F v_{A,F}. `is_acceleration` adds the mixed
-/// representation's [R (ω × v_lin); 0] term.
+/// What frame_motion_in converts: a twist, or an acceleration (which takes the mixed
+/// representation's [R (ω × v_lin); 0] term).
+enum class FrameMotion { Twist, Acceleration };
+
+/// A frame twist or apparent acceleration m_F (as `kind` says) in `rep`, from the body-frame
+/// twist v_F = ^F v_{A,F} and m_F, the body-frame twist or acceleration a_F = d/dt ^F v_{A,F}.
 template <class S>
 Vector6<S> frame_motion_in(const SE3<S>& H_F, const Motion<S>& v_F, const Motion<S>& m_F,
-                           TwistRepresentation rep, bool is_acceleration) {
+                           TwistRepresentation rep, FrameMotion kind) {
+  const bool is_acceleration = kind == FrameMotion::Acceleration;
   switch (rep) {
     case TwistRepresentation::Body: return m_F.vector();
     case TwistRepresentation::Inertial: return H_F.act(m_F).vector();
@@ -157,33 +169,35 @@ Vector6<S> frame_motion_in(const SE3<S>& H_F, const Motion<S>& v_F, const Motion
 // Forward kinematics
 // ------------------------------------------------------------------------------------------
 
-/// Poses only: data.H_parent[i] = ^{λ(i)}H_i(s_i) (i ≥ 1; H_parent[0] is left as is) and
-/// data.H_world[i] = ^A H_i, with ^A H_0 = base_pose(model, x). O(n).
+/// Poses only: data.kinematics.H_parent[i] = ^{λ(i)}H_i(s_i) (i ≥ 1; H_parent[0] is left as is) and
+/// data.kinematics.H_world[i] = ^A H_i, with ^A H_0 = base_pose(model, x). O(n).
 template <class S>
 void forward_poses(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("forward_poses", model, x);
   detail::check_data_pairing("forward_poses", model, data);
-  data.H_world[0] = base_pose(model, x);
+  data.kinematics.H_world[0] = base_pose(model, x);
   detail::update_joint_transforms(model, data, x.s);
   for (int i = 1; i < model.num_bodies(); ++i)
-    model.joint(i).child_pose(data.H_world[model.parent(i)], data.H_parent[i], data.H_world[i]);
+    model.joint(i).child_pose(data.kinematics.H_world[model.parent(i)], data.kinematics.H_parent[i],
+                              data.kinematics.H_world[i]);
 }
 
-/// Body twists, given data.H_parent from forward_poses at the same x: data.vJ[i] = Γ_i r_i and
-/// data.v[i] = ^i v_{A,i} = ^iX_{λ(i)} v_{λ(i)} + Γ_i r_i (body frame), with v[0] = ν (zero for
-/// a welded base). O(n).
+/// Body twists, given data.kinematics.H_parent from forward_poses at the same x:
+/// data.kinematics.vJ[i] = Γ_i r_i and data.kinematics.v[i] = ^i v_{A,i} = ^iX_{λ(i)} v_{λ(i)} +
+/// Γ_i r_i (body frame), with v[0] = ν (zero for a welded base). O(n).
 template <class S>
 void forward_velocity(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("forward_velocity", model, x);
   detail::check_data_pairing("forward_velocity", model, data);
-  data.v[0] = model.base_joint().twist(x);
-  data.vJ[0] = Motion<S>();
+  data.kinematics.v[0] = model.base_joint().twist(x);
+  data.kinematics.vJ[0] = Motion<S>();
   for (int i = 1; i < model.num_bodies(); ++i) {
     const Joint<S>& j = model.joint(i);
-    data.vJ[i] = j.subspace_times(x.s.segment(model.q_index(i), model.joint_nq(i)),
-                                  x.r.segment(model.r_index(i), model.joint_nv(i)));
-    j.motion_to_child(data.H_parent[i], data.v[model.parent(i)], data.v[i]);
-    data.v[i] += data.vJ[i];
+    data.kinematics.vJ[i] = j.subspace_times(x.s.segment(model.q_index(i), model.joint_nq(i)),
+                                             x.r.segment(model.r_index(i), model.joint_nv(i)));
+    j.motion_to_child(data.kinematics.H_parent[i], data.kinematics.v[model.parent(i)],
+                      data.kinematics.v[i]);
+    data.kinematics.v[i] += data.kinematics.vJ[i];
   }
 }
 
@@ -199,13 +213,13 @@ void forward_kinematics(const Model<S>& model, Data<S>& data, const State<S>& x)
 // Frame poses
 // ------------------------------------------------------------------------------------------
 
-/// ^A H_F of the frame attached to `body` at ^{body}H_F = placement, from data.H_world (after
-/// forward_poses / forward_kinematics).
+/// ^A H_F of the frame attached to `body` at ^{body}H_F = placement, from data.kinematics.H_world
+/// (after forward_poses / forward_kinematics).
 template <class S>
 SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int body, const SE3<S>& placement) {
   detail::check_data_pairing("frame_pose", model, data);
   detail::check_body_index(model, body, "frame_pose");
-  return data.H_world[body] * placement;
+  return data.kinematics.H_world[body] * placement;
 }
 
 /// ^A H_F of model frame `frame_id` (after forward_poses / forward_kinematics).
@@ -214,7 +228,7 @@ SE3<S> frame_pose(const Model<S>& model, const Data<S>& data, int frame_id) {
   detail::check_data_pairing("frame_pose", model, data);
   detail::check_frame_index(model, frame_id, "frame_pose");
   const Frame<S>& f = model.frame(frame_id);
-  return data.H_world[f.body] * f.placement;
+  return data.kinematics.H_world[f.body] * f.placement;
 }
 
 /// ^A H_F of the model frame named `frame` (after forward_poses); throws InvalidArgument naming
@@ -253,17 +267,18 @@ void frame_jacobian(const Model<S>& model, Data<S>& data, const State<S>& x, int
     LIEDYN_CHECK_DIMS("frame_jacobian", "J", J, 6, nv);
   }
   J.setZero();
-  detail::support_chain_kinematics(model, data, x, body, /*velocities=*/false);
-  const SE3<S> H_F = data.H_world[body] * placement;
+  detail::support_chain_kinematics(model, data, x, body, detail::ChainQuantities::Poses);
+  const SE3<S> H_F = data.kinematics.H_world[body] * placement;
   detail::for_each_support_body(model, body, [&](int j) {
     if (j == 0) {  // ^A X_0 Γ_0: none for a welded base
       const BaseJoint<S>& base = model.base_joint();
-      base.add_inertial_columns(data.H_world[0], S(1), J);
+      base.add_inertial_columns(data.kinematics.H_world[0], S(1), J);
       detail::inertial_twists_to(H_F, rep, J.leftCols(base.nv()));
       return;
     }
     const int c = model.v_index(j), n = model.joint_nv(j);
-    model.joint(j).subspace_in(data.H_world[j], x.s.segment(model.q_index(j), model.joint_nq(j)),
+    model.joint(j).subspace_in(data.kinematics.H_world[j],
+                               x.s.segment(model.q_index(j), model.joint_nq(j)),
                                J.middleCols(c, n));
     detail::inertial_twists_to(H_F, rep, J.middleCols(c, n));
   });
@@ -307,9 +322,10 @@ Vector6<S> frame_velocity(const Model<S>& model, Data<S>& data, const State<S>& 
   detail::check_state("frame_velocity", model, x);
   detail::check_data_pairing("frame_velocity", model, data);
   detail::check_body_index(model, body, "frame_velocity");
-  detail::support_chain_kinematics(model, data, x, body, /*velocities=*/true);
-  const Motion<S> v_F = placement.act_inverse(data.v[body]);
-  return detail::frame_motion_in(data.H_world[body] * placement, v_F, v_F, rep, false);
+  detail::support_chain_kinematics(model, data, x, body, detail::ChainQuantities::PosesAndTwists);
+  const Motion<S> v_F = placement.act_inverse(data.kinematics.v[body]);
+  return detail::frame_motion_in(data.kinematics.H_world[body] * placement, v_F, v_F, rep,
+                                 detail::FrameMotion::Twist);
 }
 
 /// The twist of model frame `frame_id` in representation `rep`.
@@ -345,27 +361,29 @@ Vector6<S> frame_acceleration_bias(const Model<S>& model, Data<S>& data, const S
   Motion<S> a;  // running ^j a (bias part) along the chain; a_0 = ν̇ = 0
   detail::for_each_support_body(model, body, [&](int j) {
     if (j == 0) {
-      data.H_world[0] = base_pose(model, x);
-      data.v[0] = model.base_joint().twist(x);
-      data.vJ[0] = Motion<S>();
+      data.kinematics.H_world[0] = base_pose(model, x);
+      data.kinematics.v[0] = model.base_joint().twist(x);
+      data.kinematics.vJ[0] = Motion<S>();
       return;
     }
     const Joint<S>& jt = model.joint(j);
     const int p = model.parent(j);
     const auto q = x.s.segment(model.q_index(j), model.joint_nq(j));
     const auto v = x.r.segment(model.r_index(j), model.joint_nv(j));
-    data.H_parent[j] = jt.transform(q);
-    jt.child_pose(data.H_world[p], data.H_parent[j], data.H_world[j]);
-    data.vJ[j] = jt.subspace_times(q, v);
-    jt.motion_to_child(data.H_parent[j], data.v[p], data.v[j]);
-    data.v[j] += data.vJ[j];
-    jt.motion_to_child(data.H_parent[j], a, a);
-    a += data.v[j].cross(data.vJ[j]);
+    data.kinematics.H_parent[j] = jt.transform(q);
+    jt.child_pose(data.kinematics.H_world[p], data.kinematics.H_parent[j],
+                  data.kinematics.H_world[j]);
+    data.kinematics.vJ[j] = jt.subspace_times(q, v);
+    jt.motion_to_child(data.kinematics.H_parent[j], data.kinematics.v[p], data.kinematics.v[j]);
+    data.kinematics.v[j] += data.kinematics.vJ[j];
+    jt.motion_to_child(data.kinematics.H_parent[j], a, a);
+    a += data.kinematics.v[j].cross(data.kinematics.vJ[j]);
     jt.add_bias(q, v, a);
   });
-  const Motion<S> v_F = placement.act_inverse(data.v[body]);
+  const Motion<S> v_F = placement.act_inverse(data.kinematics.v[body]);
   const Motion<S> a_F = placement.act_inverse(a);
-  return detail::frame_motion_in(data.H_world[body] * placement, v_F, a_F, rep, true);
+  return detail::frame_motion_in(data.kinematics.H_world[body] * placement, v_F, a_F, rep,
+                                 detail::FrameMotion::Acceleration);
 }
 
 /// J̇ q̇ of model frame `frame_id` in representation `rep` (see the body/placement overload).

@@ -63,21 +63,23 @@ struct LinearizationOptions {
 
 namespace detail {
 
-// sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv, a block of A or data.lin_MinvK) from data.Minv and
-// D1..D4 (representation `rep`), using their structure instead of one dense O(nv³) product:
+// sign · M⁻¹ [D1 D2 D3 D4] into `out` (nv × 2nv, a block of A or data.linearization.MinvK) from
+// data.Minv and D1..D4 (representation `rep`), using their structure instead of one dense O(nv³)
+// product:
 //  * the columns of D2 and D4 for joint k are zero outside the base rows and the rows of k's
 //    ancestors and subtree — one pattern for both — so the pair costs (pattern size) × nv
 //    multiply–adds each, in one sweep over those columns of M⁻¹ (gather_product2);
 //  * with ν held, D1ν = M[:, 0:6] ad(a_g0) (eidamb_derivatives), so M⁻¹ D1ν = [ad(a_g0); 0]
 //    exactly; in the other representations D1 = D1ν + D3ν N_η and D3 = D3ν N_t with N_t⁻¹ = T
 //    (twist_maps), hence M⁻¹ D1 = [ad(a_g0); 0] + (M⁻¹ D3) T N_η.
-// Scratch: data.lin_rows and the first two columns of data.lin_K (not used by this route).
+// Scratch: data.linearization.rows and the first two columns of data.linearization.K (not used by
+// this route).
 template <class S, class Out>
 void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>& x,
                             TwistRepresentation rep, const S& sign, Out out) {
   const int n = model.nv_joints(), off = model.offset(), nv = model.nv();
   const MatrixX<S>& Minv = data.Minv;  // symmetric: column r is row r
-  auto& rows = data.lin_rows;
+  auto& rows = data.linearization.rows;
   for (int k = 1; k < model.num_bodies(); ++k) {
     const int ck = model.r_index(k), r0 = off + ck;
     const int len = model.r_index(model.subtree_end(k)) - ck;
@@ -88,9 +90,10 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
     for (int r = r0; r < r0 + len; ++r) rows(p++) = r;
     // Every column of joint k has that pattern (its own block lies in the subtree's range).
     for (int c = ck; c < model.r_index(k + 1); ++c) {
-      const auto d2 = data.D2.col(c);
-      const auto d4 = data.D4.col(c);
-      auto ga = data.lin_K.col(0), gb = data.lin_K.col(1);  // n ≥ 1: K has its two columns
+      const auto d2 = data.derivatives.D2.col(c);
+      const auto d4 = data.derivatives.D4.col(c);
+      auto ga = data.linearization.K.col(0),
+           gb = data.linearization.K.col(1);  // n ≥ 1: K has its two columns
       for (int t = 0; t < p; ++t) {
         ga(t) = d2(rows(t));
         gb(t) = d4(rows(t));
@@ -102,8 +105,9 @@ void minv_times_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   if (off == 0) return;
   for (int r = 0; r < nv; ++r) rows(r) = r;
   for (int c = 0; c < 6; c += 2)
-    gather_product2<S>(Minv, 0, rows.head(nv), data.D3.col(c), data.D3.col(c + 1), sign,
-                       out.col(off + n + c), out.col(off + n + c + 1));
+    gather_product2<S>(Minv, 0, rows.head(nv), data.derivatives.D3.col(c),
+                       data.derivatives.D3.col(c + 1), sign, out.col(off + n + c),
+                       out.col(off + n + c + 1));
   const Matrix6<S> ad_g = gravity_in_base(model, x.H).cross_matrix();
   for (int c = 0; c < 6; ++c) {
     auto o1 = out.col(c);
@@ -152,18 +156,18 @@ void forward_dynamics_derivatives(const Model<S>& model, Data<S>& data, const St
     return;
   }
   bias_force(model, data, x, fext);  // also leaves the joint transforms H_parent at x.s
-  data.tmp_nv = tau - data.h;
+  data.linearization.tau_minus_bias = tau - data.h;
   update_base_poses(model, data);
   aza_factorize_at_poses(model, data);
-  aza_solve(model, data, data.tmp_nv, data.ddq);
+  aza_solve(model, data, data.linearization.tau_minus_bias, data.ddq);
   eidamb_derivatives_at_poses(model, data, x, data.ddq, opt.representation, fext);
-  data.lin_K.leftCols(nb6) = data.D1;
-  data.lin_K.middleCols(nb6, n) = data.D2;
-  data.lin_K.middleCols(nb6 + n, nb6) = data.D3;
-  data.lin_K.rightCols(n) = data.D4;
+  data.linearization.K.leftCols(nb6) = data.derivatives.D1;
+  data.linearization.K.middleCols(nb6, n) = data.derivatives.D2;
+  data.linearization.K.middleCols(nb6 + n, nb6) = data.derivatives.D3;
+  data.linearization.K.rightCols(n) = data.derivatives.D4;
   aza_solve(model, data, MatrixX<S>::Identity(nv, nv), data.Minv);
-  aza_solve(model, data, data.lin_K, data.lin_MinvK);
-  out = sign * data.lin_MinvK;
+  aza_solve(model, data, data.linearization.K, data.linearization.MinvK);
+  out = sign * data.linearization.MinvK;
 }
 }  // namespace detail
 
@@ -171,7 +175,7 @@ namespace detail {
 /// The rows of the discrete A and B for s⁺_i = s_i ⊕ Δt r⁺_i on a joint's group: on entry they
 /// hold δs_i + Δt δr⁺_i (the vector-space rule); they become
 /// Ad(exp(Δt r⁺_i))⁻¹ δs_i + Δt Jr(Δt r⁺_i) δr⁺_i (Joint::integrate_jacobians), r⁺ from
-/// data.ddq. Scratch: the first rows of data.lin_K.
+/// data.ddq. Scratch: the first rows of data.linearization.K.
 template <class S>
 void write_joint_step_rows(const Model<S>& model, Data<S>& data, const State<S>& x, const S& dt) {
   const int off = model.offset(), nv = model.nv();
@@ -181,77 +185,82 @@ void write_joint_step_rows(const Model<S>& model, Data<S>& data, const State<S>&
     const JointTangent<S> step = dt * (x.r.segment(r, k) + dt * data.ddq.segment(off + r, k));
     JointTangentMap<S> J_s(k, k), J_step(k, k);
     model.joint(i).integrate_jacobians(step, J_s, J_step);
-    auto rows = data.A.middleRows(off + r, k);
+    auto rows = data.linearization.A.middleRows(off + r, k);
     rows.block(0, off + r, k, k) -= JointTangentMap<S>::Identity(k, k);  // now Δt δr⁺ alone
-    auto scratch = data.lin_K.topRows(k);
+    auto scratch = data.linearization.K.topRows(k);
     scratch = rows;
     rows.noalias() = J_step.lazyProduct(scratch);
     rows.block(0, off + r, k, k) += J_s;
-    auto rows_b = data.B.middleRows(off + r, k);
-    auto scratch_b = data.lin_K.topLeftCorner(k, nv);
+    auto rows_b = data.linearization.B.middleRows(off + r, k);
+    auto scratch_b = data.linearization.K.topLeftCorner(k, nv);
     scratch_b = rows_b;
     rows_b.noalias() = J_step.lazyProduct(scratch_b);
   }
 }
 
-/// The continuous A and B from their acceleration rows: on entry data.A.bottomRows(nv) and
-/// data.B.bottomRows(nv) hold ∂(ν̇, ṙ)/∂δx (δx in `rep`) and ∂(ν̇, ṙ)/∂τ̄, with ν̇ the body
-/// acceleration, and data.ddq the accelerations; writes the kinematic rows and maps the ν̇ rows
-/// to the representation's twist (header: δṫ = T δν̇ + G_η η + G_t δt). The top rows' zeros are
-/// written here with `clear_top_rows`, else the caller has written them. Shared by the
+/// Whether complete_continuous_linearization writes the zeros of A's and B's top rows, or finds
+/// them written by the caller.
+enum class TopRows { Clear, AlreadyZero };
+
+/// The continuous A and B from their acceleration rows: on entry A.bottomRows(nv) and
+/// B.bottomRows(nv) of data.linearization hold ∂(ν̇, ṙ)/∂δx (δx in `rep`) and ∂(ν̇, ṙ)/∂τ̄, with ν̇
+/// the body acceleration, and data.ddq the accelerations; writes the kinematic rows and maps the ν̇
+/// rows to the representation's twist (header: δṫ = T δν̇ + G_η η + G_t δt). Shared by the
 /// unconstrained and the constrained linearization.
 template <class S>
 void complete_continuous_linearization(const Model<S>& model, Data<S>& data, const State<S>& x,
-                                       TwistRepresentation rep, bool clear_top_rows) {
+                                       TwistRepresentation rep, TopRows top_rows) {
   const int nv = model.nv(), n = model.nv_joints(), N = 2 * nv;
+  MatrixX<S>& A = data.linearization.A;
+  MatrixX<S>& B = data.linearization.B;
   // The top rows' zeros and identity are written on every call: A and B are outputs a user may
   // overwrite (A = I + dt A). setIdentity on the identity's block would test every coefficient:
   // only its diagonal is set.
-  if (clear_top_rows) {
-    data.A.topRows(nv).setZero();
-    data.B.topRows(nv).setZero();
+  if (top_rows == TopRows::Clear) {
+    A.topRows(nv).setZero();
+    B.topRows(nv).setZero();
   }
-  data.A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr (vector-space joints)
-  if (!model.one_dof_joints_only())                        // η̇_i = −ad(r̄_i) η_i + δr_i
-    write_joint_deviation_blocks(model, x.r, data.A.block(nv - n, nv - n, n, n));
+  A.block(nv - n, N - n, n, n).diagonal().setOnes();  // δṡ = δr (vector-space joints)
+  if (!model.one_dof_joints_only())                   // η̇_i = −ad(r̄_i) η_i + δr_i
+    write_joint_deviation_blocks(model, x.r, A.block(nv - n, nv - n, n, n));
   // A branch: the base's state rows (η, ν) on SE(3) exist only when it moves.
   if (!model.has_moving_base()) return;
   Matrix6<S> N_eta, N_t, T;
   twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
   const Motion<S> nu(x.nu);
   // η rows.
-  data.A.template block<6, 6>(0, 0) = N_eta - nu.cross_matrix();
-  data.A.template block<6, 6>(0, 6 + n) = N_t;
+  A.template block<6, 6>(0, 0) = N_eta - nu.cross_matrix();
+  A.template block<6, 6>(0, 6 + n) = N_t;
   if (rep == TwistRepresentation::Body) return;  // T = 1, G = 0
   // Twist rows: T times the body-twist rows (6 × N products: lazy, no GEMM workspace), plus G.
-  auto scratch = data.lin_K.topRows(6);
-  scratch = data.A.block(6 + n, 0, 6, N);
-  data.A.block(6 + n, 0, 6, N).noalias() = T.lazyProduct(scratch);
-  auto scratch_b = data.lin_K.topLeftCorner(6, nv);
-  scratch_b = data.B.block(6 + n, 0, 6, nv);
-  data.B.block(6 + n, 0, 6, nv).noalias() = T.lazyProduct(scratch_b);
+  auto scratch = data.linearization.K.topRows(6);
+  scratch = A.block(6 + n, 0, 6, N);
+  A.block(6 + n, 0, 6, N).noalias() = T.lazyProduct(scratch);
+  auto scratch_b = data.linearization.K.topLeftCorner(6, nv);
+  scratch_b = B.block(6 + n, 0, 6, nv);
+  B.block(6 + n, 0, 6, nv).noalias() = T.lazyProduct(scratch_b);
   const Vector6<S> a = data.ddq.template head<6>();
   switch (rep) {
     case TwistRepresentation::Body: break;
     case TwistRepresentation::Inertial:
-      data.A.template block<6, 6>(6 + n, 0).noalias() -= T * Motion<S>(a).cross_matrix();
+      A.template block<6, 6>(6 + n, 0).noalias() -= T * Motion<S>(a).cross_matrix();
       break;
     case TwistRepresentation::Mixed: {
       const Matrix3<S>& R = x.H.rotation();
-      data.A.template block<3, 3>(6 + n, 3) -= R * hat(Vector3<S>(a.template head<3>()));
-      data.A.template block<3, 3>(9 + n, 3) -= R * hat(Vector3<S>(a.template tail<3>()));
+      A.template block<3, 3>(6 + n, 3) -= R * hat(Vector3<S>(a.template head<3>()));
+      A.template block<3, 3>(9 + n, 3) -= R * hat(Vector3<S>(a.template tail<3>()));
       const Vector6<S> m = T * x.nu;
-      data.A.template block<3, 3>(6 + n, 6 + n) += hat(Vector3<S>(m.template tail<3>()));
-      data.A.template block<3, 3>(6 + n, 9 + n) -= hat(Vector3<S>(m.template head<3>()));
+      A.template block<3, 3>(6 + n, 6 + n) += hat(Vector3<S>(m.template tail<3>()));
+      A.template block<3, 3>(6 + n, 9 + n) -= hat(Vector3<S>(m.template head<3>()));
       break;
     }
   }
 }
 }  // namespace detail
 
-/// Continuous-time A (2nv × 2nv) and B (2nv × nv) into data.A, data.B at state x and input τ̄
-/// (size nv, base first), external wrenches optional. Also leaves data.ddq = FD(x, τ̄), data.M,
-/// data.Minv and D1..D4 (in opt.representation).
+/// Continuous-time A (2nv × 2nv) and B (2nv × nv) into data.linearization.A, data.linearization.B
+/// at state x and input τ̄ (size nv, base first), external wrenches optional. Also leaves data.ddq =
+/// FD(x, τ̄), data.M, data.Minv and D1..D4 (in opt.representation).
 template <class S, class Derived>
 void linearize(const Model<S>& model, Data<S>& data, const State<S>& x,
                const Eigen::MatrixBase<Derived>& tau, const LinearizationOptions<S>& opt = {},
@@ -261,17 +270,18 @@ void linearize(const Model<S>& model, Data<S>& data, const State<S>& x,
   // contiguous store where the top rows alone take one per column. (B's bottom rows are copied
   // in: B whole would write them twice.)
   detail::check_data_pairing("linearize", model, data);  // before an output is touched
-  detail::dense::set_zero(data.A);
-  data.B.topRows(nv).setZero();
+  detail::dense::set_zero(data.linearization.A);
+  data.linearization.B.topRows(nv).setZero();
   // The bottom nv rows of A are −M⁻¹K (for the body twist; the twist rows are mapped after).
-  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1), data.A.bottomRows(nv),
-                                       "linearize");
-  data.B.bottomRows(nv) = data.Minv;
+  detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1),
+                                       data.linearization.A.bottomRows(nv), "linearize");
+  data.linearization.B.bottomRows(nv) = data.Minv;
   detail::complete_continuous_linearization(model, data, x, opt.representation,
-                                            /*clear_top_rows=*/false);
+                                            detail::TopRows::AlreadyZero);
 }
 
-/// linearize() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into Bu.
+/// linearize() for τ̄ = S u with an actuation matrix S (nv × m): A into data.linearization.A, B S
+/// into Bu.
 template <class S, class DS, class Du>
 void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
                         const Eigen::MatrixBase<DS>& actuation, const Eigen::MatrixBase<Du>& u,
@@ -279,15 +289,15 @@ void linearize_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
                         const ExternalWrenches<S>* fext = nullptr) {
   detail::check_data_pairing("linearize_actuated", model, data);
   LIEDYN_CHECK_DIMS("linearize_actuated", "actuation", actuation, model.nv(), u.size());
-  data.tmp_nv2.noalias() = actuation * u;
-  linearize(model, data, x, data.tmp_nv2, opt, fext);
+  data.linearization.actuated_force.noalias() = actuation * u;
+  linearize(model, data, x, data.linearization.actuated_force, opt, fext);
   const int nv = model.nv();
-  Bu.resize(data.B.rows(), actuation.cols());  // no allocation once Bu has this size
+  Bu.resize(data.linearization.B.rows(), actuation.cols());  // no allocation once Bu has this size
   // B's top rows are zero. Column by column (GEMV): a GEMM takes Eigen's heap blocking
   // workspace once nv passes a few dozen.
   Bu.topRows(nv).setZero();
   for (Eigen::Index c = 0; c < actuation.cols(); ++c)
-    Bu.col(c).bottomRows(nv).noalias() = data.B.bottomRows(nv) * actuation.col(c);
+    Bu.col(c).bottomRows(nv).noalias() = data.linearization.B.bottomRows(nv) * actuation.col(c);
 }
 
 namespace detail {
@@ -329,8 +339,8 @@ void semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const State<
   bias_force(model, data, x, fext);  // also leaves the joint transforms H_parent at x.s
   detail::update_base_poses(model, data);
   detail::aza_factorize_at_poses(model, data);
-  data.tmp_nv = tau - data.h;
-  aza_solve(model, data, data.tmp_nv, data.ddq);
+  data.linearization.tau_minus_bias = tau - data.h;
+  aza_solve(model, data, data.linearization.tau_minus_bias, data.ddq);
   detail::advance_semi_implicit(model, x, data.ddq, dt, out);
 }
 
@@ -348,31 +358,31 @@ State<S> semi_implicit_euler_step(const Model<S>& model, Data<S>& data, const St
 namespace detail {
 /// The Jacobians of the semi-implicit Euler step from those of its accelerations: dacc_dx =
 /// ∂(ν̇, ṙ)/∂δx (nv × 2nv, δx in `rep`, ν̇ the body acceleration), dacc_dtau = ∂(ν̇, ṙ)/∂τ̄, and
-/// data.ddq the accelerations; into data.A, data.B (see linearize_discrete). Shared by the
-/// unconstrained and the constrained linearization.
+/// data.ddq the accelerations; into data.linearization.A, data.linearization.B (see
+/// linearize_discrete). Shared by the unconstrained and the constrained linearization.
 template <class S, class DX, class DT>
 void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const State<S>& x,
                                      const S& dt, TwistRepresentation rep,
                                      const Eigen::MatrixBase<DX>& dacc_dx,
                                      const Eigen::MatrixBase<DT>& dacc_dtau) {
   const int nv = model.nv(), n = model.nv_joints(), off = model.offset();
-  data.A.setZero();
-  data.A.diagonal().setOnes();  // setIdentity would test every coefficient
-  data.B.setZero();
+  data.linearization.A.setZero();
+  data.linearization.A.diagonal().setOnes();  // setIdentity would test every coefficient
+  data.linearization.B.setZero();
   // Velocity rows: δv⁺ = δv + Δt δacc (body ν for now; converted below).
   // A branch: the base's state rows (η, ν) on SE(3) exist only when it moves.
   Matrix6<S> N_eta, N_t, T;
   if (model.has_moving_base()) twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
   // Body-twist rows at x: δν = N_eta η + N_t δt.
   if (model.has_moving_base()) {
-    data.A.template block<6, 6>(6 + n, 0) = N_eta;
-    data.A.template block<6, 6>(6 + n, 6 + n) = N_t;
+    data.linearization.A.template block<6, 6>(6 + n, 0) = N_eta;
+    data.linearization.A.template block<6, 6>(6 + n, 6 + n) = N_t;
   }
-  data.A.middleRows(off + n, nv) += dt * dacc_dx;
-  data.B.middleRows(off + n, nv) = dt * dacc_dtau;
+  data.linearization.A.middleRows(off + n, nv) += dt * dacc_dx;
+  data.linearization.B.middleRows(off + n, nv) = dt * dacc_dtau;
   // s⁺ = s ⊕ Δt r⁺: s + Δt r⁺ for the vector-space joints, each other joint on its group.
-  data.A.middleRows(off, n) += dt * data.A.bottomRows(n);
-  data.B.middleRows(off, n) += dt * data.B.bottomRows(n);
+  data.linearization.A.middleRows(off, n) += dt * data.linearization.A.bottomRows(n);
+  data.linearization.B.middleRows(off, n) += dt * data.linearization.B.bottomRows(n);
   if (!model.one_dof_joints_only()) write_joint_step_rows(model, data, x, dt);
   if (!model.has_moving_base()) return;  // a branch: a welded base has no η⁺, ν⁺ rows
   // η⁺ = Ad(exp(Δt ν⁺))⁻¹ η + Jr(Δt ν⁺) Δt δν⁺.
@@ -380,28 +390,33 @@ void complete_discrete_linearization(const Model<S>& model, Data<S>& data, const
   const Vector6<S> step = dt * nu_plus;
   const Matrix6<S> Adinv = SE3<S>::exp(step).inverse().velocity_transform();
   const Matrix6<S> Jr = dt * SE3<S>::right_jacobian(step);
-  data.A.topRows(6).noalias() = Jr.lazyProduct(data.A.middleRows(6 + n, 6));  // Δt Jr δν⁺
-  data.A.template block<6, 6>(0, 0) += Adinv;
-  data.B.topRows(6).noalias() = Jr.lazyProduct(data.B.middleRows(6 + n, 6));
+  data.linearization.A.topRows(6).noalias() =
+      Jr.lazyProduct(data.linearization.A.middleRows(6 + n, 6));  // Δt Jr δν⁺
+  data.linearization.A.template block<6, 6>(0, 0) += Adinv;
+  data.linearization.B.topRows(6).noalias() =
+      Jr.lazyProduct(data.linearization.B.middleRows(6 + n, 6));
   // Convert the ν⁺ rows to the representation's twist at x⁺: δt⁺ = T⁺ (δν⁺ − N_eta⁺ η⁺).
   if (rep != TwistRepresentation::Body) {
     const SE3<S> H_plus = x.H * SE3<S>::exp(step);
     Matrix6<S> N_eta_p, N_t_p, T_p;
     twist_maps(rep, H_plus, nu_plus, N_eta_p, N_t_p, T_p);
-    // data.lin_K (nv × 2nv, not an input here) is the 6-row scratch.
-    auto scratch = data.lin_K.topRows(6);
-    scratch.noalias() = data.A.middleRows(6 + n, 6) - N_eta_p.lazyProduct(data.A.topRows(6));
-    data.A.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch);
-    auto scratch_b = data.lin_K.topLeftCorner(6, nv);
-    scratch_b.noalias() = data.B.middleRows(6 + n, 6) - N_eta_p.lazyProduct(data.B.topRows(6));
-    data.B.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch_b);
+    // data.linearization.K (nv × 2nv, not an input here) is the 6-row scratch.
+    auto scratch = data.linearization.K.topRows(6);
+    scratch.noalias() = data.linearization.A.middleRows(6 + n, 6) -
+                        N_eta_p.lazyProduct(data.linearization.A.topRows(6));
+    data.linearization.A.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch);
+    auto scratch_b = data.linearization.K.topLeftCorner(6, nv);
+    scratch_b.noalias() = data.linearization.B.middleRows(6 + n, 6) -
+                          N_eta_p.lazyProduct(data.linearization.B.topRows(6));
+    data.linearization.B.middleRows(6 + n, 6).noalias() = T_p.lazyProduct(scratch_b);
   }
 }
 }  // namespace detail
 
-/// Jacobians of semi_implicit_euler_step: δx⁺ = A δx + B δτ̄ into data.A, data.B, with δx in
-/// opt.representation at both ends (δt = T(x) δν − …, see linearize). Exact: they use the SE(3)
-/// right Jacobian and adjoint of the step's exp, and each joint's (Joint::integrate_jacobians).
+/// Jacobians of semi_implicit_euler_step: δx⁺ = A δx + B δτ̄ into data.linearization.A,
+/// data.linearization.B, with δx in opt.representation at both ends (δt = T(x) δν − …, see
+/// linearize). Exact: they use the SE(3) right Jacobian and adjoint of the step's exp, and each
+/// joint's (Joint::integrate_jacobians).
 template <class S, class Derived>
 void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
                         const Eigen::MatrixBase<Derived>& tau, const S& dt,
@@ -409,14 +424,15 @@ void linearize_discrete(const Model<S>& model, Data<S>& data, const State<S>& x,
                         const ExternalWrenches<S>* fext = nullptr) {
   // −M⁻¹K: the accelerations' rows, δx in opt.representation.
   detail::forward_dynamics_derivatives(model, data, x, tau, opt, fext, S(-1),
-                                       data.lin_MinvK.leftCols(2 * model.nv()),
+                                       data.linearization.MinvK.leftCols(2 * model.nv()),
                                        "linearize_discrete");
   detail::complete_discrete_linearization(model, data, x, dt, opt.representation,
-                                          data.lin_MinvK.leftCols(2 * model.nv()), data.Minv);
+                                          data.linearization.MinvK.leftCols(2 * model.nv()),
+                                          data.Minv);
 }
 
-/// linearize_discrete() for τ̄ = S u with an actuation matrix S (nv × m): A into data.A, B S into
-/// Bu (2nv × m), as linearize_actuated is for the continuous case.
+/// linearize_discrete() for τ̄ = S u with an actuation matrix S (nv × m): A into
+/// data.linearization.A, B S into Bu (2nv × m), as linearize_actuated is for the continuous case.
 template <class S, class DS, class Du>
 void linearize_discrete_actuated(const Model<S>& model, Data<S>& data, const State<S>& x,
                                  const Eigen::MatrixBase<DS>& actuation,
@@ -425,13 +441,13 @@ void linearize_discrete_actuated(const Model<S>& model, Data<S>& data, const Sta
                                  const ExternalWrenches<S>* fext = nullptr) {
   LIEDYN_CHECK(actuation.rows() == model.nv() && actuation.cols() == u.size(),
                "liedyn: linearize_discrete_actuated: the actuation matrix must be nv × size(u)");
-  data.tmp_nv2.noalias() = actuation * u;
-  linearize_discrete(model, data, x, data.tmp_nv2, dt, opt, fext);
-  Bu.resize(data.B.rows(), actuation.cols());  // no allocation once Bu has this size
+  data.linearization.actuated_force.noalias() = actuation * u;
+  linearize_discrete(model, data, x, data.linearization.actuated_force, dt, opt, fext);
+  Bu.resize(data.linearization.B.rows(), actuation.cols());  // no allocation once Bu has this size
   // Column by column (GEMV): a GEMM takes Eigen's heap blocking workspace once nv passes a few
   // dozen.
   for (Eigen::Index c = 0; c < actuation.cols(); ++c)
-    Bu.col(c).noalias() = data.B * actuation.col(c);
+    Bu.col(c).noalias() = data.linearization.B * actuation.col(c);
 }
 
 }  // namespace liedyn

@@ -8,15 +8,14 @@
 // It is a symmetric elimination of a positive-definite matrix without pivoting, backward stable
 // like Cholesky.
 //
-// Storage: data.ltdl holds D on its diagonal and L strictly below it; its strictly upper part is
-// not read. The inverse is M⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ = Σ_k D_k⁻¹ g_k g_kᵀ with g_k = L⁻¹ e_k, which is zero
-// outside k's subtree — a contiguous range of coordinates — so each term touches one diagonal
-// block of M⁻¹, and column c of M⁻¹ combines only the g_k of c and its ancestors:
-// O(Σ_d |subtree(d)|²) work, about nv³/3 only for a single chain.
-// Frames and order: those of data.M (docs/conventions.md §2) — base first, the base's six
-// coordinates a twist or wrench in the base frame (linear first), then the joints; x in
-// ltdl_solve and data.Minv follow the same order and frames.
-// None of these allocate. The mass matrix must be invertible
+// Storage: data.ltdl.factors holds D on its diagonal and L strictly below it; its strictly upper
+// part is not read. The inverse is M⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ = Σ_k D_k⁻¹ g_k g_kᵀ with g_k = L⁻¹ e_k, which
+// is zero outside k's subtree — a contiguous range of coordinates — so each term touches one
+// diagonal block of M⁻¹, and column c of M⁻¹ combines only the g_k of c and its ancestors: O(Σ_d
+// |subtree(d)|²) work, about nv³/3 only for a single chain. Frames and order: those of data.M
+// (docs/conventions.md §2) — base first, the base's six coordinates a twist or wrench in the base
+// frame (linear first), then the joints; x in ltdl_solve and data.Minv follow the same order and
+// frames. None of these allocate. The mass matrix must be invertible
 // (Model::require_invertible_mass_matrix).
 #pragma once
 
@@ -24,8 +23,8 @@
 #include <string>
 
 #include "liedyn/algorithm/common.hpp"
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/arithmetic/gather_product.hpp"
-#include "liedyn/model/data.hpp"
 
 namespace liedyn {
 
@@ -36,14 +35,14 @@ namespace detail {
 template <class S>
 void check_ltdl_factors(const Model<S>& model, const Data<S>& data, const char* who) {
   for (int j = 0; j < model.nv(); ++j)
-    LIEDYN_CHECK(data.ltdl(j, j) > S(0),
+    LIEDYN_CHECK(data.ltdl.factors(j, j) > S(0),
                  std::string(who) + ": data.ltdl holds no factorization (pivot " +
                      std::to_string(j) + " is not positive): run ltdl_factorize first");
 }
 
 }  // namespace detail
 
-/// M = Lᵀ D L from data.M (crba, eidamb_derivatives) into data.ltdl. Throws InvalidArgument
+/// M = Lᵀ D L from data.M (crba, eidamb_derivatives) into data.ltdl.factors. Throws InvalidArgument
 /// when a pivot is not positive: data.M is not a mass matrix (a fresh Data's is zero) or the
 /// model's is singular.
 ///
@@ -55,16 +54,16 @@ template <class S>
 void ltdl_factorize(const Model<S>& model, Data<S>& data) {
   detail::check_data_pairing("ltdl_factorize", model, data);
   const int nv = model.nv(), off = model.offset();
-  MatrixX<S>& F = data.ltdl;
+  MatrixX<S>& F = data.ltdl.factors;
   // A moving base's six coordinates are every joint's ancestors: a joint's row of L on them is
   // one 6-vector, L(j, base) = (M(base, j) − Σ_c D_c L(c, j) L(c, base)) / D_j, accumulated
   // from its subtree's rows (kept as columns of a 6 × nv scratch, so contiguous) instead of six
   // short dot products down the base's columns.
-  auto& base_rows = data.ltdl_base_rows;  // column c = L(c, 0:6)ᵀ
+  auto& base_rows = data.ltdl.base_rows;  // column c = L(c, 0:6)ᵀ
   for (int j = nv - 1; j >= 0; --j) {
     const int first = j + 1, len = model.dof_subtree_end(j) - first;
     const auto column = F.col(j).segment(first, len);
-    auto weighted = data.ltdl_scratch.head(len);  // D_c L(c, j) over j's subtree
+    auto weighted = data.ltdl.scratch.head(len);  // D_c L(c, j) over j's subtree
     weighted = column.cwiseProduct(F.diagonal().segment(first, len));
     const S pivot = data.M(j, j) - column.dot(weighted);
     LIEDYN_CHECK(pivot > S(0), "ltdl_factorize: data.M is not positive definite (pivot " +
@@ -94,7 +93,7 @@ void ltdl_solve(const Model<S>& model, const Data<S>& data,
   // Eigen's idiom for writable expression arguments (a segment is a temporary).
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const int nv = model.nv();
-  const MatrixX<S>& F = data.ltdl;
+  const MatrixX<S>& F = data.ltdl.factors;
   detail::check_data_pairing("ltdl_solve", model, data);
   LIEDYN_CHECK_SIZE("ltdl_solve", "x", x, nv);
   detail::check_ltdl_factors(model, data, "ltdl_solve");
@@ -123,15 +122,15 @@ const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
   detail::check_data_pairing("ltdl_inverse", model, data);
   detail::check_ltdl_factors(model, data, "ltdl_inverse");
   const int nv = model.nv();
-  const MatrixX<S>& F = data.ltdl;
-  MatrixX<S>& G = data.ltdl_Linv_;  // zero outside each column's subtree: only that part is written
+  const MatrixX<S>& F = data.ltdl.factors;
+  MatrixX<S>& G = data.ltdl.Linv_;  // zero outside each column's subtree: only that part is written
   const int off = model.offset();
   if (off == 6) {
     // A moving base's six columns hold most of L⁻¹'s entries (its coordinates are everyone's
     // ancestors). They are computed a row at a time, as 6-vectors (row d of L⁻¹ restricted to
     // the base: r_d = −Σ_{j ≺ d} L(d, j) r_j), which vectorizes; the columns below would be
     // short scattered loops. Rows 0..5 first: the inverse of L's unit lower-triangular base block.
-    auto& rows = data.ltdl_base_rows;  // column d = (row d of L⁻¹)[0:6]
+    auto& rows = data.ltdl.base_rows;  // column d = (row d of L⁻¹)[0:6]
     for (int d = 0; d < 6; ++d) {
       Vector6<S> r = Vector6<S>::Unit(d);
       for (int j = 0; j < d; ++j) r -= F(d, j) * rows.col(j);
@@ -160,8 +159,8 @@ const MatrixX<S>& ltdl_inverse(const Model<S>& model, Data<S>& data) {
     }
   }
   MatrixX<S>& Minv = data.Minv;
-  auto& ks = data.lin_rows;
-  auto a = data.ltdl_scratch.head(nv), b = data.ltdl_scratch.segment(nv, nv);
+  auto& ks = data.ltdl.rows;
+  auto a = data.ltdl.scratch.head(nv), b = data.ltdl.scratch.segment(nv, nv);
   for (int c = 0; c < nv; c += 2) {
     int p = 0;
     for (int k = c; k >= 0; k = model.dof_parent(k)) ks(p++) = k;

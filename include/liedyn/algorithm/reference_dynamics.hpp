@@ -14,8 +14,9 @@
 // the base wrench in the base frame.
 //
 // These functions ALLOCATE (the unit vectors, the output matrix, the factorization): they are
-// exempt from the library's no-allocation rule. They overwrite data.tau, data.h, data.v,
-// data.a, data.f, data.vJ and data.H_parent (through rnea).
+// exempt from the library's no-allocation rule. They overwrite data.tau, data.h, data.kinematics.v,
+// data.inverse_dynamics.a, data.inverse_dynamics.f, data.kinematics.vJ and data.kinematics.H_parent
+// (through rnea).
 #pragma once
 
 #include <Eigen/Cholesky>
@@ -37,7 +38,8 @@ void mass_matrix_from_inverse_dynamics(const Model<S>& model, Data<S>& data, con
   for (int k = 0; k < nv; ++k) {
     e(k) = S(1);
     // No velocity, no gravity, no external wrench: ID(q, 0, e_k) = M e_k (the bias is 0).
-    M_out.col(k) = detail::rnea_pass<S, VectorX<S>>(model, data, x, &e, false, false, nullptr);
+    M_out.col(k) =
+        detail::rnea_pass<S, VectorX<S>>(model, data, x, &e, detail::kInertialOnly, nullptr);
     e(k) = S(0);
   }
 }

@@ -12,7 +12,8 @@
 // This is the textbook algorithm, kept as an independent route to EIDAmb's τ̄ (eidamb.hpp).
 // Motions and wrenches cross each joint through the joint's own moves (Joint::motion_to_child,
 // Joint::add_force_to_parent), which know its fast case: an unrotated revolute about ±e_k.
-// Cost O(n). No allocation. Writes data.v, data.a, data.f, data.H_parent and the output.
+// Cost O(n). No allocation. Writes data.kinematics.v, data.inverse_dynamics.a,
+// data.inverse_dynamics.f, data.kinematics.H_parent and the output.
 #pragma once
 
 #include "liedyn/algorithm/common.hpp"
@@ -21,48 +22,63 @@ namespace liedyn {
 
 namespace detail {
 
+/// The terms one RNEA pass includes: h = V + G is split by switching one off, and M ddq alone
+/// (no velocity products, no gravity) gives M's columns (reference_dynamics.hpp).
+struct RneaTerms {
+  bool velocity_products;  ///< v_i and the products v_i × Γ_i q̇_i, v_i ×* I_i v_i
+  bool gravity;            ///< the base's −a_g
+};
+inline constexpr RneaTerms kEveryTerm{true, true}, kGravityOnly{false, true},
+    kWithoutGravity{true, false}, kInertialOnly{false, false};
+
+/// Whether an RNEA pass computes the joint transforms at x.s or finds them already there
+/// (computed earlier in the same call).
+enum class JointTransforms { Compute, AlreadyCurrent };
+
 // RNEA's forward step at body i of a 1-DoF joint: the width-1 form, one fused update (most
 // joints of real robots), inlined.
 template <class S, class Derived>
 LIEDYN_ALWAYS_INLINE void rnea_forward_step_1(const Model<S>& model, Data<S>& data,
                                               const State<S>& x,
                                               const Eigen::MatrixBase<Derived>* ddq,
-                                              bool with_velocity, const ExternalWrenches<S>* fext,
+                                              RneaTerms terms, const ExternalWrenches<S>* fext,
                                               int i) {
   const Joint<S>& j = model.joint(i);
-  const SE3<S>& X = data.H_parent[i];
+  const SE3<S>& X = data.kinematics.H_parent[i];
   const int p = model.parent(i);
-  const S rate = with_velocity ? S(x.r(model.r_index(i))) : S(0);
+  const S rate = terms.velocity_products ? S(x.r(model.r_index(i))) : S(0);
   const S acc = ddq ? S((*ddq)(model.v_index(i))) : S(0);
-  data.vJ[i] = j.screw * rate;
-  j.motion_to_child(X, data.v[p], data.v[i]);
-  data.v[i] += data.vJ[i];
-  j.motion_to_child(X, data.a[p], data.a[i]);
-  data.a[i] += j.screw * acc + data.v[i].cross(data.vJ[i]);
-  model.inertia(i).net_wrench(data.a[i], data.v[i], data.f[i]);
-  if (fext) data.f[i] -= (*fext)[i];
+  data.kinematics.vJ[i] = j.screw * rate;
+  j.motion_to_child(X, data.kinematics.v[p], data.kinematics.v[i]);
+  data.kinematics.v[i] += data.kinematics.vJ[i];
+  j.motion_to_child(X, data.inverse_dynamics.a[p], data.inverse_dynamics.a[i]);
+  data.inverse_dynamics.a[i] += j.screw * acc + data.kinematics.v[i].cross(data.kinematics.vJ[i]);
+  model.inertia(i).net_wrench(data.inverse_dynamics.a[i], data.kinematics.v[i],
+                              data.inverse_dynamics.f[i]);
+  if (fext) data.inverse_dynamics.f[i] -= (*fext)[i];
 }
 
 // The forward step of a joint of several degrees of freedom, out of line.
 template <class S, class Derived>
 LIEDYN_NEVER_INLINE void rnea_forward_step_k(const Model<S>& model, Data<S>& data,
                                              const State<S>& x,
-                                             const Eigen::MatrixBase<Derived>* ddq,
-                                             bool with_velocity, const ExternalWrenches<S>* fext,
-                                             int i) {
+                                             const Eigen::MatrixBase<Derived>* ddq, RneaTerms terms,
+                                             const ExternalWrenches<S>* fext, int i) {
   const Joint<S>& j = model.joint(i);
   const int p = model.parent(i), n = model.joint_nv(i);
   const auto q = x.s.segment(model.q_index(i), model.joint_nq(i));
   const auto qd = x.r.segment(model.r_index(i), n);
-  j.motion_to_child(data.H_parent[i], data.v[p], data.v[i]);
-  j.motion_to_child(data.H_parent[i], data.a[p], data.a[i]);
-  data.vJ[i] = with_velocity ? j.subspace_times(q, qd) : Motion<S>::Zero();
-  data.v[i] += data.vJ[i];
-  if (ddq) data.a[i] += j.subspace_times(q, ddq->segment(model.v_index(i), n));
-  data.a[i] += data.v[i].cross(data.vJ[i]);
-  if (with_velocity) j.add_bias(q, qd, data.a[i]);
-  model.inertia(i).net_wrench(data.a[i], data.v[i], data.f[i]);
-  if (fext) data.f[i] -= (*fext)[i];
+  j.motion_to_child(data.kinematics.H_parent[i], data.kinematics.v[p], data.kinematics.v[i]);
+  j.motion_to_child(data.kinematics.H_parent[i], data.inverse_dynamics.a[p],
+                    data.inverse_dynamics.a[i]);
+  data.kinematics.vJ[i] = terms.velocity_products ? j.subspace_times(q, qd) : Motion<S>::Zero();
+  data.kinematics.v[i] += data.kinematics.vJ[i];
+  if (ddq) data.inverse_dynamics.a[i] += j.subspace_times(q, ddq->segment(model.v_index(i), n));
+  data.inverse_dynamics.a[i] += data.kinematics.v[i].cross(data.kinematics.vJ[i]);
+  if (terms.velocity_products) j.add_bias(q, qd, data.inverse_dynamics.a[i]);
+  model.inertia(i).net_wrench(data.inverse_dynamics.a[i], data.kinematics.v[i],
+                              data.inverse_dynamics.f[i]);
+  if (fext) data.inverse_dynamics.f[i] -= (*fext)[i];
 }
 
 // RNEA's backward step at body i of a 1-DoF joint, inlined.
@@ -71,10 +87,11 @@ LIEDYN_ALWAYS_INLINE void rnea_backward_step_1(const Model<S>& model, Data<S>& d
                                                const Eigen::MatrixBase<Derived>* ddq, int i) {
   const Joint<S>& j = model.joint(i);
   const int vi = model.v_index(i);
-  S t = j.project(data.f[i]);
+  S t = j.project(data.inverse_dynamics.f[i]);
   if (ddq) t += j.armature * S((*ddq)(vi));
   data.tau(vi) = t;
-  j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
+  j.add_force_to_parent(data.kinematics.H_parent[i], data.inverse_dynamics.f[i],
+                        data.inverse_dynamics.f[model.parent(i)]);
 }
 
 // The backward step of a joint of several degrees of freedom, out of line.
@@ -84,33 +101,33 @@ LIEDYN_NEVER_INLINE void rnea_backward_step_k(const Model<S>& model, Data<S>& da
                                               const Eigen::MatrixBase<Derived>* ddq, int i) {
   const Joint<S>& j = model.joint(i);
   const int vi = model.v_index(i), n = model.joint_nv(i);
-  j.project(data.f[i], x.s.segment(model.q_index(i), model.joint_nq(i)), data.tau.segment(vi, n));
+  j.project(data.inverse_dynamics.f[i], x.s.segment(model.q_index(i), model.joint_nq(i)),
+            data.tau.segment(vi, n));
   if (ddq)
     for (int k = vi; k < vi + n; ++k) data.tau(k) += j.armature * S((*ddq)(k));
-  j.add_force_to_parent(data.H_parent[i], data.f[i], data.f[model.parent(i)]);
+  j.add_force_to_parent(data.kinematics.H_parent[i], data.inverse_dynamics.f[i],
+                        data.inverse_dynamics.f[model.parent(i)]);
 }
 
-// One RNEA pass into data.tau. `with_velocity`/`with_gravity` switch the velocity products and
-// gravity off for the split of h into V and G; `ddq` may be null (zero accelerations);
-// `transforms_current`: data.H_parent is already at x.s (computed earlier in the same call).
+// One RNEA pass into data.tau with the given terms; `ddq` may be null (zero accelerations).
 template <class S, class Derived>
 const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
-                            const Eigen::MatrixBase<Derived>* ddq, bool with_velocity,
-                            bool with_gravity, const ExternalWrenches<S>* fext,
-                            bool transforms_current = false) {
+                            const Eigen::MatrixBase<Derived>* ddq, RneaTerms terms,
+                            const ExternalWrenches<S>* fext,
+                            JointTransforms transforms = JointTransforms::Compute) {
   const int nb = model.num_bodies();
   const BaseJoint<S>& base = model.base_joint();
-  if (!transforms_current) update_joint_transforms(model, data, x.s);
+  if (transforms == JointTransforms::Compute) update_joint_transforms(model, data, x.s);
 
-  Motion<S>& v0 = data.v[0];
-  Motion<S>& a0 = data.a[0];
+  Motion<S>& v0 = data.kinematics.v[0];
+  Motion<S>& a0 = data.inverse_dynamics.a[0];
   // v_0 = Γ_0 ν, a_0 = −a_g + Γ_0 ν̇ (RBDA §9.3, the base as the root joint).
-  v0 = with_velocity ? base.twist(x) : Motion<S>::Zero();
-  a0 = with_gravity ? gravity_in_base(model, x.H) : Motion<S>::Zero();
+  v0 = terms.velocity_products ? base.twist(x) : Motion<S>::Zero();
+  a0 = terms.gravity ? gravity_in_base(model, x.H) : Motion<S>::Zero();
   if (ddq) base.add_acceleration(*ddq, a0);
   const SpatialInertia<S>& I0 = model.inertia(0);
-  I0.net_wrench(a0, v0, data.f[0]);
-  if (fext) data.f[0] -= (*fext)[0];
+  I0.net_wrench(a0, v0, data.inverse_dynamics.f[0]);
+  if (fext) data.inverse_dynamics.f[0] -= (*fext)[0];
 
   // v_i = ^iX_λ v_λ + Γ_i q̇_i,  a_i = ^iX_λ a_λ + Γ_i q̈_i + v_i × Γ_i q̇_i + c_J,i
   // (RBDA Table 5.1; c_J ≠ 0 for a universal joint only), f_i = I_i a_i + v_i ×* I_i v_i.
@@ -118,14 +135,14 @@ const VectorX<S>& rnea_pass(const Model<S>& model, Data<S>& data, const State<S>
   const bool one_dof_tree = model.one_dof_joints_only();  // lets the compiler unswitch the loops
   for (int i = 1; i < nb; ++i) {
     if (one_dof_tree || model.joint(i).one_dof())
-      rnea_forward_step_1(model, data, x, ddq, with_velocity, fext, i);
-    else rnea_forward_step_k(model, data, x, ddq, with_velocity, fext, i);
+      rnea_forward_step_1(model, data, x, ddq, terms, fext, i);
+    else rnea_forward_step_k(model, data, x, ddq, terms, fext, i);
   }
   for (int i = nb - 1; i >= 1; --i) {
     if (one_dof_tree || model.joint(i).one_dof()) rnea_backward_step_1(model, data, ddq, i);
     else rnea_backward_step_k(model, data, x, ddq, i);
   }
-  base.project(data.f[0], data.tau);  // τ̄_b = Γ_0ᵀ f_0
+  base.project(data.inverse_dynamics.f[0], data.tau);  // τ̄_b = Γ_0ᵀ f_0
   return data.tau;
 }
 
@@ -141,7 +158,7 @@ const VectorX<S>& rnea(const Model<S>& model, Data<S>& data, const State<S>& x,
   detail::check_data_pairing("rnea", model, data);
   LIEDYN_CHECK_SIZE("rnea", "ddq", ddq, model.nv());
   detail::check_wrenches("rnea", model, fext);
-  return detail::rnea_pass(model, data, x, &ddq, true, true, fext);
+  return detail::rnea_pass(model, data, x, &ddq, detail::kEveryTerm, fext);
 }
 
 /// The bias h(x) = ĪD(x, 0) (velocity products, gravity and external wrenches), into data.h.
@@ -151,7 +168,7 @@ const VectorX<S>& bias_force(const Model<S>& model, Data<S>& data, const State<S
   detail::check_state("bias_force", model, x);
   detail::check_data_pairing("bias_force", model, data);
   detail::check_wrenches("bias_force", model, fext);
-  data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, true, fext);
+  data.h = detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, detail::kEveryTerm, fext);
   return data.h;
 }
 
@@ -160,7 +177,7 @@ template <class S>
 const VectorX<S>& gravity_force(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("gravity_force", model, x);
   detail::check_data_pairing("gravity_force", model, data);
-  return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, false, true, nullptr);
+  return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, detail::kGravityOnly, nullptr);
 }
 
 /// The Coriolis/centrifugal term V(x) = h − G alone (no gravity, no accelerations), into
@@ -169,7 +186,8 @@ template <class S>
 const VectorX<S>& coriolis_force(const Model<S>& model, Data<S>& data, const State<S>& x) {
   detail::check_state("coriolis_force", model, x);
   detail::check_data_pairing("coriolis_force", model, data);
-  return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, true, false, nullptr);
+  return detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, detail::kWithoutGravity,
+                                          nullptr);
 }
 
 }  // namespace liedyn

@@ -30,8 +30,8 @@
 #include <Eigen/Core>
 
 #include "liedyn/arithmetic/dense.hpp"
+#include "liedyn/arithmetic/types.hpp"
 #include "liedyn/config.hpp"
-#include "liedyn/spatial/fwd.hpp"
 
 namespace liedyn {
 

@@ -19,9 +19,9 @@
 #include <crocoddyl/core/data-collector-base.hpp>
 #include <crocoddyl/core/diff-action-base.hpp>
 
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/algorithm/rnea.hpp"
 #include "liedyn/crocoddyl/state.hpp"
-#include "liedyn/model/data.hpp"
 #include "liedyn/model/state.hpp"
 
 namespace liedyn {

@@ -81,8 +81,9 @@ class DifferentialActionModelFreeFwdDynamicsLiedyn
     Data& d = prepared(data, x, u, "calcDiff");
     linearize(model(), d.dynamics, d.state, d.tau);
     const int nv = model().nv();
-    d.Fx = d.dynamics.A.bottomRows(nv);
-    d.Fu = d.dynamics.B.bottomRightCorner(nv, static_cast<int>(nu_));  // S = 1 or [0; 1]
+    d.Fx = d.dynamics.linearization.A.bottomRows(nv);
+    d.Fu =
+        d.dynamics.linearization.B.bottomRightCorner(nv, static_cast<int>(nu_));  // S = 1 or [0; 1]
     get_costs()->calcDiff(d.costs, x, u);
   }
   using ActionModelLiedyn::calcDiff;

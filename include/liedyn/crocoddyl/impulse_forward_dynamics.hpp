@@ -30,12 +30,12 @@
 #include <crocoddyl/core/action-base.hpp>
 #include <crocoddyl/core/costs/cost-sum.hpp>
 
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/algorithm/impulse_dynamics.hpp"
 #include "liedyn/algorithm/impulse_dynamics_derivatives.hpp"
 #include "liedyn/config.hpp"
 #include "liedyn/crocoddyl/contacts.hpp"
 #include "liedyn/crocoddyl/state.hpp"
-#include "liedyn/model/data.hpp"
 #include "liedyn/model/state.hpp"
 
 namespace liedyn {

@@ -20,9 +20,9 @@
 #include <Eigen/Core>
 #include <crocoddyl/core/residual-base.hpp>
 
+#include "liedyn/algorithm/data.hpp"
 #include "liedyn/config.hpp"
 #include "liedyn/crocoddyl/state.hpp"
-#include "liedyn/model/data.hpp"
 #include "liedyn/model/state.hpp"
 
 namespace liedyn {
@@ -43,12 +43,12 @@ struct ResidualDataLiedyn : public ::crocoddyl::ResidualDataAbstractTpl<double> 
   ResidualDataLiedyn(Residual* model, DataCollectorAbstract* data)
       : Base(static_cast<::crocoddyl::ResidualModelAbstractTpl<double>*>(model), data),
         owner(model),
-        kinematics(model->model()),
+        workspace(model->model()),
         state(model->model()) {}
 
-  const Residual* owner;    ///< the residual that made it
-  Data<double> kinematics;  ///< liedyn's workspace (poses, twists, Jacobians)
-  State<double> state;      ///< x read as a liedyn state
+  const Residual* owner;   ///< the residual that made it
+  Data<double> workspace;  ///< liedyn's workspace (poses, twists, Jacobians)
+  State<double> state;     ///< x read as a liedyn state
 };
 
 /// The data of a residual on one frame: ResidualDataLiedyn's members and the frame's Jacobian.

@@ -35,12 +35,12 @@ class ResidualModelCoMPositionLiedyn
 
   /// r = p_com − c*.
   void value(Data& d) const {
-    d.r = center_of_mass(model(), d.kinematics, d.state, ComFrame::Inertial) - cref_;
+    d.r = center_of_mass(model(), d.workspace, d.state, ComFrame::Inertial) - cref_;
   }
   /// Rx = [J_com 0] (A's axes).
   void jacobian(Data& d) const {
     d.Rx.leftCols(model().nv()) =
-        center_of_mass_jacobian(model(), d.kinematics, d.state, ComFrame::Inertial);
+        center_of_mass_jacobian(model(), d.workspace, d.state, ComFrame::Inertial);
   }
 
   /// c*, the target position of the centre of mass in A.

@@ -49,13 +49,13 @@ class ResidualModelFramePlacementLiedyn
 
   /// r = log(H*⁻¹ H_F), linear first (forward kinematics of the whole tree).
   void value(Data& d) const {
-    forward_poses(model(), d.kinematics, d.state);
-    d.r = (pref_inverse_ * frame_pose(model(), d.kinematics, frame_id_)).log();
+    forward_poses(model(), d.workspace, d.state);
+    d.r = (pref_inverse_ * frame_pose(model(), d.workspace, frame_id_)).log();
   }
   /// Rx = [Jr⁻¹(r) J_F 0] (J_F in the frame's axes; the frame's support chain only).
   void jacobian(Data& d) const {
-    frame_jacobian(model(), d.kinematics, d.state, frame_id_, TwistRepresentation::Body, d.J);
-    const Vector6<double> r = (pref_inverse_ * frame_pose(model(), d.kinematics, frame_id_)).log();
+    frame_jacobian(model(), d.workspace, d.state, frame_id_, TwistRepresentation::Body, d.J);
+    const Vector6<double> r = (pref_inverse_ * frame_pose(model(), d.workspace, frame_id_)).log();
     d.Rx.leftCols(model().nv()).noalias() = SE3<double>::right_jacobian_inverse(r) * d.J;
   }
 
@@ -106,12 +106,12 @@ class ResidualModelFrameRotationLiedyn
 
   /// r = log(R*ᵀ R_F) (forward kinematics of the whole tree).
   void value(Data& d) const {
-    forward_poses(model(), d.kinematics, d.state);
+    forward_poses(model(), d.workspace, d.state);
     d.r = error(d);
   }
   /// Rx = [Jr⁻¹(r) J_F,ang 0] (J_F in the frame's axes; the frame's support chain only).
   void jacobian(Data& d) const {
-    frame_jacobian(model(), d.kinematics, d.state, frame_id_, TwistRepresentation::Body, d.J);
+    frame_jacobian(model(), d.workspace, d.state, frame_id_, TwistRepresentation::Body, d.J);
     d.Rx.leftCols(model().nv()).noalias() =
         SO3<double>::right_jacobian_inverse(error(d)) * d.J.bottomRows<3>();
   }
@@ -137,7 +137,7 @@ class ResidualModelFrameRotationLiedyn
   }
   // log(R*ᵀ R_F), the frame's pose read from data.kinematics.
   Vector3<double> error(const Data& d) const {
-    return SO3<double>(Rref_transpose_ * frame_pose(model(), d.kinematics, frame_id_).rotation())
+    return SO3<double>(Rref_transpose_ * frame_pose(model(), d.workspace, frame_id_).rotation())
         .log();
   }
 

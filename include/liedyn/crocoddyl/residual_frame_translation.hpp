@@ -43,12 +43,12 @@ class ResidualModelFrameTranslationLiedyn
 
   /// r = p_F − p* (forward kinematics of the whole tree).
   void value(Data& d) const {
-    forward_poses(model(), d.kinematics, d.state);
-    d.r = frame_pose(model(), d.kinematics, frame_id_).translation() - xref_;
+    forward_poses(model(), d.workspace, d.state);
+    d.r = frame_pose(model(), d.workspace, frame_id_).translation() - xref_;
   }
   /// Rx = [J_F,lin 0] (mixed sense; the frame's support chain only).
   void jacobian(Data& d) const {
-    frame_jacobian(model(), d.kinematics, d.state, frame_id_, TwistRepresentation::Mixed, d.J);
+    frame_jacobian(model(), d.workspace, d.state, frame_id_, TwistRepresentation::Mixed, d.J);
     d.Rx.leftCols(model().nv()) = d.J.topRows<3>();  // the velocity block stays 0
   }
 

@@ -66,11 +66,11 @@ class ResidualModelFrameVelocityLiedyn
 
   /// r = v_F − v* (the frame's support chain only).
   void value(Data& d) const {
-    d.r = frame_velocity(model(), d.kinematics, d.state, frame_id_, sense_) - vref_;
+    d.r = frame_velocity(model(), d.workspace, d.state, frame_id_, sense_) - vref_;
   }
   /// Rx = ∂v_F/∂x, the frame's rigid contact's velocity derivative.
   void jacobian(Data& d) const {
-    constraint_kinematics_derivatives(model(), d.kinematics, contact_, d.contact, d.state,
+    constraint_kinematics_derivatives(model(), d.workspace, contact_, d.contact, d.state,
                                       d.zero_acceleration, TwistRepresentation::Body);
     d.Rx = d.contact.velocity_dx;
   }

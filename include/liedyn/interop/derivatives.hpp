@@ -61,8 +61,8 @@ struct ForwardDynamicsJacobians {
 /// The inverse-dynamics Jacobians in `conv`'s coordinates at the state x and accelerations
 /// ddq = [ν̇; ṙ] (ours), from our Body-representation derivatives at (x, ddq): D1 (nv × 6, ν
 /// fixed), D2 (nv × n), D3 (nv × 6), D4 (nv × n), M (nv × nv) and τ̄ = ĪD(x, ddq) (nv) — all of
-/// eidamb_derivatives(model, data, x, ddq, TwistRepresentation::Body) (data.D1..D4, data.M,
-/// data.tau). For a welded base D1, D3 are nv × 0.
+/// eidamb_derivatives(model, data, x, ddq, TwistRepresentation::Body) (data.derivatives.D1..D4,
+/// data.M, data.tau). For a welded base D1, D3 are nv × 0.
 template <class S, class Dddq, class DTau, class DD1, class DD2, class DD3, class DD4, class DM>
 InverseDynamicsJacobians<S> inverse_dynamics_jacobians_to(
     const Convention& conv, const Model<S>& model, const State<S>& x,
@@ -114,7 +114,8 @@ InverseDynamicsJacobians<S> inverse_dynamics_jacobians_to(
 /// The forward-dynamics Jacobians in `conv`'s coordinates at the state x and input τ̄ (ours,
 /// base first), from the continuous Body linearization at (x, τ̄): A (2nv × 2nv, only its bottom
 /// nv rows are used), M⁻¹ (nv × nv) and ddq = FD(x, τ̄) (nv) — all of linearize(model, data, x,
-/// tau) with opt.representation = TwistRepresentation::Body (data.A, data.Minv, data.ddq).
+/// tau) with opt.representation = TwistRepresentation::Body (data.linearization.A, data.Minv,
+/// data.ddq).
 template <class S, class DTau, class Dddq, class DA, class DMinv>
 ForwardDynamicsJacobians<S> forward_dynamics_jacobians_to(
     const Convention& conv, const Model<S>& model, const State<S>& x,

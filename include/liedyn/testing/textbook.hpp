@@ -1,9 +1,10 @@
-// liedyn — algorithm: textbook twins of the fast dynamics kernels: short, slow, plain 6×6-matrix
-// transcriptions of Featherstone's Rigid Body Dynamics Algorithms (RBDA, 2008) — rnea (Table 5.1),
-// crba (Table 6.2), aba (Table 7.1; floating base §9.3) — and what follows from them directly
-// (bias, gravity and Coriolis terms; M⁻¹ as the inverse of this M). They are the ORACLE the tests
-// hold rnea, eidamb, crba (both routes), aba and immamb to; the library never calls them. Each
-// line's comment is the table line it implements, quoted in the book's symbols.
+// liedyn — testing (test support, installed but not in <liedyn/liedyn.hpp>): textbook twins of the
+// fast dynamics kernels: short, slow, plain 6×6-matrix transcriptions of Featherstone's Rigid Body
+// Dynamics Algorithms (RBDA, 2008) — rnea (Table 5.1), crba (Table 6.2), aba (Table 7.1; floating
+// base §9.3) — and what follows from them directly (bias, gravity and Coriolis terms; M⁻¹ as the
+// inverse of this M). They are the ORACLE the tests hold rnea, eidamb, crba (both routes), aba and
+// immamb to; the library never calls them. Each line's comment is the table line it implements,
+// quoted in the book's symbols.
 //
 // Where liedyn's contract (docs/conventions.md §1–2) reads the book differently:
 //  * LINEAR FIRST, v = [v_lin; ω], f = [force; moment]: crm(v) = v× and crf(v) = v×* = −(v×)ᵀ

@@ -1,5 +1,6 @@
-// liedyn — model: sample models built in code — the paper's Figure-4-like branched robot, and
-// random chains and trees of any size with valid random inertias (for tests and benchmarks).
+// liedyn — testing (test support, installed but not in <liedyn/liedyn.hpp>): sample models
+// built in code — the paper's Figure-4-like branched robot, and random chains and trees of any
+// size with valid random inertias (for tests, benchmarks and the demo).
 #pragma once
 
 #include <cmath>
