@@ -56,6 +56,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -101,13 +102,17 @@ using xml::parse_numbers;
 using xml::quote;
 using xml::strip_prefix;
 
+/// Whether an attribute must be written.
+enum class Presence { required, optional };
+
 /// Reads attribute `attr` of `el` as `n` numbers into `out`. Returns false (leaving `out`
-/// untouched) when the attribute is absent and not `required`.
+/// untouched) when the attribute is absent and optional.
 inline bool read_numbers(const Context& c, const XMLElement* el, const char* attr, int n,
-                         double* out, const std::string& who, bool required) {
+                         double* out, const std::string& who, Presence presence) {
   const char* text = el->Attribute(attr);
   if (!text) {
-    if (required) c.fail(el, who + ": <" + el->Name() + "> has no attribute '" + attr + "'");
+    if (presence == Presence::required)
+      c.fail(el, who + ": <" + el->Name() + "> has no attribute '" + attr + "'");
     return false;
   }
   std::string why;
@@ -117,9 +122,9 @@ inline bool read_numbers(const Context& c, const XMLElement* el, const char* att
 }
 
 inline double read_number(const Context& c, const XMLElement* el, const char* attr,
-                          const std::string& who, bool required, double fallback) {
+                          const std::string& who, Presence presence, double fallback) {
   double v = fallback;
-  read_numbers(c, el, attr, 1, &v, who, required);
+  read_numbers(c, el, attr, 1, &v, who, presence);
   return v;
 }
 
@@ -158,8 +163,8 @@ inline SE3<double> read_origin(const Context& c, const XMLElement* el, const std
   const XMLElement* o = unique_child(c, el, "origin", who);
   if (!o) return SE3<double>();
   double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
-  read_numbers(c, o, "xyz", 3, xyz, who, false);
-  read_numbers(c, o, "rpy", 3, rpy, who, false);
+  read_numbers(c, o, "xyz", 3, xyz, who, Presence::optional);
+  read_numbers(c, o, "rpy", 3, rpy, who, Presence::optional);
   return SE3<double>(rpy_matrix(rpy[0], rpy[1], rpy[2]), Vector3<double>(xyz[0], xyz[1], xyz[2]));
 }
 
@@ -199,10 +204,11 @@ inline Link read_link(const Context& c, const XMLElement* el, InertiaPolicy poli
   if (!mass) c.fail(in, iwho + ": no <mass>");
   const XMLElement* inertia = unique_child(c, in, "inertia", iwho);
   if (!inertia) c.fail(in, iwho + ": no <inertia>");
-  const double m = read_number(c, mass, "value", iwho, true, 0.0);
+  const double m = read_number(c, mass, "value", iwho, Presence::required, 0.0);
   static const char* const names[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
   double v[6];
-  for (int k = 0; k < 6; ++k) v[k] = read_number(c, inertia, names[k], iwho, true, 0.0);
+  for (int k = 0; k < 6; ++k)
+    v[k] = read_number(c, inertia, names[k], iwho, Presence::required, 0.0);
   Matrix3<double> Ic;
   Ic << v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5];
   // Checked as written, about the centre of mass, before any transform adds round-off (a point
@@ -247,7 +253,7 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
 
   if (const XMLElement* axis = unique_child(c, el, "axis", who)) {
     double a[3];
-    read_numbers(c, axis, "xyz", 3, a, who, true);
+    read_numbers(c, axis, "xyz", 3, a, who, Presence::required);
     j.axis = Vector3<double>(a[0], a[1], a[2]);  // the builder normalizes it and rejects zero
   }
   // A floating or planar joint's <limit>, if any, is not read (URDF defines none for them).
@@ -258,21 +264,21 @@ inline Joint read_joint(const Context& c, const XMLElement* el) {
   if (limit) {
     // As in the URDF specification (and urdfdom): effort and velocity are required, lower and
     // upper default to 0; a continuous joint ignores lower and upper.
-    j.effort = read_number(c, limit, "effort", who, true, 0.0);
-    j.velocity = read_number(c, limit, "velocity", who, true, 0.0);
+    j.effort = read_number(c, limit, "effort", who, Presence::required, 0.0);
+    j.velocity = read_number(c, limit, "velocity", who, Presence::required, 0.0);
     if (j.effort < 0.0) c.fail(limit, who + ": negative effort limit");
     if (j.velocity < 0.0) c.fail(limit, who + ": negative velocity limit");
     if (j.type != "continuous") {
-      j.lower = read_number(c, limit, "lower", who, false, 0.0);
-      j.upper = read_number(c, limit, "upper", who, false, 0.0);
+      j.lower = read_number(c, limit, "lower", who, Presence::optional, 0.0);
+      j.upper = read_number(c, limit, "upper", who, Presence::optional, 0.0);
       if (j.lower > j.upper) c.fail(limit, who + ": lower limit above upper limit");
     }
   }
   if (const XMLElement* mimic = unique_child(c, el, "mimic", who)) {
     j.mimic = mimic;
     j.leader = read_name(c, mimic, "joint", who);
-    j.multiplier = read_number(c, mimic, "multiplier", who, false, 1.0);
-    j.offset = read_number(c, mimic, "offset", who, false, 0.0);
+    j.multiplier = read_number(c, mimic, "multiplier", who, Presence::optional, 1.0);
+    j.offset = read_number(c, mimic, "offset", who, Presence::optional, 0.0);
   }
   return j;
 }
@@ -294,105 +300,157 @@ inline JointSpec<double> joint_spec(const Joint& j) {
   return JointSpec<double>::revolute(j.name, j.axis, j.origin);
 }
 
-inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c,
-                           const UrdfOptions& opt) {
-  const XMLElement* robot = doc.RootElement();
+// The loader is a pipeline of stages, each a function of the previous stage's value:
+//   read_document → Document (the parsed XML and its <robot> element)
+//   read_tree     → Tree     (links with their inertias, joints, the root link; checked whole)
+//   build_model   → Model
+
+/// Stage 1's value: the parsed XML and its one top-level element, <robot>.
+struct Document {
+  std::unique_ptr<tinyxml2::XMLDocument> xml;
+  const XMLElement* robot = nullptr;
+};
+
+inline Document read_document(const Context& c, const std::string& text) {
+  Document doc{std::make_unique<tinyxml2::XMLDocument>(), nullptr};
+  if (doc.xml->Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+    const char* err = doc.xml->ErrorStr();
+    c.fail(std::string("XML parse error: ") + (err ? err : "unknown error"));
+  }
+  const XMLElement* robot = doc.xml->RootElement();
   if (!robot) c.fail("the document has no root element");
   if (std::string(robot->Name()) != "robot")
     c.fail(robot, "the root element is <" + std::string(robot->Name()) + ">, expected <robot>");
   if (const XMLElement* other = robot->NextSiblingElement())
     c.fail(other, "a second top-level element <" + std::string(other->Name()) + "> after <robot>");
+  doc.robot = robot;
+  return doc;
+}
 
+/// Stage 2's value: the links and joints in document order, by name, and the root link.
+struct Tree {
   std::vector<Link> links;
-  std::map<std::string, int> link_id;
+  std::vector<Joint> joints;
+  std::map<std::string, int> link_id, joint_id;
+  int root = -1;
+};
+
+inline void read_links(const Context& c, const XMLElement* robot, InertiaPolicy policy,
+                       Tree& tree) {
   for (const XMLElement* el = robot->FirstChildElement("link"); el;
        el = el->NextSiblingElement("link")) {
-    Link l = read_link(c, el, opt.inertia);
-    if (link_id.count(l.name)) c.fail(el, "duplicate link name '" + l.name + "'");
-    link_id[l.name] = static_cast<int>(links.size());
-    links.push_back(std::move(l));
+    Link l = read_link(c, el, policy);
+    if (tree.link_id.count(l.name)) c.fail(el, "duplicate link name '" + l.name + "'");
+    tree.link_id[l.name] = static_cast<int>(tree.links.size());
+    tree.links.push_back(std::move(l));
   }
-  if (links.empty()) c.fail(robot, "the robot has no <link>");
+  if (tree.links.empty()) c.fail(robot, "the robot has no <link>");
+}
 
-  std::vector<Joint> joints;
-  std::map<std::string, int> joint_id;
+/// The joints, each linking two existing links; a link is the child of one joint at most.
+inline void read_joints(const Context& c, const XMLElement* robot, Tree& tree) {
   for (const XMLElement* el = robot->FirstChildElement("joint"); el;
        el = el->NextSiblingElement("joint")) {
     Joint j = read_joint(c, el);
-    if (joint_id.count(j.name)) c.fail(el, "duplicate joint name '" + j.name + "'");
+    if (tree.joint_id.count(j.name)) c.fail(el, "duplicate joint name '" + j.name + "'");
     const std::string who = "joint '" + j.name + "'";
-    if (!link_id.count(j.parent))
+    if (!tree.link_id.count(j.parent))
       c.fail(el, who + ": its parent link '" + j.parent + "' does not exist");
-    if (!link_id.count(j.child))
+    if (!tree.link_id.count(j.child))
       c.fail(el, who + ": its child link '" + j.child + "' does not exist");
     if (j.parent == j.child)
       c.fail(el, who + ": link '" + j.child + "' is its own parent (a loop)");
-    Link& child = links[link_id[j.child]];
+    Link& child = tree.links[tree.link_id[j.child]];
     if (child.parent_joint >= 0)
       c.fail(el, who + ": link '" + j.child + "' is already the child of joint '" +
-                     joints[child.parent_joint].name +
+                     tree.joints[child.parent_joint].name +
                      "' (a link has one parent; closed loops are not supported)");
-    child.parent_joint = static_cast<int>(joints.size());
-    joint_id[j.name] = static_cast<int>(joints.size());
-    joints.push_back(std::move(j));
+    child.parent_joint = static_cast<int>(tree.joints.size());
+    tree.joint_id[j.name] = static_cast<int>(tree.joints.size());
+    tree.joints.push_back(std::move(j));
   }
+}
 
-  // Exactly one root; every other link must hang from it (else the joints form a loop).
+/// The one root link (no joint's child).
+inline int find_root(const Context& c, const XMLElement* robot, const Tree& tree) {
   std::vector<int> roots;
-  for (int l = 0; l < static_cast<int>(links.size()); ++l)
-    if (links[l].parent_joint < 0) roots.push_back(l);
+  for (int l = 0; l < static_cast<int>(tree.links.size()); ++l)
+    if (tree.links[l].parent_joint < 0) roots.push_back(l);
   if (roots.empty())
     c.fail(robot, "no root link: every link is the child of a joint, so the joints form a loop");
   if (roots.size() > 1) {
     std::string names;
-    for (int l : roots) names += (names.empty() ? "'" : ", '") + links[l].name + "'";
+    for (int l : roots) names += (names.empty() ? "'" : ", '") + tree.links[l].name + "'";
     c.fail(robot, "several root links (links that are no joint's child): " + names +
                       "; a robot must be one tree");
   }
-  const Link& root = links[roots[0]];
-  {
-    std::vector<std::vector<int>> kids(links.size());
-    for (const Joint& j : joints) kids[link_id[j.parent]].push_back(link_id[j.child]);
-    std::vector<char> reached(links.size(), 0);
-    std::vector<int> stack{roots[0]};
-    reached[roots[0]] = 1;
-    while (!stack.empty()) {
-      const int l = stack.back();
-      stack.pop_back();
-      for (int k : kids[l])
-        if (!reached[k]) {
-          reached[k] = 1;
-          stack.push_back(k);
-        }
-    }
-    std::string names;
-    const XMLElement* where = nullptr;
-    for (int l = 0; l < static_cast<int>(links.size()); ++l)
-      if (!reached[l]) {
-        names += (names.empty() ? "'" : ", '") + links[l].name + "'";
-        if (!where) where = joints[links[l].parent_joint].el;
-      }
-    if (where)
-      c.fail(where, "the joints form a loop: links " + names +
-                        " are not connected to the root link '" + root.name + "'");
-  }
+  return roots[0];
+}
 
-  // Mimic relations: between movable joints.
-  for (const Joint& j : joints) {
+/// Every link hangs from the root; else the joints form a loop.
+inline void check_connected(const Context& c, const Tree& tree) {
+  const std::vector<Link>& links = tree.links;
+  std::vector<std::vector<int>> kids(links.size());
+  for (const Joint& j : tree.joints)
+    kids[tree.link_id.at(j.parent)].push_back(tree.link_id.at(j.child));
+  std::vector<char> reached(links.size(), 0);
+  std::vector<int> stack{tree.root};
+  reached[tree.root] = 1;
+  while (!stack.empty()) {
+    const int l = stack.back();
+    stack.pop_back();
+    for (int k : kids[l])
+      if (!reached[k]) {
+        reached[k] = 1;
+        stack.push_back(k);
+      }
+  }
+  std::string names;
+  const XMLElement* where = nullptr;
+  for (int l = 0; l < static_cast<int>(links.size()); ++l)
+    if (!reached[l]) {
+      names += (names.empty() ? "'" : ", '") + links[l].name + "'";
+      if (!where) where = tree.joints[links[l].parent_joint].el;
+    }
+  if (where)
+    c.fail(where, "the joints form a loop: links " + names +
+                      " are not connected to the root link '" + links[tree.root].name + "'");
+}
+
+/// Mimic relations: between movable joints.
+inline void check_mimics(const Context& c, const Tree& tree) {
+  for (const Joint& j : tree.joints) {
     if (!j.mimic) continue;
     const std::string who = "joint '" + j.name + "'";
-    auto it = joint_id.find(j.leader);
-    if (it == joint_id.end()) c.fail(j.mimic, who + ": mimics an unknown joint '" + j.leader + "'");
-    if (!joints[it->second].movable())
+    auto it = tree.joint_id.find(j.leader);
+    if (it == tree.joint_id.end())
+      c.fail(j.mimic, who + ": mimics an unknown joint '" + j.leader + "'");
+    if (!tree.joints[it->second].movable())
       c.fail(j.mimic, who + ": mimics the fixed joint '" + j.leader + "'");
     if (j.leader == j.name) c.fail(j.mimic, who + ": mimics itself");
   }
+}
 
+/// Stage 2: the links and joints of the <robot>, checked to form one tree.
+inline Tree read_tree(const Context& c, const Document& doc, InertiaPolicy policy) {
+  Tree tree;
+  read_links(c, doc.robot, policy, tree);
+  read_joints(c, doc.robot, tree);
+  tree.root = find_root(c, doc.robot, tree);
+  check_connected(c, tree);
+  check_mimics(c, tree);
+  return tree;
+}
+
+/// A builder with the base (the root link), gravity and the links' diagnostics.
+inline ModelBuilder<double> start_builder(const Context& c, const Tree& tree,
+                                          const UrdfOptions& opt) {
+  const Link& root = tree.links[tree.root];
   ModelBuilder<double> b(opt.weld_base ? BaseType::Welded : BaseType::Moving, root.name);
   // The inertias were checked as written (read_link); the builder checks again what can only go
   // wrong after the transforms (overflow) without re-reporting the file's deviations.
   b.set_inertia_check(InertiaCheck::PositiveDefinite);
-  for (const Link& l : links)
+  for (const Link& l : tree.links)
     for (const ModelDiagnostic& d : l.diagnostics) b.add_diagnostic(d);
   try {
     b.set_base_inertia(root.inertia);
@@ -405,9 +463,15 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c,
   } catch (const ModelError& e) {
     c.fail("options: " + strip_prefix(e.what()));
   }
+  return b;
+}
+
+/// Stage 3: the model of the tree.
+inline Model<double> build_model(const Context& c, const Tree& tree, const UrdfOptions& opt) {
+  ModelBuilder<double> b = start_builder(c, tree, opt);
   // Document order of the joints; parents by name (a parent may come later in the file).
-  for (const Joint& j : joints) {
-    const Link& child = links[link_id[j.child]];
+  for (const Joint& j : tree.joints) {
+    const Link& child = tree.links[tree.link_id.at(j.child)];
     try {
       if (!j.movable()) {
         b.add_fixed_body(j.parent, j.child, j.origin, child.inertia);
@@ -424,7 +488,7 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c,
     }
   }
   try {
-    for (const Joint& j : joints)
+    for (const Joint& j : tree.joints)
       if (j.mimic) b.add_mimic(j.name, j.leader, j.multiplier, j.offset);
     return b.build();
   } catch (const ModelError& e) {
@@ -433,12 +497,8 @@ inline Model<double> build(const tinyxml2::XMLDocument& doc, const Context& c,
 }
 
 inline Model<double> parse(const std::string& xml, const Context& c, const UrdfOptions& opt) {
-  tinyxml2::XMLDocument doc;
-  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
-    const char* err = doc.ErrorStr();
-    c.fail(std::string("XML parse error: ") + (err ? err : "unknown error"));
-  }
-  return build(doc, c, opt);
+  const Document doc = read_document(c, xml);
+  return build_model(c, read_tree(c, doc, opt.inertia), opt);
 }
 
 }  // namespace urdf
