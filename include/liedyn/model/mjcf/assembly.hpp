@@ -182,11 +182,12 @@ inline void add_bodies(const Document& doc, const Tree& tree, const Inertias& in
   }
 }
 
-/// Stage 4: the liedyn bodies, joints and frames of the tree; `diagnostics` are the earlier
-/// stages' (the builder keeps them in order).
+/// Stage 4: the liedyn bodies, joints and frames of the tree; the builder takes the diagnostics
+/// of the sections skipped, of the inertias and of the base, in this order.
 inline Assembly assemble(const Document& doc, const Tree& tree, const Inertias& inertias,
-                         std::vector<ModelDiagnostic> diagnostics, const MjcfOptions& opt) {
+                         const std::vector<ModelDiagnostic>& skipped, const MjcfOptions& opt) {
   const Base base = find_base(doc, tree);
+  std::vector<ModelDiagnostic> diagnostics = skipped;
   diagnostics.insert(diagnostics.end(), inertias.diagnostics.begin(), inertias.diagnostics.end());
   diagnostics.insert(diagnostics.end(), base.diagnostics.begin(), base.diagnostics.end());
   Assembly a = start_assembly(doc, tree, inertias, base, diagnostics, opt);

@@ -45,11 +45,16 @@ struct DefaultClass {
   std::map<std::string, std::map<std::string, Attr>> kinds;
 };
 
+/// <compiler inertiafromgeom>: a body's inertia comes from its geoms never (false), always
+/// (true), or when the body has no <inertial> (auto).
+enum class InertiaFromGeom { never, always, without_inertial };
+
+/// The <compiler> settings the loader reproduces, with MuJoCo's defaults.
 struct Compiler {
   bool degree = true;
   std::string eulerseq = "xyz";
   bool autolimits = true;
-  int inertia_from_geom = 2;  // 0 false, 1 true, 2 auto
+  InertiaFromGeom inertia_from_geom = InertiaFromGeom::without_inertial;  // MuJoCo's auto
   double boundmass = 0.0, boundinertia = 0.0;
   bool balanceinertia = false;
   int group_lo = 0, group_hi = 5;
@@ -366,7 +371,9 @@ inline void read_compiler(Document& doc, const XMLElement* el) {
     doc.compiler.autolimits = read_bool(doc, a, who, "autolimits");
   if (Attr a{el->Attribute("inertiafromgeom"), el}) {
     const std::string k = keyword(doc, a, who, "inertiafromgeom", {"false", "true", "auto"});
-    doc.compiler.inertia_from_geom = k == "false" ? 0 : k == "true" ? 1 : 2;
+    doc.compiler.inertia_from_geom = k == "false"  ? InertiaFromGeom::never
+                                     : k == "true" ? InertiaFromGeom::always
+                                                   : InertiaFromGeom::without_inertial;
   }
   if (Attr a{el->Attribute("balanceinertia"), el})
     doc.compiler.balanceinertia = read_bool(doc, a, who, "balanceinertia");

@@ -282,8 +282,9 @@ inline SpatialInertia<double> body_inertia(const Document& doc, const BodyInfo& 
                                            const MjcfOptions& opt, MeshCache& cache,
                                            std::vector<ModelDiagnostic>& diagnostics) {
   const std::string who = "body '" + b.name + "'";
+  const InertiaFromGeom rule = doc.compiler.inertia_from_geom;
   const bool from_geoms =
-      doc.compiler.inertia_from_geom == 1 || (doc.compiler.inertia_from_geom == 2 && !b.inertial);
+      rule == InertiaFromGeom::always || (rule == InertiaFromGeom::without_inertial && !b.inertial);
   MassDistribution written;
   const XMLElement* at = b.inertial ? b.inertial : b.el;
   if (from_geoms) {
