@@ -296,9 +296,9 @@ int run_eval(const EvalOptions& opt, std::ostream& out, std::ostream& err) {
     put("constraint_jacobian", cd.J);
     put("constraint_drift", cd.gamma);
     // A rank-deficient set is a property of the state: report it as the keys' reason. So is a
-    // kernel not yet converted to multi-DoF joints refusing the model (InvalidArgument naming the
-    // kernel, docs/design/joint-types.md §5); on a model of 1-DoF joints only that exception
-    // would be a real error, and it propagates.
+    // function that takes 1-DoF joints only refusing a multi-DoF joint (InvalidArgument naming
+    // it, docs/design/joint-types.md §5); on a model of 1-DoF joints only that exception would
+    // be a real error, and it propagates.
     auto solve = [&](std::initializer_list<const char*> keys, auto&& compute) {
       if (!invertible) {
         for (const char* k : keys) missing[k] = singular_reason(model);

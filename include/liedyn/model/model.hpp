@@ -1,7 +1,7 @@
 // liedyn — model: the kinematic tree of a moving-base robot.
 //
 // Bodies 0..n, body 0 the base; every body i ≥ 1 has one parent λ(i) < i and is attached by
-// joint i (a 1-DoF screw, see joint.hpp). Bodies are numbered depth-first (children in the
+// joint i (of any type of joint.hpp). Bodies are numbered depth-first (children in the
 // order they were added), so the order is regular (parents before children) and every subtree
 // is a contiguous index range [i, subtree_end(i)).
 //
@@ -355,9 +355,10 @@ class Model {
 };
 
 namespace detail {
-/// Refuses a model with a multi-DoF joint (spherical, free, planar, universal) in a kernel that
-/// does not handle one yet: the kernels are converted one by one (docs/design/joint-types.md §5).
-/// Always on, release builds included: such a kernel would return a wrong answer.
+/// Refuses a model with a multi-DoF joint (spherical, free, planar, universal) in a function
+/// that maps one coordinate per joint and so takes 1-DoF joints only (iDynTree's state
+/// converters; docs/design/joint-types.md §5 lists every such function). Always on, release
+/// builds included: such a function would return a wrong answer.
 template <class S>
 void require_one_dof_joints(const char* who, const Model<S>& model) {
   if (model.one_dof_joints_only()) return;
@@ -365,8 +366,8 @@ void require_one_dof_joints(const char* who, const Model<S>& model) {
     if (model.joint_nv(i) != 1 || model.joint_nq(i) != 1)
       throw_invalid_argument(std::string(who) + ": joint '" + model.joint(i).name + "' is " +
                              to_string(model.joint(i).type) +
-                             "; this function takes 1-DoF joints only so far (those that take "
-                             "every joint type: docs/design/joint-types.md §5)");
+                             "; this function takes 1-DoF joints only "
+                             "(docs/design/joint-types.md §5)");
 }
 
 }  // namespace detail
