@@ -82,7 +82,8 @@ inline std::optional<Vector3<double>> planar_loop_axis(const Tree& tree, int a, 
   return axis;
 }
 
-/// One <equality> child being converted: its element, names, and where its diagnostics go.
+/// One <equality> child being converted: its element, its kind (connect, weld, joint), its
+/// name, and how messages name it (`who`).
 struct EqualityElement {
   const XMLElement* el;
   std::string kind, name, who;
@@ -168,6 +169,8 @@ inline void connect_sides(const Document& doc, const Tree& tree, const EqualityE
   }
 }
 
+/// The sides of a connect or weld: its two sites, or its two bodies (body2 the world when
+/// absent).
 inline LoopSides loop_sides(const Document& doc, const Tree& tree, const EqualityElement& eq) {
   const XMLElement* el = eq.el;
   LoopSides s;
