@@ -177,6 +177,17 @@ const Eigen::Matrix<S, 3, Eigen::Dynamic>& center_of_mass_jacobian(
   return data.centroidal.com_jacobian;
 }
 
+namespace detail {
+// ḣ_G from the RNEA pass just run (without gravity): its whole-tree wrench f_0, about the base
+// origin, carried to the centroidal frame.
+template <class S>
+Vector6<S> centroidal_rate_from_rnea(const Model<S>& model, Data<S>& data, const State<S>& x) {
+  update_base_poses(model, data);
+  return base_to_centroidal(base_pose(model, x).rotation(), base_frame_com(model, data),
+                            Vector6<S>(data.inverse_dynamics.f[0].vector()));
+}
+}  // namespace detail
+
 /// The drift Ȧ_G ν̄ of the centroidal momentum (ḣ_G at q̈ = 0), centroidal frame.
 /// Writes the RNEA fields (data.kinematics.v, a, f, tau, H_parent) and data.kinematics.H_base.
 template <class S>
@@ -185,10 +196,7 @@ Vector6<S> centroidal_momentum_drift(const Model<S>& model, Data<S>& data, const
   detail::check_data_pairing("centroidal_momentum_drift", model, data);
   detail::rnea_pass<S, VectorX<S>>(model, data, x, nullptr, detail::kWithoutGravity,
                                    static_cast<const ExternalWrenches<S>*>(nullptr));
-  detail::update_base_poses(model, data);
-  return detail::base_to_centroidal(base_pose(model, x).rotation(),
-                                    detail::base_frame_com(model, data),
-                                    Vector6<S>(data.inverse_dynamics.f[0].vector()));
+  return detail::centroidal_rate_from_rnea(model, data, x);
 }
 
 /// The centroidal momentum rate ḣ_G = A_G q̈ + Ȧ_G ν̄ for accelerations q̈ = [ν̇; ṙ] (size nv),
@@ -201,10 +209,7 @@ Vector6<S> centroidal_momentum_rate(const Model<S>& model, Data<S>& data, const 
   LIEDYN_CHECK_SIZE("centroidal_momentum_rate", "ddq", ddq, model.nv());
   detail::rnea_pass(model, data, x, &ddq, detail::kWithoutGravity,
                     static_cast<const ExternalWrenches<S>*>(nullptr));
-  detail::update_base_poses(model, data);
-  return detail::base_to_centroidal(base_pose(model, x).rotation(),
-                                    detail::base_frame_com(model, data),
-                                    Vector6<S>(data.inverse_dynamics.f[0].vector()));
+  return detail::centroidal_rate_from_rnea(model, data, x);
 }
 
 /// CoM acceleration p̈_com for accelerations q̈ (size nv), in A's axes (Inertial) or the base
@@ -217,6 +222,113 @@ Vector3<S> center_of_mass_acceleration(const Model<S>& model, Data<S>& data, con
   const Vector3<S> a = hdot.template head<3>() / model.total_mass();
   return frame == ComFrame::Base ? Vector3<S>(base_pose(model, x).rotation().transpose() * a) : a;
 }
+
+namespace detail {
+
+// The whole tree's centroidal frame G as the derivative pass leaves it: A's axes (R = ^AR_0,
+// the base's rotation), the CoM c in the base frame, and the linear parts l of h_0 and fl of
+// F^c_0 (base frame) that moving c turns into moments.
+template <class S>
+struct CentroidalFrame {
+  const Matrix3<S>& R;
+  Vector3<S> c;
+  S mass;
+  Vector3<S> l, fl;
+  // Φ f (base_to_centroidal).
+  Vector6<S> from_base(const Vector6<S>& f) const { return base_to_centroidal(R, c, f); }
+  // The moment's change when the CoM moves by dc in frame 0: −R (dc × f_lin).
+  Vector3<S> moment_shift(const Vector3<S>& dc, const Vector3<S>& f_lin) const {
+    return Vector3<S>(-(R * dc.cross(f_lin)));
+  }
+};
+
+// The δs and δr columns of ∂p_com/∂x, ∂h_G/∂x and ∂ḣ_G/∂x, one column c of each joint k at a
+// time: moving it moves subtree(k) rigidly along S_c (eidamb_derivatives.hpp).
+template <class S>
+void centroidal_joint_columns(const Model<S>& model, Data<S>& data, const CentroidalFrame<S>& G) {
+  const int nb = model.num_bodies(), n = model.nv_joints(), off = model.offset();
+  const int cs = off, cr = 2 * off + n;  // first columns of δs, δr
+  auto& dp = data.centroidal.com_dx;
+  auto& dh = data.centroidal.momentum_dx;
+  auto& df = data.centroidal.rate_dx;
+  for (int k = 1; k < nb; ++k) {
+    const SpatialInertia<S>& Ic = data.derivatives.Ic[k];
+    const Force<S>& hc = data.derivatives.hc[k];
+    for (int c = model.r_index(k); c < model.r_index(k + 1); ++c) {
+      const Motion<S>& Sc = data.derivatives.axis[c];
+      const Motion<S>& uc = data.derivatives.u[c];
+      const Vector3<S> dc =
+          (Vector3<S>(Sc.angular().cross(Ic.first_moment())) + Ic.mass() * Sc.linear()) / G.mass;
+      const int s_col = cs + c, r_col = cr + c;
+      dp.col(s_col) = G.R * dc;
+      dp.col(r_col).setZero();
+      Vector6<S> d = G.from_base((Sc.cross(hc) - Ic * uc).vector());
+      d.template tail<3>() += G.moment_shift(dc, G.l);
+      dh.col(s_col) = d;
+      dh.col(r_col) = G.from_base((Ic * Sc).vector());
+      // The base rows of ∂ĪD/∂δs and ∂ĪD/∂r (eidamb_derivatives.hpp).
+      const Force<S> P = position_derivative_wrench(data, k, c, data.derivatives.fc[k]);
+      const Force<S> Q = Ic * data.derivatives.w[c] + Sc.cross(hc) + data.derivatives.Bc[k] * Sc;
+      d = G.from_base(P.vector());
+      d.template tail<3>() += G.moment_shift(dc, G.fl);
+      df.col(s_col) = d;
+      df.col(r_col) = G.from_base(Q.vector());
+    }
+  }
+}
+
+// The η and body-twist columns: p_com = t + R c moves with both η = (ρ, φ); Φ with φ only
+// (∂(R x)/∂φ = −R x^); h_G and ḣ_G through the base's composite (eidamb_derivatives.hpp's base
+// rows).
+template <class S>
+void centroidal_base_columns(const Model<S>& model, Data<S>& data, const State<S>& x,
+                             const CentroidalFrame<S>& G) {
+  const int ct = model.offset() + model.nv_joints();  // first column of δt
+  auto& dp = data.centroidal.com_dx;
+  auto& dh = data.centroidal.momentum_dx;
+  auto& df = data.centroidal.rate_dx;
+  const Vector6<S> h0 = data.derivatives.hc[0].vector(), F0 = data.derivatives.fc[0].vector();
+  const Vector3<S> kG = h0.template tail<3>() - G.c.cross(G.l);
+  const Vector3<S> fG = F0.template tail<3>() - G.c.cross(G.fl);
+  dp.template block<3, 3>(0, 0) = G.R;
+  dp.template block<3, 3>(0, 3) = -G.R * hat(G.c);
+  dh.template block<6, 3>(0, 0).setZero();
+  dh.template block<3, 3>(0, 3) = -G.R * hat(G.l);
+  dh.template block<3, 3>(3, 3) = -G.R * hat(kG);
+  const Motion<S> nu(x.nu);
+  const Motion<S> a_g0 = gravity_in_base(model, x.H);
+  const Matrix6<S> I0m = data.derivatives.Ic[0].matrix();
+  const Matrix6<S> dF_deta = I0m * a_g0.cross_matrix();
+  const Matrix6<S> dF_dnu = I0m * nu.cross_matrix() + cross_star_of_force(data.derivatives.hc[0]) +
+                            data.derivatives.Bc[0].matrix();
+  for (int m = 0; m < 6; ++m) {
+    df.col(m) = G.from_base(Vector6<S>(dF_deta.col(m)));
+    dh.col(ct + m) = G.from_base(Vector6<S>(I0m.col(m)));
+    df.col(ct + m) = G.from_base(Vector6<S>(dF_dnu.col(m)));
+  }
+  df.template block<3, 3>(0, 3) -= G.R * hat(G.fl);
+  df.template block<3, 3>(3, 3) -= G.R * hat(fG);
+  dp.template block<3, 6>(0, ct).setZero();
+}
+
+// The η and δt columns for another twist representation: δν = N_η η + N_t δt (twist_maps,
+// state.hpp).
+template <class S>
+void centroidal_columns_in_representation(const Model<S>& model, Data<S>& data, const State<S>& x,
+                                          TwistRepresentation rep) {
+  const int ct = model.offset() + model.nv_joints();
+  auto& dh = data.centroidal.momentum_dx;
+  auto& df = data.centroidal.rate_dx;
+  Matrix6<S> N_eta, N_t, T;
+  twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
+  const Matrix6<S> dh_nu = dh.template middleCols<6>(ct), df_nu = df.template middleCols<6>(ct);
+  dh.template leftCols<6>() += dh_nu * N_eta;
+  df.template leftCols<6>() += df_nu * N_eta;
+  dh.template middleCols<6>(ct) = dh_nu * N_t;
+  df.template middleCols<6>(ct) = df_nu * N_t;
+}
+
+}  // namespace detail
 
 /// Derivatives with respect to the state, columns δx = (η, δs, δt, δr) with δt the base twist in
 /// `rep` (η holds that twist fixed; welded base: (δs, δr)), into data.centroidal.com_dx = ∂p_com/∂x
@@ -235,85 +347,17 @@ void centroidal_derivatives(const Model<S>& model, Data<S>& data, const State<S>
   detail::update_poses(model, data, x.s);
   detail::ground_derivative_pass<true>(model, data, x, ddq, TwistRepresentation::Body,
                                        static_cast<const ExternalWrenches<S>*>(nullptr));
-  const int nb = model.num_bodies(), n = model.nv_joints(), off = model.offset();
-  const int cs = off, ct = off + n, cr = 2 * off + n;  // first columns of δs, δt, δr
   const SpatialInertia<S>& I0 = data.derivatives.Ic[0];
   const S mass = I0.mass();
   LIEDYN_CHECK(mass > S(0), "liedyn: centroidal_derivatives: the model has no mass");
-  const Vector3<S> c = I0.first_moment() / mass;
-  const Matrix3<S>& R = base_pose(model, x).rotation();
-  const Vector6<S> h0 = data.derivatives.hc[0].vector(), F0 = data.derivatives.fc[0].vector();
-  const Vector3<S> l = h0.template head<3>(), fl = F0.template head<3>();
-  auto& dp = data.centroidal.com_dx;
-  auto& dh = data.centroidal.momentum_dx;
-  auto& df = data.centroidal.rate_dx;
-  auto Phi = [&](const Vector6<S>& f) { return detail::base_to_centroidal(R, c, f); };
-  // The moment's change when the CoM moves by dc in frame 0: −R (dc × f_lin).
-  auto moment_shift = [&](const Vector3<S>& dc, const Vector3<S>& f_lin) {
-    return Vector3<S>(-(R * dc.cross(f_lin)));
-  };
-
-  // One column c of each joint k at a time: moving it moves subtree(k) rigidly along S_c
-  // (eidamb_derivatives.hpp).
-  for (int k = 1; k < nb; ++k) {
-    const SpatialInertia<S>& Ic = data.derivatives.Ic[k];
-    const Force<S>& hc = data.derivatives.hc[k];
-    for (int c = model.r_index(k); c < model.r_index(k + 1); ++c) {
-      const Motion<S>& Sc = data.derivatives.axis[c];
-      const Motion<S>& uc = data.derivatives.u[c];
-      const Vector3<S> dc =
-          (Vector3<S>(Sc.angular().cross(Ic.first_moment())) + Ic.mass() * Sc.linear()) / mass;
-      const int s_col = cs + c, r_col = cr + c;
-      dp.col(s_col) = R * dc;
-      dp.col(r_col).setZero();
-      Vector6<S> d = Phi((Sc.cross(hc) - Ic * uc).vector());
-      d.template tail<3>() += moment_shift(dc, l);
-      dh.col(s_col) = d;
-      dh.col(r_col) = Phi((Ic * Sc).vector());
-      // The base rows of ∂ĪD/∂δs and ∂ĪD/∂r (eidamb_derivatives.hpp).
-      const Force<S> P = detail::position_derivative_wrench(data, k, c, data.derivatives.fc[k]);
-      const Force<S> Q = Ic * data.derivatives.w[c] + Sc.cross(hc) + data.derivatives.Bc[k] * Sc;
-      d = Phi(P.vector());
-      d.template tail<3>() += moment_shift(dc, fl);
-      df.col(s_col) = d;
-      df.col(r_col) = Phi(Q.vector());
-    }
-  }
-  if (off == 0) return;
-
-  // η = (ρ, φ): p_com = t + R c moves with both; Φ with φ only (∂(R x)/∂φ = −R x^).
-  const Vector3<S> kG = h0.template tail<3>() - c.cross(l);
-  const Vector3<S> fG = F0.template tail<3>() - c.cross(fl);
-  dp.template block<3, 3>(0, 0) = R;
-  dp.template block<3, 3>(0, 3) = -R * hat(c);
-  dh.template block<6, 3>(0, 0).setZero();
-  dh.template block<3, 3>(0, 3) = -R * hat(l);
-  dh.template block<3, 3>(3, 3) = -R * hat(kG);
-  const Motion<S> nu(x.nu);
-  const Motion<S> a_g0 = detail::gravity_in_base(model, x.H);
-  const Matrix6<S> I0m = I0.matrix();
-  const Matrix6<S> dF_deta = I0m * a_g0.cross_matrix();
-  const Matrix6<S> dF_dnu = I0m * nu.cross_matrix() +
-                            detail::cross_star_of_force(data.derivatives.hc[0]) +
-                            data.derivatives.Bc[0].matrix();
-  for (int m = 0; m < 6; ++m) {
-    df.col(m) = Phi(Vector6<S>(dF_deta.col(m)));
-    dh.col(ct + m) = Phi(Vector6<S>(I0m.col(m)));
-    df.col(ct + m) = Phi(Vector6<S>(dF_dnu.col(m)));
-  }
-  df.template block<3, 3>(0, 3) -= R * hat(fl);
-  df.template block<3, 3>(3, 3) -= R * hat(fG);
-  dp.template block<3, 6>(0, ct).setZero();
-
-  // Other representations: δν = N_η η + N_t δt (twist_maps, state.hpp).
-  if (rep == TwistRepresentation::Body) return;
-  Matrix6<S> N_eta, N_t, T;
-  detail::twist_maps(rep, x.H, x.nu, N_eta, N_t, T);
-  const Matrix6<S> dh_nu = dh.template middleCols<6>(ct), df_nu = df.template middleCols<6>(ct);
-  dh.template leftCols<6>() += dh_nu * N_eta;
-  df.template leftCols<6>() += df_nu * N_eta;
-  dh.template middleCols<6>(ct) = dh_nu * N_t;
-  df.template middleCols<6>(ct) = df_nu * N_t;
+  const detail::CentroidalFrame<S> G{base_pose(model, x).rotation(), I0.first_moment() / mass, mass,
+                                     data.derivatives.hc[0].vector().template head<3>(),
+                                     data.derivatives.fc[0].vector().template head<3>()};
+  detail::centroidal_joint_columns(model, data, G);
+  if (!model.has_moving_base()) return;
+  detail::centroidal_base_columns(model, data, x, G);
+  if (rep != TwistRepresentation::Body)
+    detail::centroidal_columns_in_representation(model, data, x, rep);
 }
 
 }  // namespace liedyn

@@ -116,31 +116,197 @@ enum class ConstraintDrift { Omitted, Included };
 /// and v already there (computed earlier in the same call).
 enum class BodyKinematics { Compute, AlreadyCurrent };
 
+/// The bias accelerations (q̈ = 0, no gravity) of the bodies on `body`'s support chain, root
+/// first, into cd.bias_acceleration: only the constraints' chains are read.
+template <class S>
+void support_bias_accelerations(const Model<S>& model, const Data<S>& data, const State<S>& x,
+                                ConstraintData<S>& cd, int body) {
+  if (body < 0) return;
+  detail::for_each_support_body(model, body, [&](int j) {
+    Motion<S>& a = cd.bias_acceleration[j];
+    if (j == 0) {
+      a = Motion<S>();
+      return;
+    }
+    const Joint<S>& joint = model.joint(j);
+    joint.motion_to_child(data.kinematics.H_parent[j], cd.bias_acceleration[model.parent(j)], a);
+    a += data.kinematics.v[j].cross(data.kinematics.vJ[j]);
+    joint.add_bias(x.s.segment(model.q_index(j), model.joint_nq(j)),
+                   x.r.segment(model.r_index(j), model.joint_nv(j)), a);  // c_J
+  });
+}
+
+/// A constraint's six candidate rows before its components are picked: velocity, acceleration
+/// at q̈ = 0 and position error (the full_dimension(type) leading entries are used; J's rows are
+/// kept beside them, on the support's columns).
+template <class S>
+struct CandidateRows {
+  Vector6<S> vel, acc, err;
+};
+
+/// A coupling's row: r_j − ratio r_i, on the support's columns `rows`.
+template <class S, class Rows>
+void coupling_rows(const Model<S>& model, const Constraint<S>& c, const State<S>& x, Rows& rows,
+                   CandidateRows<S>& out) {
+  const int j = model.v_index(c.joint), i = model.v_index(c.master);
+  rows.row(0).setZero();
+  rows(0, support_column(c.support, j)) = S(1);
+  rows(0, support_column(c.support, i)) = -c.ratio;
+  out.vel(0) = x.r[model.r_index(c.joint)] - c.ratio * x.r[model.r_index(c.master)];
+  out.acc(0) = S(0);
+  out.err(0) = x.s[model.q_index(c.joint)] - c.ratio * x.s[model.q_index(c.master)] - c.offset;
+}
+
+/// Frame 1's pose, frame 2's motion, and the relative twist u = v_2 − ^2X_1 v_1 and its rate u̇
+/// at q̈ = 0 (frame 2 body coordinates; u̇ only with the drift).
+template <class S>
+struct RelativeFrameMotion {
+  SE3<S> H1;
+  ConstraintFrameMotion<S> frame2;
+  Motion<S> u, ud;
+};
+
+template <class S>
+RelativeFrameMotion<S> relative_frame_motion(const Data<S>& data, const ConstraintData<S>& cd,
+                                             const Constraint<S>& c, ConstraintDrift drift) {
+  const ConstraintFrameMotion<S> f1 = constraint_frame_motion(data, cd, c.body1, c.placement1);
+  RelativeFrameMotion<S> m{f1.H, constraint_frame_motion(data, cd, c.body2, c.placement2), {}, {}};
+  const ConstraintFrameMotion<S>& f2 = m.frame2;
+  const SE3<S> H12 = f1.H.inverse_times(f2.H);
+  const Motion<S> Xv1 = H12.act_inverse(f1.v);
+  m.u = f2.v - Xv1;
+  if (drift == ConstraintDrift::Included)
+    m.ud = Motion<S>(f2.a - H12.act_inverse(f1.a) + f2.v.cross(Xv1));
+  return m;
+}
+
+/// Relative columns ^2X_A (J_2^A − J_1^A) into R (6 × |support|), frame-2 body coordinates, from
+/// the inertial columns ^A X_j Γ_j (base: ^A X_0) of the two chains.
+template <class S, class Columns>
+void relative_support_columns(const Model<S>& model, const Data<S>& data, const Constraint<S>& c,
+                              const State<S>& x, const SE3<S>& H2, Columns& R) {
+  R.setZero();
+  auto add_chain = [&](int body, const S& sign) {
+    if (body < 0) return;
+    detail::for_each_support_body(model, body, [&](int j) {
+      if (j == 0) {
+        model.base_joint().add_inertial_columns(data.kinematics.H_world[0], sign, R);
+        return;
+      }
+      // A joint's coordinates are consecutive in the support, as in ν̄.
+      const int first = support_column(c.support, model.v_index(j)), k = model.joint_nv(j);
+      if (k == 1) {
+        R.col(first) += sign * model.joint(j).subspace_in(data.kinematics.H_world[j]).vector();
+        return;
+      }
+      Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> columns(6, k);
+      model.joint(j).subspace_in(data.kinematics.H_world[j],
+                                 x.s.segment(model.q_index(j), model.joint_nq(j)), columns);
+      R.middleCols(first, k) += sign * columns;
+    });
+  };
+  add_chain(c.body2, S(1));
+  add_chain(c.body1, S(-1));
+  H2.act_inverse_motions(R, R);
+}
+
+/// The rows of a frame constraint from its relative columns R and motion m, in its sense: the
+/// linear block of the rigid, point, ball and revolute rows; the angular block of the rigid and
+/// prismatic ones (Body: as is; Mixed, and Inertial for points: rotated to A's axes); two rows
+/// across the free axis for the revolute and prismatic loops.
+template <class S, class Columns, class Rows>
+void frame_rows(const Constraint<S>& c, const Columns& R, const RelativeFrameMotion<S>& m,
+                Rows& rows, CandidateRows<S>& out) {
+  const SE3<S>& H2 = m.frame2.H;
+  const Matrix3<S>& R2 = H2.rotation();
+  const Vector3<S> w2 = m.frame2.v.angular();
+  Vector3<S> e_lin = Vector3<S>::Zero(), phi = Vector3<S>::Zero();
+  if (c.has_placement) {
+    const SE3<S> target = m.H1 * c.placement;
+    e_lin = H2.translation() - target.translation();
+    phi = SO3<S>(Matrix3<S>(target.rotation().transpose() * R2)).log();
+  }
+  const Motion<S>& u = m.u;
+  const Motion<S>& ud = m.ud;
+  if (is_rigid(c.type) && c.sense == TwistRepresentation::Inertial) {
+    H2.act_motions(R, rows);
+    out.vel = H2.act(u).vector();
+    out.acc = H2.act(ud + m.frame2.v.cross(u)).vector();
+    out.err.template tail<3>() = R2 * phi;
+    out.err.template head<3>() =
+        e_lin + H2.translation().cross(Vector3<S>(out.err.template tail<3>()));
+    return;
+  }
+  const Vector3<S> ul = u.linear(), ua = u.angular(), udl = ud.linear(), uda = ud.angular();
+  const bool body_sense = c.sense == TwistRepresentation::Body;
+  // One block of three rows: `part` 0 linear, 3 angular; a point's acceleration adds ω_2 × u.
+  // error_body: the error in frame 2's axes; error_rotated: in A's.
+  auto block_rows = [&](int r0, int part, const Vector3<S>& ub, const Vector3<S>& udb,
+                        const Vector3<S>& error_body, const Vector3<S>& error_rotated) {
+    if (body_sense) {
+      rows.template middleRows<3>(r0) = R.template middleRows<3>(part);
+      out.vel.template segment<3>(r0) = ub;
+      out.acc.template segment<3>(r0) = udb;
+      if (part == 0 && c.type == ConstraintType::PointContact)
+        out.acc.template segment<3>(r0) += w2.cross(ub);
+      out.err.template segment<3>(r0) = error_body;
+    } else {
+      rows.template middleRows<3>(r0).noalias() = R2 * R.template middleRows<3>(part);
+      out.vel.template segment<3>(r0) = R2 * ub;
+      out.acc.template segment<3>(r0) = R2 * (udb + w2.cross(ub));
+      out.err.template segment<3>(r0) = error_rotated;
+    }
+  };
+  const Vector3<S> e_lin_in_frame2 = R2.transpose() * e_lin;
+  for (const RowBlock& b : row_layout(c.type)) {
+    const bool linear = b.part == 0;
+    if (b.form == RowBlockForm::Complement) {
+      const auto Bt = c.complement.transpose();
+      rows.template middleRows<2>(b.row).noalias() = Bt * R.template middleRows<3>(b.part);
+      out.vel.template segment<2>(b.row) = Bt * (linear ? ul : ua);
+      out.acc.template segment<2>(b.row) = Bt * (linear ? udl : uda);
+      out.err.template segment<2>(b.row) = Bt * (linear ? e_lin_in_frame2 : phi);
+    } else if (linear) {
+      block_rows(b.row, 0, ul, udl, e_lin_in_frame2, e_lin);
+    } else {
+      block_rows(b.row, 3, ua, uda, phi, Vector3<S>(R2 * phi));
+    }
+  }
+  if (!is_rigid(c.type)) return;
+  // The intrinsic relative acceleration ^2X_A (ẇ_2 − ẇ_1) = u̇ + v_2 × u, in the sense.
+  const Motion<S> intrinsic = ud + m.frame2.v.cross(u);
+  if (body_sense) {
+    out.acc = intrinsic.vector();
+  } else {
+    out.acc.template head<3>() = R2 * intrinsic.linear();
+    out.acc.template tail<3>() = R2 * intrinsic.angular();
+  }
+}
+
+/// The constraint's components picked from its candidate rows into J, the errors and, with the
+/// drift, drift and γ.
+template <class S, class Rows>
+void store_constraint_rows(const Constraint<S>& c, const Rows& rows, const CandidateRows<S>& v,
+                           ConstraintDrift drift, ConstraintData<S>& cd) {
+  for (int k = 0; k < c.dim; ++k) {
+    const int r = c.row + k, src = c.components[k];
+    scatter_support_row(c.support, rows.row(src), SupportParts::One, cd.J.row(r));
+    cd.velocity_error(r) = v.vel(src) - c.velocity(k);
+    cd.position_error(r) = v.err(src);
+    if (drift == ConstraintDrift::Included) {
+      cd.drift(r) = v.acc(src);
+      cd.gamma(r) =
+          v.acc(src) + c.Kd * cd.velocity_error(r) + c.Kp * v.err(src) - c.acceleration(k);
+    }
+  }
+}
+
 /// Writes the rows of every constraint, and their drift when asked.
 template <class S>
 void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S>& set,
                      ConstraintData<S>& cd, const State<S>& x, ConstraintDrift drift,
                      BodyKinematics kinematics = BodyKinematics::Compute) {
-  const bool with_drift = drift == ConstraintDrift::Included;
   if (kinematics == BodyKinematics::Compute) forward_kinematics(model, data, x);
-  // The bias accelerations (q̈ = 0, no gravity) of the bodies on `body`'s support chain, root
-  // first: only the constraints' chains are read.
-  auto bias_chain = [&](int body) {
-    if (body < 0) return;
-    detail::for_each_support_body(model, body, [&](int j) {
-      Motion<S>& a = cd.bias_acceleration[j];
-      if (j == 0) {
-        a = Motion<S>();
-        return;
-      }
-      const Joint<S>& joint = model.joint(j);
-      joint.motion_to_child(data.kinematics.H_parent[j], cd.bias_acceleration[model.parent(j)], a);
-      a += data.kinematics.v[j].cross(data.kinematics.vJ[j]);
-      joint.add_bias(x.s.segment(model.q_index(j), model.joint_nq(j)),
-                     x.r.segment(model.r_index(j), model.joint_nv(j)), a);  // c_J
-    });
-  };
-
   cd.J.setZero();
   for (const Constraint<S>& c : set.constraints()) {
     // The columns of the constraint's support only (column l: coordinate c.support[l]); J is
@@ -148,138 +314,20 @@ void constraint_rows(const Model<S>& model, Data<S>& data, const ConstraintSet<S
     const int ns = static_cast<int>(c.support.size());
     auto R = cd.relative_columns.leftCols(ns);
     auto rows = cd.rows_full.leftCols(ns);
-    Vector6<S> vel, acc, err;  // the full_dimension(type) leading entries are used
+    CandidateRows<S> candidates;
     if (c.type == ConstraintType::Coupling) {
-      const int j = model.v_index(c.joint), i = model.v_index(c.master);
-      rows.row(0).setZero();
-      rows(0, support_column(c.support, j)) = S(1);
-      rows(0, support_column(c.support, i)) = -c.ratio;
-      vel(0) = x.r[model.r_index(c.joint)] - c.ratio * x.r[model.r_index(c.master)];
-      acc(0) = S(0);
-      err(0) = x.s[model.q_index(c.joint)] - c.ratio * x.s[model.q_index(c.master)] - c.offset;
+      coupling_rows(model, c, x, rows, candidates);
     } else {
-      if (with_drift) {
-        bias_chain(c.body1);
-        bias_chain(c.body2);
+      if (drift == ConstraintDrift::Included) {
+        support_bias_accelerations(model, data, x, cd, c.body1);
+        support_bias_accelerations(model, data, x, cd, c.body2);
       }
-      const ConstraintFrameMotion<S> f1 = constraint_frame_motion(data, cd, c.body1, c.placement1);
-      const ConstraintFrameMotion<S> f2 = constraint_frame_motion(data, cd, c.body2, c.placement2);
-      const SE3<S> H12 = f1.H.inverse_times(f2.H);
-      const Motion<S> Xv1 = H12.act_inverse(f1.v);
-      const Motion<S> u = f2.v - Xv1;
-      const Motion<S> ud =
-          with_drift ? Motion<S>(f2.a - H12.act_inverse(f1.a) + f2.v.cross(Xv1)) : Motion<S>();
-      // Relative columns ^2X_A (J_2^A − J_1^A), frame-2 body coordinates, from the inertial
-      // columns ^A X_j Γ_j (base: ^A X_0) of the two chains.
-      R.setZero();
-      auto add_chain = [&](int body, const S& sign) {
-        if (body < 0) return;
-        detail::for_each_support_body(model, body, [&](int j) {
-          if (j == 0) {
-            model.base_joint().add_inertial_columns(data.kinematics.H_world[0], sign, R);
-            return;
-          }
-          // A joint's coordinates are consecutive in the support, as in ν̄.
-          const int first = support_column(c.support, model.v_index(j)), k = model.joint_nv(j);
-          if (k == 1) {
-            R.col(first) += sign * model.joint(j).subspace_in(data.kinematics.H_world[j]).vector();
-            return;
-          }
-          Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6> columns(6, k);
-          model.joint(j).subspace_in(data.kinematics.H_world[j],
-                                     x.s.segment(model.q_index(j), model.joint_nq(j)), columns);
-          R.middleCols(first, k) += sign * columns;
-        });
-      };
-      add_chain(c.body2, S(1));
-      add_chain(c.body1, S(-1));
-      f2.H.act_inverse_motions(R, R);
-
-      const Matrix3<S>& R2 = f2.H.rotation();
-      const Vector3<S>& o2 = f2.H.translation();
-      const Vector3<S> w2 = f2.v.angular();
-      Vector3<S> e_lin = Vector3<S>::Zero(), phi = Vector3<S>::Zero();
-      if (c.has_placement) {
-        const SE3<S> target = f1.H * c.placement;
-        e_lin = o2 - target.translation();
-        phi = SO3<S>(Matrix3<S>(target.rotation().transpose() * R2)).log();
-      }
-      const Vector3<S> ul = u.linear(), ua = u.angular(), udl = ud.linear(), uda = ud.angular();
-      const bool body_sense = c.sense == TwistRepresentation::Body;
-      // Linear block of the rigid, point, ball and revolute rows; angular block of the rigid and
-      // prismatic ones (Body: as is; Mixed, and Inertial for points: rotated to A's axes).
-      auto linear_rows = [&](int r0) {
-        if (body_sense) {
-          rows.template middleRows<3>(r0) = R.template topRows<3>();
-          vel.template segment<3>(r0) = ul;
-          acc.template segment<3>(r0) = udl;
-          if (c.type == ConstraintType::PointContact) acc.template segment<3>(r0) += w2.cross(ul);
-          err.template segment<3>(r0) = R2.transpose() * e_lin;
-        } else {
-          rows.template middleRows<3>(r0).noalias() = R2 * R.template topRows<3>();
-          vel.template segment<3>(r0) = R2 * ul;
-          acc.template segment<3>(r0) = R2 * (udl + w2.cross(ul));
-          err.template segment<3>(r0) = e_lin;
-        }
-      };
-      auto angular_rows = [&](int r0) {
-        if (body_sense) {
-          rows.template middleRows<3>(r0) = R.template bottomRows<3>();
-          vel.template segment<3>(r0) = ua;
-          acc.template segment<3>(r0) = uda;
-          err.template segment<3>(r0) = phi;
-        } else {
-          rows.template middleRows<3>(r0).noalias() = R2 * R.template bottomRows<3>();
-          vel.template segment<3>(r0) = R2 * ua;
-          acc.template segment<3>(r0) = R2 * (uda + w2.cross(ua));
-          err.template segment<3>(r0) = R2 * phi;
-        }
-      };
-      // Two rows of frame 2's own coordinates across the free axis: the revolute loop's angular
-      // rows, the prismatic loop's linear rows.
-      auto complement_rows = [&](const RowBlock& b) {
-        const auto Bt = c.complement.transpose();
-        const bool linear = b.part == 0;
-        rows.template middleRows<2>(b.row).noalias() = Bt * R.template middleRows<3>(b.part);
-        vel.template segment<2>(b.row) = Bt * (linear ? ul : ua);
-        acc.template segment<2>(b.row) = Bt * (linear ? udl : uda);
-        err.template segment<2>(b.row) = Bt * (linear ? Vector3<S>(R2.transpose() * e_lin) : phi);
-      };
-      if (is_rigid(c.type) && c.sense == TwistRepresentation::Inertial) {
-        f2.H.act_motions(R, rows);
-        vel = f2.H.act(u).vector();
-        acc = f2.H.act(ud + f2.v.cross(u)).vector();
-        err.template tail<3>() = R2 * phi;
-        err.template head<3>() = e_lin + o2.cross(Vector3<S>(err.template tail<3>()));
-      } else {
-        for (const RowBlock& b : row_layout(c.type)) {
-          if (b.form == RowBlockForm::Complement) complement_rows(b);
-          else if (b.part == 0) linear_rows(b.row);
-          else angular_rows(b.row);
-        }
-        if (is_rigid(c.type)) {
-          // The intrinsic relative acceleration ^2X_A (ẇ_2 − ẇ_1) = u̇ + v_2 × u, in the sense.
-          const Motion<S> intrinsic = ud + f2.v.cross(u);
-          if (body_sense) {
-            acc = intrinsic.vector();
-          } else {
-            acc.template head<3>() = R2 * intrinsic.linear();
-            acc.template tail<3>() = R2 * intrinsic.angular();
-          }
-        }
-      }
-      if (!c.has_placement) err.setZero();
+      const RelativeFrameMotion<S> m = relative_frame_motion(data, cd, c, drift);
+      relative_support_columns(model, data, c, x, m.frame2.H, R);
+      frame_rows(c, R, m, rows, candidates);
+      if (!c.has_placement) candidates.err.setZero();
     }
-    for (int k = 0; k < c.dim; ++k) {
-      const int r = c.row + k, src = c.components[k];
-      scatter_support_row(c.support, rows.row(src), SupportParts::One, cd.J.row(r));
-      cd.velocity_error(r) = vel(src) - c.velocity(k);
-      cd.position_error(r) = err(src);
-      if (with_drift) {
-        cd.drift(r) = acc(src);
-        cd.gamma(r) = acc(src) + c.Kd * cd.velocity_error(r) + c.Kp * err(src) - c.acceleration(k);
-      }
-    }
+    store_constraint_rows(c, rows, candidates, drift, cd);
   }
 }
 

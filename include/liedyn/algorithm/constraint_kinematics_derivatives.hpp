@@ -212,6 +212,53 @@ inline constexpr RelativeMotionTerms kVelocityTermsOnly{false, false},
 /// error's derivative and J̇ too, or not.
 enum class KinematicRows { Omitted, Included };
 
+/// The rows' acceleration before P (constraint_kinematics.hpp) y, from out.y = u̇ (frame 2)
+/// on entry, and its derivative dy by [δq | δν̄] from δu (dU), δu̇ (dUd) and δV_2 (dV2), all in
+/// frame 2: the intrinsic u̇ + v_2 × u for rigid rows, else the classical ω_2 × u on the blocks
+/// that carry it.
+template <class S, class DU, class DUd, class DV, class DY>
+void acceleration_row_derivatives(const Constraint<S>& c, const DU& dU, const DUd& dUd,
+                                  const DV& dV2, DY dy, RelativeMotion<S>& out) {
+  const Motion<S>& u = out.u;
+  dy = dUd;
+  const bool body_sense = c.sense == TwistRepresentation::Body;
+  if (c.type == ConstraintType::RigidContact || c.type == ConstraintType::RigidLoop) {
+    // Intrinsic: u̇ + v_2 × u.
+    out.y += out.v2.cross(u);
+    add_cross_motion_columns(out.v2, dU, dy);
+    add_cross_motion_columns(-u, dV2, dy);
+    return;
+  }
+  // Classical: ω_2 × u on the linear block of points (any sense) and of mixed ball and
+  // revolute rows, on the angular block of mixed prismatic rows.
+  const Vector3<S> w2 = out.v2.angular();
+  const bool lin = c.type == ConstraintType::PointContact ||
+                   (!body_sense &&
+                    (c.type == ConstraintType::BallLoop || c.type == ConstraintType::RevoluteLoop));
+  const bool ang = !body_sense && c.type == ConstraintType::PrismaticLoop;
+  auto classical = [&](int r0, const Vector3<S>& u3) {
+    out.y.vector().template segment<3>(r0) += w2.cross(u3);
+    dy.template middleRows<3>(r0) += hat(w2).lazyProduct(dU.template middleRows<3>(r0)) -
+                                     hat(u3).lazyProduct(dV2.template bottomRows<3>());
+  };
+  if (lin) classical(0, u.linear());
+  if (ang) classical(3, u.angular());
+}
+
+/// d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G) of the relative columns G = rel (ground frame) into
+/// gdot, which holds chain 2's Ṡ_d (axis_rate) on entry: the joint columns turn as Ṡ_d, the
+/// base's with the base when frame 1 is the environment (both chains carry them otherwise).
+template <class S, class Rel, class Rate, class Gdot>
+void relative_columns_rate(const Model<S>& model, const Data<S>& data, const Constraint<S>& c,
+                           const Rel& rel, const Rate& rate1, Gdot gdot) {
+  const bool moving1 = c.body1 >= 0;
+  if (moving1) gdot -= rate1;
+  add_cross_motion_columns(-data.derivatives.v[c.body2], rel, gdot);
+  // A branch: the base's columns exist only with its coordinates.
+  if (!moving1 && model.has_moving_base())
+    gdot.template leftCols<6>() += data.derivatives.v[0].cross_matrix();
+}
+
 /// The derivatives of constraint c's relative motion (not a coupling) from the ground pass in
 /// data (ground_motion_pass or eidamb_derivatives at the velocity and accelerations of interest),
 /// in frame 2's coordinates, into the workspace's support blocks (ns = |c.support| columns, see
@@ -265,16 +312,7 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
     dU.rightCols(ns) = t2;
   }
   const auto rel = moving1 ? t1 : t2;  // δ₁₂ by δq, ground frame
-  if (with_time_variation) {
-    // d/dt (^2X_0 G) = ^2X_0 (Ġ − V_2 × G): the joint columns turn as Ṡ_d (axis_rate, already
-    // chain 2's in gdot), the base's with the base when frame 1 is the environment (both chains
-    // carry them otherwise).
-    if (moving1) gdot -= rate1;
-    add_cross_motion_columns(-V2, rel, gdot);
-    // A branch: the base's columns exist only with its coordinates.
-    if (!moving1 && model.has_moving_base())
-      gdot.template leftCols<6>() += data.derivatives.v[0].cross_matrix();
-  }
+  if (with_time_variation) relative_columns_rate(model, data, c, rel, rate1, gdot);
   if (with_acceleration) {
     dUd.leftCols(ns) = aq2;
     if (moving1) {
@@ -303,33 +341,8 @@ RelativeMotion<S> relative_motion_derivatives(const Model<S>& model, const Data<
     dV2.rightCols(ns) = t2;
   }
   const auto dV2_frame2 = moving1 ? dV2 : dU;  // δV_2 by [δq | δν̄], frame 2
-  const Motion<S>& u = out.u;
-  // The rows' acceleration before P (constraint_kinematics.hpp), y, and its derivative dy.
-  auto dy = ws.dy.leftCols(2 * ns);
   out.y = X20.act_inverse(Motion<S>(data.derivatives.a[c.body2] - a_g0) - A1 + V2.cross(V1));
-  dy = dUd;
-  const bool body_sense = c.sense == TwistRepresentation::Body;
-  if (c.type == ConstraintType::RigidContact || c.type == ConstraintType::RigidLoop) {
-    // Intrinsic: u̇ + v_2 × u.
-    out.y += out.v2.cross(u);
-    add_cross_motion_columns(out.v2, dU, dy);
-    add_cross_motion_columns(-u, dV2_frame2, dy);
-  } else {
-    // Classical: ω_2 × u on the linear block of points (any sense) and of mixed ball and
-    // revolute rows, on the angular block of mixed prismatic rows.
-    const Vector3<S> w2 = out.v2.angular();
-    const bool lin = c.type == ConstraintType::PointContact ||
-                     (!body_sense && (c.type == ConstraintType::BallLoop ||
-                                      c.type == ConstraintType::RevoluteLoop));
-    const bool ang = !body_sense && c.type == ConstraintType::PrismaticLoop;
-    auto classical = [&](int r0, const Vector3<S>& u3) {
-      out.y.vector().template segment<3>(r0) += w2.cross(u3);
-      dy.template middleRows<3>(r0) += hat(w2).lazyProduct(dU.template middleRows<3>(r0)) -
-                                       hat(u3).lazyProduct(dV2_frame2.template bottomRows<3>());
-    };
-    if (lin) classical(0, u.linear());
-    if (ang) classical(3, u.angular());
-  }
+  acceleration_row_derivatives(c, dU, dUd, dV2_frame2, ws.dy.leftCols(2 * ns), out);
   return out;
 }
 

@@ -324,6 +324,153 @@ template <class S>
 bool is_finite(const S& x) {
   return x - x == S(0);
 }
+
+// The arguments contact_step refuses (see it).
+template <class S, class Derived>
+void check_arguments(const char* who, const Model<S>& model, const ContactStepWorkspace<S>& ws,
+                     const State<S>& x, const Eigen::MatrixBase<Derived>& tau, const S& dt,
+                     const ContactStepSettings<S>& settings) {
+  (void)who, (void)ws, (void)tau, (void)dt, (void)settings;
+  detail::check_state(who, model, x);
+  LIEDYN_CHECK(ws.model_id == model.id() && ws.velocity.size() == model.nv(),
+               std::string(who) + ": the workspace was built for another model");
+  LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
+  LIEDYN_CHECK(is_finite(dt) && dt > S(0), std::string(who) + ": dt must be finite and > 0, got " +
+                                               std::to_string(static_cast<double>(dt)));
+  LIEDYN_CHECK(x.H.rotation().allFinite() && x.H.translation().allFinite() && x.s.allFinite() &&
+                   x.nu.allFinite() && x.r.allFinite(),
+               std::string(who) + ": the state has a non-finite entry");
+  LIEDYN_CHECK(tau.allFinite(), std::string(who) + ": tau has a non-finite entry");
+  LIEDYN_CHECK(settings.margin >= S(0), std::string(who) + ": the margin must be >= 0");
+  LIEDYN_CHECK(settings.penetration_recovery >= S(0) && settings.penetration_recovery <= S(1),
+               std::string(who) + ": penetration_recovery must lie in [0, 1]");
+  LIEDYN_CHECK(settings.restitution >= S(0) && settings.restitution <= S(1),
+               std::string(who) + ": the restitution must lie in [0, 1]");
+}
+
+// M = Lᵀ D L (ws.data.ltdl) and h at x; v_free = ν̄ + dt M⁻¹ (τ̄ − h) into ws.free_velocity, ν̄
+// into ws.velocity.
+template <class S, class Derived>
+void free_velocity(const Model<S>& model, ContactStepWorkspace<S>& ws, const State<S>& x,
+                   const Eigen::MatrixBase<Derived>& tau, const S& dt) {
+  Data<S>& data = ws.data;
+  crba(model, data, x);
+  ltdl_factorize(model, data);
+  bias_force(model, data, x);
+  model.base_joint().velocity(x, ws.velocity);
+  ws.free_velocity = tau - data.h;
+  ltdl_solve(model, data, ws.free_velocity);
+  ws.free_velocity *= dt;
+  ws.free_velocity += ws.velocity;
+}
+
+// Contact k's gap φ (into ws.gap); when φ ≤ margin, its three rows of J from row m, μ, warm
+// start and free contact velocity g = J v_free + b (b: the gap's velocity φ/dt, or the
+// penetration's recovery, and the restitution's bounce) into ws; returns whether it is active.
+template <class S>
+bool contact_row(const Model<S>& model, ContactStepWorkspace<S>& ws, const State<S>& x, int k,
+                 int m, const S& dt, const ContactStepSettings<S>& settings) {
+  Data<S>& data = ws.data;
+  const ContactPoint<S>& c = ws.points[k];
+  const SE3<S>& H_body = data.kinematics.H_world[c.body];
+  const Vector3<S> centre = H_body.act_point(c.point);
+  const Vector3<S> n = c.axes.col(2);
+  const S phi = n.dot(centre - c.plane_point) - c.radius;
+  ws.gap(k) = phi;
+  if (!(phi <= settings.margin)) {
+    ws.impulse.template segment<3>(3 * k).setZero();
+    ws.contact_velocity.template segment<3>(3 * k).setZero();
+    ws.warm_start_impulse.template segment<3>(3 * k).setZero();
+    return false;
+  }
+  // The body's material point at the contact point, in the body frame.
+  const Vector3<S> contact_point = centre - c.radius * n;
+  const SE3<S> placement(Matrix3<S>::Identity(), H_body.act_inverse_point(contact_point));
+  frame_jacobian(model, data, x, c.body, placement, TwistRepresentation::Mixed, ws.point_jacobian);
+  ws.J.middleRows(m, 3).noalias() = c.axes.transpose() * ws.point_jacobian.topRows(3);
+  ws.friction(m / 3) = c.friction;
+  ws.lambda.template segment<3>(m) = ws.warm_start_impulse.template segment<3>(3 * k);
+  S gap_term = phi > S(0) ? phi / dt : settings.penetration_recovery * phi / dt;
+  ws.free_contact_velocity.template segment<3>(m).noalias() =
+      ws.J.middleRows(m, 3) * ws.free_velocity;
+  ws.free_contact_velocity(m + 2) += gap_term;
+  if (phi <= S(0) && settings.restitution > S(0)) {
+    using std::min;
+    ws.free_contact_velocity(m + 2) +=
+        settings.restitution * min(S(ws.J.row(m + 2).dot(ws.velocity)), S(0));
+  }
+  return true;
+}
+
+// The active contacts' rows (ws.active, ws.J, ...) at x, after forward_poses; returns m, three
+// rows per active contact.
+template <class S>
+int active_contact_rows(const Model<S>& model, ContactStepWorkspace<S>& ws, const State<S>& x,
+                        const S& dt, const ContactStepSettings<S>& settings) {
+  forward_poses(model, ws.data, x);
+  ws.active.clear();
+  int m = 0;
+  for (int k = 0; k < ws.num_contacts(); ++k) {
+    if (!contact_row(model, ws, x, k, m, dt, settings)) continue;
+    ws.active.push_back(k);
+    m += 3;
+  }
+  return m;
+}
+
+// The Delassus matrix of the m active rows into ws.delassus.
+template <class S>
+void delassus_from_factors(const Model<S>& model, ContactStepWorkspace<S>& ws, int m) {
+  const Data<S>& data = ws.data;
+  const int nv = model.nv();
+  // G = (L⁻ᵀ Jᵀ)ᵀ D⁻¹ (L⁻ᵀ Jᵀ), lower triangle then mirrored: exactly symmetric.
+  for (int r = 0; r < m; ++r) {
+    ws.JT_solved.col(r) = ws.J.row(r).transpose();
+    detail::contact_step::ltdl_transpose_solve(model, data, ws.JT_solved.col(r));
+  }
+  for (int j = 0; j < m; ++j) {
+    for (int i = j; i < m; ++i) {
+      S sum(0);
+      for (int d = 0; d < nv; ++d)
+        sum += ws.JT_solved(d, i) * ws.JT_solved(d, j) / data.ltdl.factors(d, d);
+      ws.delassus(i, j) = sum;
+      ws.delassus(j, i) = sum;
+    }
+  }
+}
+
+// The per-contact results (impulse, warm start, contact velocity) of the na active contacts.
+template <class S>
+void scatter_contact_results(ContactStepWorkspace<S>& ws, int na) {
+  for (int a = 0; a < na; ++a) {
+    const int k = ws.active[a];
+    ws.impulse.template segment<3>(3 * k) = ws.lambda.template segment<3>(3 * a);
+    ws.warm_start_impulse.template segment<3>(3 * k) = ws.lambda.template segment<3>(3 * a);
+    ws.contact_velocity.template segment<3>(3 * k) = ws.solved_velocity.template segment<3>(3 * a);
+  }
+}
+
+// (H, s)⁺ = (H, s) ⊕ dt ν̄⁺ on the group and ν̄⁺ = ws.velocity_after into x_next.
+template <class S>
+void integrate_step(const Model<S>& model, ContactStepWorkspace<S>& ws, const State<S>& x,
+                    const S& dt, State<S>& x_next) {
+  // ws.response holds dt ν̄⁺.
+  ws.response = dt * ws.velocity_after;
+  const int off = model.offset(), n = model.nv_joints();
+  if (&x_next != &x) {
+    x_next.s.resize(x.s.size());
+    x_next.r.resize(x.r.size());
+    x_next.H = x.H;
+  }
+  detail::integrate_joints(model, x.s, ws.response.segment(off, n), x_next.s);
+  if (model.has_moving_base()) {
+    x_next.H = x.H * SE3<S>::exp(ws.response.template head<6>());
+    x_next.nu = ws.velocity_after.template head<6>();
+  } else {
+    x_next.nu.setZero();
+  }
+  x_next.r = ws.velocity_after.segment(off, n);
+}
 }  // namespace contact_step
 }  // namespace detail
 
@@ -356,89 +503,12 @@ ContactStepResult<S> contact_step(const Model<S>& model, ContactStepWorkspace<S>
                                   const S& dt, State<S>& x_next,
                                   const ContactStepSettings<S>& settings = {}) {
   const char* who = "contact_step";
-  using detail::contact_step::is_finite;
-  detail::check_state(who, model, x);
-  LIEDYN_CHECK(ws.model_id == model.id() && ws.velocity.size() == model.nv(),
-               std::string(who) + ": the workspace was built for another model");
-  LIEDYN_CHECK_SIZE(who, "tau", tau, model.nv());
-  LIEDYN_CHECK(is_finite(dt) && dt > S(0), std::string(who) + ": dt must be finite and > 0, got " +
-                                               std::to_string(static_cast<double>(dt)));
-  LIEDYN_CHECK(x.H.rotation().allFinite() && x.H.translation().allFinite() && x.s.allFinite() &&
-                   x.nu.allFinite() && x.r.allFinite(),
-               std::string(who) + ": the state has a non-finite entry");
-  LIEDYN_CHECK(tau.allFinite(), std::string(who) + ": tau has a non-finite entry");
-  LIEDYN_CHECK(settings.margin >= S(0), std::string(who) + ": the margin must be >= 0");
-  LIEDYN_CHECK(settings.penetration_recovery >= S(0) && settings.penetration_recovery <= S(1),
-               std::string(who) + ": penetration_recovery must lie in [0, 1]");
-  LIEDYN_CHECK(settings.restitution >= S(0) && settings.restitution <= S(1),
-               std::string(who) + ": the restitution must lie in [0, 1]");
-
-  const int nv = model.nv(), nc = ws.num_contacts();
+  detail::contact_step::check_arguments(who, model, ws, x, tau, dt, settings);
   Data<S>& data = ws.data;
-
-  // M = Lᵀ D L and h at x; v_free = ν̄ + dt M⁻¹ (τ̄ − h).
-  crba(model, data, x);
-  ltdl_factorize(model, data);
-  bias_force(model, data, x);
-  model.base_joint().velocity(x, ws.velocity);
-  ws.free_velocity = tau - data.h;
-  ltdl_solve(model, data, ws.free_velocity);
-  ws.free_velocity *= dt;
-  ws.free_velocity += ws.velocity;
-
-  // The active contacts' rows, their free velocities and warm starts.
-  forward_poses(model, data, x);
-  ws.active.clear();
-  int m = 0;
-  for (int k = 0; k < nc; ++k) {
-    const ContactPoint<S>& c = ws.points[k];
-    const SE3<S>& H_body = data.kinematics.H_world[c.body];
-    const Vector3<S> centre = H_body.act_point(c.point);
-    const Vector3<S> n = c.axes.col(2);
-    const S phi = n.dot(centre - c.plane_point) - c.radius;
-    ws.gap(k) = phi;
-    if (!(phi <= settings.margin)) {
-      ws.impulse.template segment<3>(3 * k).setZero();
-      ws.contact_velocity.template segment<3>(3 * k).setZero();
-      ws.warm_start_impulse.template segment<3>(3 * k).setZero();
-      continue;
-    }
-    ws.active.push_back(k);
-    // The body's material point at the contact point, in the body frame.
-    const Vector3<S> contact_point = centre - c.radius * n;
-    const SE3<S> placement(Matrix3<S>::Identity(), H_body.act_inverse_point(contact_point));
-    frame_jacobian(model, data, x, c.body, placement, TwistRepresentation::Mixed,
-                   ws.point_jacobian);
-    ws.J.middleRows(m, 3).noalias() = c.axes.transpose() * ws.point_jacobian.topRows(3);
-    ws.friction(m / 3) = c.friction;
-    ws.lambda.template segment<3>(m) = ws.warm_start_impulse.template segment<3>(3 * k);
-    S gap_term = phi > S(0) ? phi / dt : settings.penetration_recovery * phi / dt;
-    ws.free_contact_velocity.template segment<3>(m).noalias() =
-        ws.J.middleRows(m, 3) * ws.free_velocity;
-    ws.free_contact_velocity(m + 2) += gap_term;
-    if (phi <= S(0) && settings.restitution > S(0)) {
-      using std::min;
-      ws.free_contact_velocity(m + 2) +=
-          settings.restitution * min(S(ws.J.row(m + 2).dot(ws.velocity)), S(0));
-    }
-    m += 3;
-  }
+  detail::contact_step::free_velocity(model, ws, x, tau, dt);
+  const int m = detail::contact_step::active_contact_rows(model, ws, x, dt, settings);
   const int na = m / 3;
-
-  // G = (L⁻ᵀ Jᵀ)ᵀ D⁻¹ (L⁻ᵀ Jᵀ), lower triangle then mirrored: exactly symmetric.
-  for (int r = 0; r < m; ++r) {
-    ws.JT_solved.col(r) = ws.J.row(r).transpose();
-    detail::contact_step::ltdl_transpose_solve(model, data, ws.JT_solved.col(r));
-  }
-  for (int j = 0; j < m; ++j) {
-    for (int i = j; i < m; ++i) {
-      S sum(0);
-      for (int d = 0; d < nv; ++d)
-        sum += ws.JT_solved(d, i) * ws.JT_solved(d, j) / data.ltdl.factors(d, d);
-      ws.delassus(i, j) = sum;
-      ws.delassus(j, i) = sum;
-    }
-  }
+  detail::contact_step::delassus_from_factors(model, ws, m);
 
   ContactStepResult<S> result;
   result.active_contacts = na;
@@ -458,29 +528,8 @@ ContactStepResult<S> contact_step(const Model<S>& model, ContactStepWorkspace<S>
   ws.response.noalias() = ws.J.topRows(m).transpose() * ws.lambda.head(m);
   ltdl_solve(model, data, ws.response);
   ws.velocity_after = ws.free_velocity + ws.response;
-  for (int a = 0; a < na; ++a) {
-    const int k = ws.active[a];
-    ws.impulse.template segment<3>(3 * k) = ws.lambda.template segment<3>(3 * a);
-    ws.warm_start_impulse.template segment<3>(3 * k) = ws.lambda.template segment<3>(3 * a);
-    ws.contact_velocity.template segment<3>(3 * k) = ws.solved_velocity.template segment<3>(3 * a);
-  }
-
-  // (H, s)⁺ = (H, s) ⊕ dt ν̄⁺ on the group; ν̄⁺ as the new velocity. ws.response holds dt ν̄⁺.
-  ws.response = dt * ws.velocity_after;
-  const int off = model.offset(), n = model.nv_joints();
-  if (&x_next != &x) {
-    x_next.s.resize(x.s.size());
-    x_next.r.resize(x.r.size());
-    x_next.H = x.H;
-  }
-  detail::integrate_joints(model, x.s, ws.response.segment(off, n), x_next.s);
-  if (model.has_moving_base()) {
-    x_next.H = x.H * SE3<S>::exp(ws.response.template head<6>());
-    x_next.nu = ws.velocity_after.template head<6>();
-  } else {
-    x_next.nu.setZero();
-  }
-  x_next.r = ws.velocity_after.segment(off, n);
+  detail::contact_step::scatter_contact_results(ws, na);
+  detail::contact_step::integrate_step(model, ws, x, dt, x_next);
   return result;
 }
 

@@ -340,22 +340,14 @@ LIEDYN_NEVER_INLINE void joint_derivative_columns(const Model<S>& model, Data<S>
   if (kWithD2) joint_position_derivative_block(model, data, j);
 }
 
-/// The derivative pass at the poses already in data.kinematics.H_parent and data.kinematics.H_base
-/// for x.s (update_poses). kWithD2 = true: everything, at the accelerations ddq. kWithD2 = false:
-/// all but D2 (τ̄, M, D1, D3, D4, which the linearization needs before it knows the accelerations),
-/// leaving y_c and e_c in data.derivatives.y, e for ground_acceleration_pass.
-/// kWithGravity = false: the derivatives of ĪD with g = 0 (ĪD is affine in gravity's
-/// acceleration).
-template <bool kWithD2, bool kWithGravity = true, class S, class Derived>
-void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
-                            const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
-                            const ExternalWrenches<S>* fext) {
-  const int nb = model.num_bodies(), off = model.offset();
-
-  // Forward pass: ground quantities.
+/// The forward pass of the ground quantities (v, a, the columns' rates) and the backward pass
+/// of the composites Ic, hc, fc, Bc, all in the base frame (see the header).
+template <bool kWithD2, bool kWithGravity, class S, class Derived>
+void ground_composites(const Model<S>& model, Data<S>& data, const State<S>& x,
+                       const Eigen::MatrixBase<Derived>& ddq, const ExternalWrenches<S>* fext) {
+  const int nb = model.num_bodies();
   ground_motion_of_root(model, data, x, ddq,
                         kWithGravity ? GravityTerm::Included : GravityTerm::Excluded);
-  const Motion<S> a_g0 = kWithGravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
   {
     const SpatialInertia<S>& I0 = model.inertia(0);
     const Motion<S>& V0 = data.derivatives.v[0];
@@ -377,7 +369,6 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     if (fext) data.derivatives.fc[i] -= X0.act((*fext)[i]);
     data.derivatives.Bc[i] = Ii.variation(Vi);
   }
-  // Backward pass: composites.
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent(i);
     data.derivatives.Ic[p] += data.derivatives.Ic[i];
@@ -385,15 +376,22 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     data.derivatives.fc[p] += data.derivatives.fc[i];
     data.derivatives.Bc[p] += data.derivatives.Bc[i];
   }
+}
 
-  // Joint rows and columns on the tree's ancestor/descendant pattern only: the outputs are
-  // cleared first, so the entries between branches are zero whatever they held. Whole columns,
-  // not just their joint rows: one contiguous store instead of one per column (the base rows are
-  // written by derivative_column, and so are M's base columns).
+/// The joint rows and columns of τ̄, M, D4 (and D2 with kWithD2) from the composites, on the
+/// tree's ancestor/descendant pattern only. Without D2, y_c and e_c are left in
+/// data.derivatives.y, e for ground_acceleration_pass.
+template <bool kWithD2, class S, class Derived>
+void joint_rows_and_columns(const Model<S>& model, Data<S>& data,
+                            const Eigen::MatrixBase<Derived>& ddq, const Motion<S>& a_g0,
+                            const Motion<S>& nu) {
+  const int nb = model.num_bodies(), off = model.offset();
+  // The outputs are cleared first, so the entries between branches are zero whatever they held.
+  // Whole columns, not just their joint rows: one contiguous store instead of one per column
+  // (the base rows are written by derivative_column, and so are M's base columns).
   dense::set_zero_right_columns(data.M, model.nv_joints());
   dense::set_zero(data.derivatives.D4);
   if (kWithD2) dense::set_zero(data.derivatives.D2);
-  const Motion<S> nu = data.derivatives.v[0];
   for (int j = 1; j < nb; ++j) {
     if (!model.joint(j).one_dof()) {
       joint_derivative_columns<kWithD2>(model, data, ddq, j, a_g0, nu);
@@ -413,10 +411,12 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       data.derivatives.e[c] = w.e;
     }
   }
-  // A branch, not a joint's answer: a welded base has no rows of its own.
-  if (!model.has_moving_base()) return;
+}
 
-  // Base rows: τ̄_b = F^c_0; M, D1ν, D3ν from the whole-tree composites.
+/// The base rows: τ̄_b = F^c_0; M, D1ν, D3ν from the whole-tree composites, in the body
+/// representation.
+template <class S>
+void base_rows(Data<S>& data, const Motion<S>& a_g0, const Motion<S>& nu) {
   data.tau.template head<6>() = data.derivatives.fc[0].vector();
   const Matrix6<S> Ic0 = data.derivatives.Ic[0].matrix();
   data.M.template topLeftCorner<6, 6>() = Ic0;
@@ -424,14 +424,19 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
   data.derivatives.D3.template topRows<6>() = Ic0 * nu.cross_matrix() +
                                               detail::cross_star_of_force(data.derivatives.hc[0]) +
                                               data.derivatives.Bc[0].matrix();
+}
 
-  // Other representations, a row at a time with fixed-size operations (a D3 = D3 X product
-  // would alias, and Eigen would evaluate it into a heap temporary).
+/// D1's and D3's base columns turned from the body twist ν to the twist representation rep,
+/// a row at a time with fixed-size operations (a D3 = D3 X product would alias, and Eigen would
+/// evaluate it into a heap temporary).
+template <class S>
+void base_columns_in_representation(Data<S>& data, const SE3<S>& H, const Motion<S>& nu,
+                                    TwistRepresentation rep) {
   switch (rep) {
     case TwistRepresentation::Body: break;
     case TwistRepresentation::Inertial: {
       // w held: ν = ^0X_A w moves with H, ∂ν/∂η = ad_ν (d3ᵀ ad_ν = −(ν ×̄* d3)ᵀ); ∂ν/∂w = ^0X_A.
-      const Matrix6<S> X0A = x.H.inverse().velocity_transform();
+      const Matrix6<S> X0A = H.inverse().velocity_transform();
       for (Eigen::Index r = 0; r < data.derivatives.D3.rows(); ++r) {
         const Force<S> d3(data.derivatives.D3.row(r).transpose());
         data.derivatives.D1.row(r) -= nu.cross(d3).vector().transpose();
@@ -441,7 +446,7 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
     }
     case TwistRepresentation::Mixed: {
       // m held: ν = blockdiag(Rᵀ, Rᵀ) m, ∂ν/∂η = [0, v^; 0, ω^]; ∂ν/∂m = blockdiag(Rᵀ, Rᵀ).
-      const Matrix3<S>& R = x.H.rotation();
+      const Matrix3<S>& R = H.rotation();
       for (Eigen::Index r = 0; r < data.derivatives.D3.rows(); ++r) {
         const Vector3<S> dl = data.derivatives.D3.row(r).template head<3>().transpose();
         const Vector3<S> da = data.derivatives.D3.row(r).template tail<3>().transpose();
@@ -453,6 +458,26 @@ void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>
       break;
     }
   }
+}
+
+/// The derivative pass at the poses already in data.kinematics.H_parent and data.kinematics.H_base
+/// for x.s (update_poses). kWithD2 = true: everything, at the accelerations ddq. kWithD2 = false:
+/// all but D2 (τ̄, M, D1, D3, D4, which the linearization needs before it knows the accelerations),
+/// leaving y_c and e_c in data.derivatives.y, e for ground_acceleration_pass.
+/// kWithGravity = false: the derivatives of ĪD with g = 0 (ĪD is affine in gravity's
+/// acceleration).
+template <bool kWithD2, bool kWithGravity = true, class S, class Derived>
+void ground_derivative_pass(const Model<S>& model, Data<S>& data, const State<S>& x,
+                            const Eigen::MatrixBase<Derived>& ddq, TwistRepresentation rep,
+                            const ExternalWrenches<S>* fext) {
+  ground_composites<kWithD2, kWithGravity>(model, data, x, ddq, fext);
+  const Motion<S> a_g0 = kWithGravity ? detail::gravity_in_base(model, x.H) : Motion<S>::Zero();
+  const Motion<S> nu = data.derivatives.v[0];
+  joint_rows_and_columns<kWithD2>(model, data, ddq, a_g0, nu);
+  // A branch, not a joint's answer: a welded base has no rows of its own.
+  if (!model.has_moving_base()) return;
+  base_rows(data, a_g0, nu);
+  base_columns_in_representation(data, x.H, nu, rep);
 }
 
 /// eidamb_derivatives at the poses already in data.kinematics.H_parent and data.kinematics.H_base

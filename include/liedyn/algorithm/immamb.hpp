@@ -143,6 +143,73 @@ LIEDYN_ALWAYS_INLINE void immamb_subtree_step(const Model<S>& model, Data<S>& da
   }
 }
 
+/// Joint i's columns S_i and U_i D_i⁻¹ copied into plain arrays (k ≤ 6), with the products
+/// immamb_row_step_cols makes of them: immamb_row_step's Eigen expressions written out.
+template <class S>
+struct JointColumnArrays {
+  JointColumnArrays(const Data<S>& data, int ci, int k) : k(k) {
+    for (int t = 0; t < k; ++t)
+      for (int r = 0; r < 6; ++r) Sv[t][r] = data.aza.S(r, ci + t);
+  }
+  /// U_i D_i⁻¹, needed only where 𝓟_λ(i) is not zero.
+  void load_U_Dinv(const Data<S>& data, int ci) {
+    S Dv[6][6];
+    for (int a = 0; a < k; ++a)
+      for (int b = 0; b < k; ++b) Dv[a][b] = data.aza.Dinv(ci + a, b);
+    for (int b = 0; b < k; ++b)
+      for (int r = 0; r < 6; ++r) {
+        S sum = S(0);
+        for (int a = 0; a < k; ++a) sum += data.aza.U(r, ci + a) * Dv[a][b];
+        UD[b][r] = sum;
+      }
+  }
+  /// out = base + S_i m (base: 𝓟_λ[:, c], or nothing): line 18.
+  void base_plus_S_times(const S* base, const S* m, S* out) const {
+    for (int r = 0; r < 6; ++r) {
+      S sum = S(0);
+      for (int a = 0; a < k; ++a) sum += Sv[a][r] * m[a];
+      out[r] = base ? base[r] + sum : sum;
+    }
+  }
+  /// m −= (U_i D_i⁻¹)ᵀ v for a 6-vector v: line 17.
+  void subtract_U_Dinv_dot(const S* v, S* m) const {
+    for (int a = 0; a < k; ++a) {
+      S sum = S(0);
+      for (int r = 0; r < 6; ++r) sum += UD[a][r] * v[r];
+      m[a] -= sum;
+    }
+  }
+  int k;
+  S Sv[6][6];  ///< S_i's columns
+  S UD[6][6];  ///< columns of U_i D_i⁻¹
+};
+
+/// Minv[i, c] = m and its mirror Minv[c, i] = mᵀ (lines 21–25) for joint i of k coordinates
+/// from column vi.
+template <class S>
+void set_mirrored(MatrixX<S>& Minv, int row, int vi, int k, const S* m) {
+  for (int a = 0; a < k; ++a) {
+    Minv(row, vi + a) = m[a];
+    Minv(vi + a, row) = m[a];
+  }
+}
+
+/// Line 17 for joint i's own k × k block, symmetrized (symmetric in exact arithmetic).
+template <class S>
+void immamb_own_block_cols(MatrixX<S>& Minv, const JointColumnArrays<S>& cols,
+                           const Matrix6X<S>& Pp, int ci, int vi) {
+  const int k = cols.k;
+  S Mii[6][6];
+  for (int b = 0; b < k; ++b) {
+    S col[6];
+    for (int a = 0; a < k; ++a) col[a] = Minv(vi + a, vi + b);
+    cols.subtract_U_Dinv_dot(Pp.col(ci + b).data(), col);
+    for (int a = 0; a < k; ++a) Mii[a][b] = col[a];
+  }
+  for (int a = 0; a < k; ++a)
+    for (int b = 0; b < k; ++b) Minv(vi + a, vi + b) = (Mii[a][b] + Mii[b][a]) * S(0.5);
+}
+
 /// Lines 16–19 for a joint of k ≠ 1, 3 degrees of freedom: immamb_row_step written out as
 /// immamb_subtree_step_cols is.
 template <class S>
@@ -153,26 +220,10 @@ void immamb_row_step_cols(const Model<S>& model, Data<S>& data, int i, int& last
   const int ci = model.r_index(i), vi = off + ci;
   const int end = model.r_index(model.subtree_end(i));
   const bool has_children = end > ci + k;
-  Matrix6X<S>& Pi = data.aza.Pset[i];
-  S Sv[6][6];  // S_i's columns
-  for (int t = 0; t < k; ++t)
-    for (int r = 0; r < 6; ++r) Sv[t][r] = data.aza.S(r, ci + t);
-  auto set = [&](int c, const S* m) {
-    for (int a = 0; a < k; ++a) {
-      Minv(off + c, vi + a) = m[a];
-      Minv(vi + a, off + c) = m[a];
-    }
-  };
-  // Pi[:, c] = base + S_i m (base: 𝓟_λ[:, c], or nothing).
-  auto set_P = [&](int c, const S* base, const S* m) {
-    S* out = Pi.col(c).data();
-    for (int r = 0; r < 6; ++r) {
-      S sum = S(0);
-      for (int a = 0; a < k; ++a) sum += Sv[a][r] * m[a];
-      out[r] = base ? base[r] + sum : sum;
-    }
-  };
+  S* Pi = data.aza.Pset[i].data();
+  JointColumnArrays<S> cols(data, ci, k);
   if (p == 0 && model.base_joint().nv() == 0) {
+    // 𝓟_0 = 0: line 17 adds nothing, line 18 reduces to S_i Minv[i, k].
     last = end;
     for (int c = ci + k; c < end; ++c) {
       S m[6];
@@ -180,58 +231,30 @@ void immamb_row_step_cols(const Model<S>& model, Data<S>& data, int i, int& last
         m[a] = Minv(off + c, vi + a);
         Minv(vi + a, off + c) = m[a];
       }
-      set_P(c, nullptr, m);
+      cols.base_plus_S_times(nullptr, m, Pi + 6 * c);
     }
   } else {
     const Matrix6X<S>& Pp = data.aza.Pset[p];
-    S UD[6][6];  // columns of U_i D_i⁻¹
-    {
-      S Dv[6][6];
-      for (int a = 0; a < k; ++a)
-        for (int b = 0; b < k; ++b) Dv[a][b] = data.aza.Dinv(ci + a, b);
-      for (int b = 0; b < k; ++b)
-        for (int r = 0; r < 6; ++r) {
-          S sum = S(0);
-          for (int a = 0; a < k; ++a) sum += data.aza.U(r, ci + a) * Dv[a][b];
-          UD[b][r] = sum;
-        }
-    }
-    // m = (U_i D_i⁻¹)ᵀ v for a 6-vector v, subtracted from m.
-    auto sub_dot = [&](const S* v, S* m) {
-      for (int a = 0; a < k; ++a) {
-        S sum = S(0);
-        for (int r = 0; r < 6; ++r) sum += UD[a][r] * v[r];
-        m[a] -= sum;
-      }
-    };
-    S Mii[6][6];
-    for (int b = 0; b < k; ++b) {
-      for (int a = 0; a < k; ++a) Mii[a][b] = Minv(vi + a, vi + b);
-      S col[6];
-      for (int a = 0; a < k; ++a) col[a] = Mii[a][b];
-      sub_dot(Pp.col(ci + b).data(), col);
-      for (int a = 0; a < k; ++a) Mii[a][b] = col[a];
-    }
-    for (int a = 0; a < k; ++a)
-      for (int b = 0; b < k; ++b) Minv(vi + a, vi + b) = (Mii[a][b] + Mii[b][a]) * S(0.5);
+    cols.load_U_Dinv(data, ci);
+    immamb_own_block_cols(Minv, cols, Pp, ci, vi);
     for (int c = ci + k; c < end; ++c) {
       S m[6];
       for (int a = 0; a < k; ++a) m[a] = Minv(off + c, vi + a);
       const S* Pc = Pp.col(c).data();
-      sub_dot(Pc, m);  // line 17
-      set(c, m);
-      set_P(c, Pc, m);  // line 18 (fixed)
+      cols.subtract_U_Dinv_dot(Pc, m);  // line 17
+      set_mirrored(Minv, off + c, vi, k, m);
+      cols.base_plus_S_times(Pc, m, Pi + 6 * c);  // line 18 (fixed)
     }
     for (int c = end; c < last; ++c) {
       S m[6] = {};
       const S* Pc = Pp.col(c).data();
-      sub_dot(Pc, m);
-      set(c, m);
-      if (has_children) set_P(c, Pc, m);
+      cols.subtract_U_Dinv_dot(Pc, m);
+      set_mirrored(Minv, off + c, vi, k, m);
+      if (has_children) cols.base_plus_S_times(Pc, m, Pi + 6 * c);
     }
   }
   const S zero[6] = {};
-  for (int c = last; c < n; ++c) set(c, zero);
+  for (int c = last; c < n; ++c) set_mirrored(Minv, off + c, vi, k, zero);
 }
 
 /// Lines 16–19 at body i, forward: the table's rows i of Minv, final, mirrored into their
