@@ -66,19 +66,17 @@ struct ConstrainedInverseDynamicsWorkspace {
   VectorX<S> target;  ///< M q̈ − f
 };
 
-/// Actuator torques u (na) and constraint forces λ (m) for the acceleration ddq (nv), see this
-/// header's comment. By Householder QR (no normal equations, so the conditioning of A is not
-/// squared): of A W^(−1/2) when na + m ≤ nv (least squares), of its transpose when na + m > nv
-/// (least weighted norm). Cost O(nv (na + m) min(nv, na + m)) plus nv² for M q̈.
+namespace detail {
+
 template <class S>
-ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
+void check_constrained_inverse_dynamics(
     const Eigen::Ref<const MatrixX<S>>& M, const Eigen::Ref<const MatrixX<S>>& J,
     const Eigen::Ref<const MatrixX<S>>& actuation, const Eigen::Ref<const VectorX<S>>& ddq,
     const Eigen::Ref<const VectorX<S>>& force_minus_bias,
-    ConstrainedInverseDynamicsWorkspace<S>& ws, Eigen::Ref<VectorX<S>> u,
-    Eigen::Ref<VectorX<S>> lambda, const ConstrainedInverseDynamicsOptions<S>& options = {}) {
+    const ConstrainedInverseDynamicsWorkspace<S>& ws, const Eigen::Ref<VectorX<S>>& u,
+    const Eigen::Ref<VectorX<S>>& lambda, const ConstrainedInverseDynamicsOptions<S>& options) {
   const char* who = "constrained_inverse_dynamics";
-  const int nv = ws.nv, na = ws.na, m = static_cast<int>(J.rows()), n = na + m;
+  const int nv = ws.nv, na = ws.na, m = static_cast<int>(J.rows());
   (void)who;
   LIEDYN_CHECK(M.rows() == nv && M.cols() == nv,
                std::string(who) + ": M must be nv × nv with nv = " + std::to_string(nv));
@@ -106,6 +104,39 @@ ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
     LIEDYN_CHECK(options.force_weights(i) > S(0),
                  std::string(who) + ": force_weights must be positive");
 #endif
+}
+
+// A triangular factor R (k × k leading block) of full rank: no pivot below 100 max(nv, n) ε of
+// the largest, which is zero to within rounding (R is singular exactly when A W^(−1/2) loses
+// rank).
+template <class S, class R>
+bool triangular_factor_has_full_rank(const R& factor, int k, int size) {
+  using std::abs;
+  S largest(0);
+  for (int i = 0; i < k; ++i)
+    if (abs(factor(i, i)) > largest) largest = abs(factor(i, i));
+  const S floor = S(100 * size) * dense::epsilon<S>() * largest;
+  for (int i = 0; i < k; ++i)
+    if (!(abs(factor(i, i)) > floor)) return false;
+  return true;
+}
+
+}  // namespace detail
+
+/// Actuator torques u (na) and constraint forces λ (m) for the acceleration ddq (nv), see this
+/// header's comment. By Householder QR (no normal equations, so the conditioning of A is not
+/// squared): of A W^(−1/2) when na + m ≤ nv (least squares), of its transpose when na + m > nv
+/// (least weighted norm). Cost O(nv (na + m) min(nv, na + m)) plus nv² for M q̈.
+template <class S>
+ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
+    const Eigen::Ref<const MatrixX<S>>& M, const Eigen::Ref<const MatrixX<S>>& J,
+    const Eigen::Ref<const MatrixX<S>>& actuation, const Eigen::Ref<const VectorX<S>>& ddq,
+    const Eigen::Ref<const VectorX<S>>& force_minus_bias,
+    ConstrainedInverseDynamicsWorkspace<S>& ws, Eigen::Ref<VectorX<S>> u,
+    Eigen::Ref<VectorX<S>> lambda, const ConstrainedInverseDynamicsOptions<S>& options = {}) {
+  const int nv = ws.nv, na = ws.na, m = static_cast<int>(J.rows()), n = na + m;
+  detail::check_constrained_inverse_dynamics<S>(M, J, actuation, ddq, force_minus_bias, ws, u,
+                                                lambda, options);
   ConstrainedInverseDynamicsReport<S> report;
   report.redundant = n > nv;
   using std::sqrt;
@@ -118,17 +149,8 @@ ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
   target.noalias() = M * ddq;
   target -= force_minus_bias;
   VectorX<S>& tau = ws.tau;
-  // Rank test on R's diagonal: a pivot below 100 max(nv, n) ε of the largest is zero to within
-  // rounding (R is singular exactly when A W^(−1/2) loses rank).
   auto full_rank = [&](const auto& R, int k) {
-    using std::abs;
-    S largest(0);
-    for (int i = 0; i < k; ++i)
-      if (abs(R(i, i)) > largest) largest = abs(R(i, i));
-    const S floor = S(100 * std::max(nv, n)) * detail::dense::epsilon<S>() * largest;
-    for (int i = 0; i < k; ++i)
-      if (!(abs(R(i, i)) > floor)) return false;
-    return true;
+    return detail::triangular_factor_has_full_rank<S>(R, k, std::max(nv, n));
   };
   auto x = ws.rhs.head(std::max(nv, n));
   if (!report.redundant) {
@@ -140,7 +162,8 @@ ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
     if (!full_rank(A, n)) return report;
     auto y = x.head(nv);
     y = target;
-    detail::dense::apply_householder_q<S>(A, tau, true, y);
+    detail::dense::apply_householder_q<S>(A, tau, detail::dense::HouseholderProduct::QTransposed,
+                                          y);
     A.topLeftCorner(n, n).template triangularView<Eigen::Upper>().solveInPlace(y.head(n));
     report.unique = true;
   } else {
@@ -155,7 +178,7 @@ ConstrainedInverseDynamicsReport<S> constrained_inverse_dynamics(
     At.topLeftCorner(nv, nv).template triangularView<Eigen::Upper>().transpose().solveInPlace(
         y.head(nv));
     y.tail(n - nv).setZero();
-    detail::dense::apply_householder_q<S>(At, tau, false, y);
+    detail::dense::apply_householder_q<S>(At, tau, detail::dense::HouseholderProduct::Q, y);
   }
   u = scale.head(na).cwiseProduct(x.head(na));
   lambda = scale.segment(na, m).cwiseProduct(x.segment(na, m));

@@ -125,6 +125,126 @@ struct ProximalWorkspace {
   VectorX<S> next;               ///< scratch iterate
 };
 
+namespace detail {
+
+/// M = L Lᵀ (ws.mass_factor), q̈_free = M⁻¹ (τ − h) (ws.free_acceleration) and, for m > 0, M⁻¹Jᵀ,
+/// the Delassus matrix G = J M⁻¹ Jᵀ and c = J q̈_free + γ (ws.minv_jt, delassus, bias).
+template <class S>
+void delassus_problem(const char* who, const Eigen::Ref<const MatrixX<S>>& M,
+                      const Eigen::Ref<const MatrixX<S>>& J,
+                      const Eigen::Ref<const VectorX<S>>& gamma,
+                      const Eigen::Ref<const VectorX<S>>& force_minus_bias,
+                      ProximalWorkspace<S>& ws) {
+  const int nv = ws.nv, m = static_cast<int>(J.rows());
+  auto L = ws.mass_factor.topLeftCorner(nv, nv);
+  L = M;
+  const bool positive = dense::cholesky_in_place<S>(L, S(0));
+  LIEDYN_CHECK(positive, std::string(who) + ": M is not positive definite");
+  (void)positive, (void)who;
+  auto free = ws.free_acceleration.head(nv);
+  free = force_minus_bias;
+  dense::cholesky_solve_in_place<S>(L, free);
+  if (m == 0) return;
+  auto minv_jt = ws.minv_jt.leftCols(m);
+  minv_jt = J.transpose();
+  dense::cholesky_solve_in_place<S>(L, minv_jt);
+  auto G = ws.delassus.topLeftCorner(m, m);
+  G.noalias() = J * minv_jt;
+  auto c = ws.bias.head(m);
+  c.noalias() = J * free;
+  c += gamma;
+}
+
+/// What a proximal step's progress decides (see ProximalOptions).
+enum class ProximalProgress { Continue, Converged, LowerDamping };
+
+/// From two successive step sizes: converged when the geometric tail of the steps is below the
+/// tolerance, or when the residual is at rounding and the steps no longer shrink fast; lower μ
+/// when they shrink slowly above rounding.
+template <class S>
+ProximalProgress proximal_progress(S step, S previous_step, S residual, S rounding_floor,
+                                   S lambda_size, S relative, const ProximalOptions<S>& options) {
+  const S ratio = step / previous_step;
+  const bool at_floor = residual <= rounding_floor;
+  if (ratio < S(1) && step * ratio <= (S(1) - ratio) * options.tolerance * lambda_size)
+    return ProximalProgress::Converged;
+  if (at_floor && ratio >= S(0.5)) return ProximalProgress::Converged;
+  if (!at_floor && ratio > S(0.5) && relative > options.min_relative_damping)
+    return ProximalProgress::LowerDamping;
+  return ProximalProgress::Continue;
+}
+
+/// The proximal steps (G + μI) λ_{k+1} = μ λ_k − c from λ = 0 on the problem delassus_problem
+/// left in ws, into lambda and the report.
+template <class S>
+void proximal_iterations(const char* who, ProximalWorkspace<S>& ws, int m,
+                         const ProximalOptions<S>& options, Eigen::Ref<VectorX<S>> lambda,
+                         ProximalReport<S>& report) {
+  const auto G = ws.delassus.topLeftCorner(m, m);
+  const auto c = ws.bias.head(m);
+  S largest_diagonal(0);
+  for (int i = 0; i < m; ++i)
+    if (G(i, i) > largest_diagonal) largest_diagonal = G(i, i);
+  const S unit = largest_diagonal > S(0) ? largest_diagonal : S(1);
+  S relative = options.relative_damping;
+  auto K = ws.damped_factor.topLeftCorner(m, m);
+  auto factor = [&] {
+    K = G;
+    K.diagonal().array() += relative * unit;
+    const bool damped_positive = dense::cholesky_in_place<S>(K, S(0));
+    LIEDYN_CHECK(damped_positive,
+                 std::string(who) + ": G + mu I is not positive definite (M not symmetric?)");
+    (void)damped_positive, (void)who;
+    ++report.factorizations;
+  };
+  factor();
+  const S norm_G = dense::max_row_sum(G), norm_c = dense::max_abs(c);
+  const S rounding_floor = S(10 * m) * dense::epsilon<S>();
+  auto rhs = ws.rhs.head(m);
+  lambda.setZero();
+  S previous_step(-1);  // negative: no previous step at this μ
+  for (int k = 0; k < options.max_iterations; ++k) {
+    const S mu = relative * unit;
+    rhs = mu * lambda - c;
+    dense::cholesky_solve_in_place<S>(K, rhs);
+    auto step_vector = ws.next.head(m);
+    step_vector = rhs - lambda;
+    const S step = dense::max_abs(step_vector);
+    lambda = rhs;
+    report.iterations = k + 1;
+    // Backward error of λ for G λ = −c (it is J q̈ + γ over its scale).
+    auto residual = ws.next.head(m);
+    residual.noalias() = G * lambda;
+    residual += c;
+    const S scale = norm_G * dense::max_abs(lambda) + norm_c;
+    report.residual = scale > S(0) ? S(dense::max_abs(residual) / scale) : S(0);
+    if (step == S(0)) {
+      report.converged = true;
+      break;
+    }
+    const ProximalProgress progress =
+        previous_step > S(0)
+            ? proximal_progress(step, previous_step, report.residual, rounding_floor,
+                                dense::max_abs(lambda), relative, options)
+            : ProximalProgress::Continue;
+    if (progress == ProximalProgress::Converged) {
+      report.converged = true;
+      break;
+    }
+    if (progress == ProximalProgress::LowerDamping) {
+      relative = relative / S(100) < options.min_relative_damping ? options.min_relative_damping
+                                                                  : S(relative / S(100));
+      factor();
+      previous_step = S(-1);
+      continue;
+    }
+    previous_step = step;
+  }
+  report.damping = relative * unit;
+}
+
+}  // namespace detail
+
 /// Constrained forward dynamics by proximal-point iterations on the dual of Gauss's principle,
 /// for constraint sets that may be redundant (J rank deficient: two rigid feet plus a loop through
 /// them, a contact given twice) or nearly so. Inputs and outputs as in this header's comment:
@@ -157,92 +277,16 @@ ProximalReport<S> proximal_forward_dynamics(const Eigen::Ref<const MatrixX<S>>& 
                std::string(who) + ": max_iterations must be at least 1");
   const int nv = ws.nv, m = static_cast<int>(J.rows());
   ProximalReport<S> report;
-  auto L = ws.mass_factor.topLeftCorner(nv, nv);
-  L = M;
-  const bool positive = detail::dense::cholesky_in_place<S>(L, S(0));
-  LIEDYN_CHECK(positive, std::string(who) + ": M is not positive definite");
-  (void)positive;
-  auto free = ws.free_acceleration.head(nv);
-  free = force_minus_bias;
-  detail::dense::cholesky_solve_in_place<S>(L, free);
+  detail::delassus_problem<S>(who, M, J, gamma, force_minus_bias, ws);
+  const auto free = ws.free_acceleration.head(nv);
   if (m == 0) {
     ddq = free;
     report.converged = true;
     return report;
   }
-  auto minv_jt = ws.minv_jt.leftCols(m);
-  minv_jt = J.transpose();
-  detail::dense::cholesky_solve_in_place<S>(L, minv_jt);
-  auto G = ws.delassus.topLeftCorner(m, m);
-  G.noalias() = J * minv_jt;
-  auto c = ws.bias.head(m);
-  c.noalias() = J * free;
-  c += gamma;
-  S largest_diagonal(0);
-  for (int i = 0; i < m; ++i)
-    if (G(i, i) > largest_diagonal) largest_diagonal = G(i, i);
-  const S unit = largest_diagonal > S(0) ? largest_diagonal : S(1);
-  S relative = options.relative_damping;
-  auto K = ws.damped_factor.topLeftCorner(m, m);
-  auto factor = [&] {
-    K = G;
-    K.diagonal().array() += relative * unit;
-    const bool damped_positive = detail::dense::cholesky_in_place<S>(K, S(0));
-    LIEDYN_CHECK(damped_positive,
-                 std::string(who) + ": G + mu I is not positive definite (M not symmetric?)");
-    (void)damped_positive;
-    ++report.factorizations;
-  };
-  factor();
-  const S norm_G = detail::dense::max_row_sum(G), norm_c = detail::dense::max_abs(c);
-  const S rounding_floor = S(10 * m) * detail::dense::epsilon<S>();
-  auto rhs = ws.rhs.head(m);
-  lambda.setZero();
-  S previous_step(-1);  // negative: no previous step at this μ
-  for (int k = 0; k < options.max_iterations; ++k) {
-    const S mu = relative * unit;
-    rhs = mu * lambda - c;
-    detail::dense::cholesky_solve_in_place<S>(K, rhs);
-    auto step_vector = ws.next.head(m);
-    step_vector = rhs - lambda;
-    const S step = detail::dense::max_abs(step_vector);
-    lambda = rhs;
-    report.iterations = k + 1;
-    // Backward error of λ for G λ = −c (it is J q̈ + γ over its scale).
-    auto residual = ws.next.head(m);
-    residual.noalias() = G * lambda;
-    residual += c;
-    const S scale = norm_G * detail::dense::max_abs(lambda) + norm_c;
-    report.residual = scale > S(0) ? S(detail::dense::max_abs(residual) / scale) : S(0);
-    if (step == S(0)) {
-      report.converged = true;
-      break;
-    }
-    if (previous_step > S(0)) {
-      const S ratio = step / previous_step;
-      const bool at_floor = report.residual <= rounding_floor;
-      if (ratio < S(1) &&
-          step * ratio <= (S(1) - ratio) * options.tolerance * detail::dense::max_abs(lambda)) {
-        report.converged = true;
-        break;
-      }
-      if (at_floor && ratio >= S(0.5)) {
-        report.converged = true;
-        break;
-      }
-      if (!at_floor && ratio > S(0.5) && relative > options.min_relative_damping) {
-        relative = relative / S(100) < options.min_relative_damping ? options.min_relative_damping
-                                                                    : S(relative / S(100));
-        factor();
-        previous_step = S(-1);
-        continue;
-      }
-    }
-    previous_step = step;
-  }
-  report.damping = relative * unit;
+  detail::proximal_iterations<S>(who, ws, m, options, lambda, report);
   ddq = free;
-  ddq.noalias() += minv_jt * lambda;
+  ddq.noalias() += ws.minv_jt.leftCols(m) * lambda;
   return report;
 }
 

@@ -219,15 +219,19 @@ void householder_qr_in_place(Eigen::Ref<MatrixX<S>> A, Eigen::Ref<VectorX<S>> ta
   }
 }
 
-/// x ← Qᵀ x (transpose) or Q x, Q from householder_qr_in_place's reflectors.
+/// Which of Q and Qᵀ apply_householder_q applies.
+enum class HouseholderProduct { Q, QTransposed };
+
+/// x ← Q x or Qᵀ x, Q from householder_qr_in_place's reflectors.
 template <class S, class Derived>
 void apply_householder_q(const Eigen::Ref<const MatrixX<S>>& QR,
-                         const Eigen::Ref<const VectorX<S>>& tau, bool transpose,
+                         const Eigen::Ref<const VectorX<S>>& tau, HouseholderProduct product,
                          const Eigen::MatrixBase<Derived>& x_out) {
   Eigen::MatrixBase<Derived>& x = const_cast<Eigen::MatrixBase<Derived>&>(x_out);
   const Eigen::Index rows = QR.rows(), cols = QR.cols();
+  // Qᵀ = H_{n−1} ⋯ H_0 applies H_0 first; Q the reverse.
   for (Eigen::Index t = 0; t < cols; ++t) {
-    const Eigen::Index k = transpose ? t : cols - 1 - t;
+    const Eigen::Index k = product == HouseholderProduct::QTransposed ? t : cols - 1 - t;
     const Eigen::Index below = rows - k - 1;
     if (tau(k) == S(0)) continue;
     const S w = tau(k) * (x(k) + QR.col(k).tail(below).dot(x.tail(below)));

@@ -294,6 +294,130 @@ void initial_impulse(const Eigen::Ref<const VectorX<S>>& mu,
     project_on_cone<S>(S(1), mu(i), lambda.template segment<3>(3 * i));
 }
 
+// c = G z + g, its De Saxcé shift s = Γ(c) and the dual y = −Π_{K*}(c + Γ(c)) of an initial z,
+// so that an exact initial z is ADMM's fixed point.
+template <class S, class Z, class C, class Shift, class Y>
+void admm_initial_dual(const Eigen::Ref<const MatrixX<S>>& G, const Eigen::Ref<const VectorX<S>>& g,
+                       const Eigen::Ref<const VectorX<S>>& mu, const Z& z, C& c, Shift& s, Y& y) {
+  c.noalias() = G * z;
+  c += g;
+  de_saxce_shift<S>(mu, c, s);
+  y = c + s;
+  for (Eigen::Index i = 0; i < mu.size(); ++i)
+    project_on_cone<S>(mu(i), S(1), y.template segment<3>(3 * i));
+  y = -y;
+}
+
+// One ADMM iteration (see frictional_contact_admm) on the iterates in ws (3nc entries each):
+// the x-step with the factor of G + ρI in ws.factor, the relaxed projection, the dual update,
+// c = G z + g and the shift from the dual iterate; returns ‖G z‖∞.
+template <class S>
+S admm_iteration(const Eigen::Ref<const MatrixX<S>>& G, const Eigen::Ref<const VectorX<S>>& g,
+                 const Eigen::Ref<const VectorX<S>>& mu, S rho, S alpha,
+                 FrictionalContactWorkspace<S>& ws) {
+  const Eigen::Index nc = mu.size(), m = 3 * nc;
+  auto x = ws.unconstrained.head(m);
+  auto z = ws.projected.head(m);
+  auto z_previous = ws.previous.head(m);
+  auto y = ws.dual.head(m);
+  auto s = ws.shift.head(m);
+  auto c = ws.velocity.head(m);
+  auto rhs = ws.rhs.head(m);
+  rhs = rho * z - y - g - s;
+  dense::cholesky_solve_in_place<S>(ws.factor.topLeftCorner(m, m), rhs);
+  x = rhs;
+  // With the relaxed x̂ = α x + (1 − α) z_previous (Boyd et al. 2011, §3.4.3):
+  // z = Π_K(x̂ + y/ρ), y ← ρ (x̂ + y/ρ − z) = y + ρ (x̂ − z).
+  z_previous = z;
+  z = alpha * x + (S(1) - alpha) * z_previous + y / rho;
+  y = z;
+  for (Eigen::Index i = 0; i < nc; ++i)
+    project_on_cone<S>(S(1), mu(i), z.template segment<3>(3 * i));
+  y = rho * (y - z);
+  c.noalias() = G * z;
+  const S gz_norm = dense::max_abs(c);
+  c += g;
+  // The shift from the dual iterate, −y → c + Γ(c) (whose tangential part is c_t): y moves by
+  // ρ (x̂ − z) per iteration, so the shift follows the iterates smoothly. Taken from c = G z + g
+  // instead, it jumps with z and fed back into the linear step made ADMM diverge for small ρ
+  // and stall on ill-conditioned G.
+  de_saxce_shift<S>(mu, y, s);
+  return gz_norm;
+}
+
+// ρ rescaled by the square root of the ratio of the relative residuals (OSQP's scaling): the
+// primal one of the consensus x = z (force units), the dual one ρ (z − z_previous) =
+// −(G x + g + s + y) of the x-step's optimality (velocity units); their ratio is scale-free. ρ
+// itself while the ratio stays within [1/r, r]. `scratch` (m) is overwritten.
+template <class S, class V, class Scratch>
+S admm_rescaled_rho(const V& x, const V& z, const V& z_previous, const V& y, S rho,
+                    S velocity_scale, const FrictionalContactSettings<S>& settings,
+                    Scratch& scratch) {
+  using std::sqrt;
+  const S tiny = std::numeric_limits<S>::min();
+  scratch = x - z;
+  const S primal = dense::max_abs(scratch) / std::max({dense::max_abs(x), dense::max_abs(z), tiny});
+  scratch = z - z_previous;
+  const S dual =
+      rho * dense::max_abs(scratch) / std::max({velocity_scale, dense::max_abs(y), tiny});
+  const S ratio = dual > S(0) ? S(primal / dual) : S(1e6);
+  if (!(ratio > settings.rho_update_ratio || ratio * settings.rho_update_ratio < S(1))) return rho;
+  const S factor = std::min(std::max(S(sqrt(ratio)), S(1e-3)), S(1e3));
+  return rho * factor;
+}
+
+// The PGS step lengths of each contact: 1/G_nn and 1/ℓ_i, ℓ_i = λ_max(G_tt) in closed form.
+template <class S, class Steps>
+void pgs_step_lengths(const char* who, const Eigen::Ref<const MatrixX<S>>& G,
+                      const Eigen::Ref<const VectorX<S>>& mu, Steps& normal_step,
+                      Steps& tangential_step) {
+  using std::sqrt;
+  (void)who;
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    const Eigen::Index r = 3 * i;
+    LIEDYN_CHECK(G(r + 2, r + 2) > S(0), std::string(who) +
+                                             ": G's normal diagonal entry of contact " +
+                                             std::to_string(i) + " is not positive");
+    normal_step(i) = S(1) / G(r + 2, r + 2);
+    const S a = G(r, r), b = G(r, r + 1), d = G(r + 1, r + 1);
+    const S half_difference = (a - d) / S(2);
+    const S largest = (a + d) / S(2) + sqrt(half_difference * half_difference + b * b);
+    LIEDYN_CHECK(mu(i) == S(0) || largest > S(0), std::string(who) +
+                                                      ": G's tangential block of contact " +
+                                                      std::to_string(i) + " is zero while mu > 0");
+    tangential_step(i) = largest > S(0) ? S(S(1) / largest) : S(0);
+  }
+}
+
+// One PGS visit of contact i (see frictional_contact_pgs): the normal step, then the tangential
+// one inside the disk of radius μ λ_n, with c = G λ + g kept current by the changed columns.
+template <class S, class Lambda, class C>
+void pgs_visit(const Eigen::Ref<const MatrixX<S>>& G, S mu, S normal_step, S tangential_step,
+               S omega, Eigen::Index i, Lambda& lambda, C& c) {
+  using std::sqrt;
+  const Eigen::Index r = 3 * i;
+  const S normal = std::max(S(0), S(lambda(r + 2) - omega * c(r + 2) * normal_step));
+  const S normal_change = normal - lambda(r + 2);
+  if (normal_change != S(0)) {
+    lambda(r + 2) = normal;
+    c += normal_change * G.col(r + 2);
+  }
+  S t1 = lambda(r) - omega * c(r) * tangential_step;
+  S t2 = lambda(r + 1) - omega * c(r + 1) * tangential_step;
+  const S radius = mu * normal, length = sqrt(t1 * t1 + t2 * t2);
+  if (length > radius) {
+    const S scale = length > S(0) ? S(radius / length) : S(0);
+    t1 *= scale;
+    t2 *= scale;
+  }
+  const S change1 = t1 - lambda(r), change2 = t2 - lambda(r + 1);
+  if (change1 != S(0) || change2 != S(0)) {
+    lambda(r) = t1;
+    lambda(r + 1) = t2;
+    c += change1 * G.col(r) + change2 * G.col(r + 1);
+  }
+}
+
 }  // namespace frictional
 }  // namespace detail
 
@@ -331,7 +455,6 @@ FrictionalContactResult<S> frictional_contact_admm(
     const FrictionalContactSettings<S>& settings = {}) {
   const char* who = "frictional_contact_admm";
   detail::frictional::check_arguments<S>(who, ws, G, g, mu, lambda, velocity, settings);
-  using std::sqrt;
   const Eigen::Index nc = mu.size(), m = 3 * nc;
   FrictionalContactResult<S> result;
   if (nc == 0) {
@@ -354,13 +477,7 @@ FrictionalContactResult<S> frictional_contact_admm(
 
   z = lambda;
   detail::frictional::initial_impulse<S>(mu, settings, z);
-  c.noalias() = G * z;
-  c += g;
-  detail::frictional::de_saxce_shift<S>(mu, c, s);
-  y = c + s;
-  for (Eigen::Index i = 0; i < nc; ++i)
-    detail::frictional::project_on_cone<S>(mu(i), S(1), y.template segment<3>(3 * i));
-  y = -y;  // y = −Π_{K*}(c + Γ(c))
+  detail::frictional::admm_initial_dual<S>(G, g, mu, z, c, s, y);
 
   auto factorize = [&] {
     L = G;
@@ -388,25 +505,7 @@ FrictionalContactResult<S> frictional_contact_admm(
   int last_update = 0;
   for (int k = 1; k <= settings.max_iterations; ++k) {
     result.iterations = k;
-    rhs = rho * z - y - g - s;
-    detail::dense::cholesky_solve_in_place<S>(L, rhs);
-    x = rhs;
-    // With the relaxed x̂ = α x + (1 − α) z_previous (Boyd et al. 2011, §3.4.3):
-    // z = Π_K(x̂ + y/ρ), y ← ρ (x̂ + y/ρ − z) = y + ρ (x̂ − z).
-    z_previous = z;
-    z = alpha * x + (S(1) - alpha) * z_previous + y / rho;
-    y = z;
-    for (Eigen::Index i = 0; i < nc; ++i)
-      detail::frictional::project_on_cone<S>(S(1), mu(i), z.template segment<3>(3 * i));
-    y = rho * (y - z);
-    c.noalias() = G * z;
-    const S gz_norm = detail::dense::max_abs(c);
-    c += g;
-    // The shift from the dual iterate, −y → c + Γ(c) (whose tangential part is c_t): y moves by
-    // ρ (x̂ − z) per iteration, so the shift follows the iterates smoothly. Taken from c = G z + g
-    // instead, it jumps with z and fed back into the linear step made ADMM diverge for small ρ
-    // and stall on ill-conditioned G.
-    detail::frictional::de_saxce_shift<S>(mu, y, s);
+    const S gz_norm = detail::frictional::admm_iteration<S>(G, g, mu, rho, alpha, ws);
     const S velocity_scale = std::max(g_norm, gz_norm);
     detail::frictional::measure<S>(mu, z, c, velocity_scale, settings, result);
     if (result.converged) break;
@@ -414,25 +513,13 @@ FrictionalContactResult<S> frictional_contact_admm(
             S(result.primal_residual + result.dual_residual + result.complementarity_residual)))
       break;  // diverged: reported as it is, unconverged
     if (settings.adaptive_rho && k - last_update >= settings.rho_update_interval) {
-      // Relative residuals (OSQP's scaling): the primal one of the consensus x = z (force
-      // units), the dual one ρ (z − z_previous) = −(G x + g + s + y) of the x-step's optimality
-      // (velocity units); their ratio is scale-free.
-      const S tiny = std::numeric_limits<S>::min();
-      rhs = x - z;
-      const S primal = detail::dense::max_abs(rhs) /
-                       std::max({detail::dense::max_abs(x), detail::dense::max_abs(z), tiny});
-      rhs = z - z_previous;
-      const S dual = rho * detail::dense::max_abs(rhs) /
-                     std::max({velocity_scale, detail::dense::max_abs(y), tiny});
-      const S ratio = dual > S(0) ? S(primal / dual) : S(1e6);
-      if (ratio > settings.rho_update_ratio || ratio * settings.rho_update_ratio < S(1)) {
-        const S factor = std::min(std::max(S(sqrt(ratio)), S(1e-3)), S(1e3));
-        const S next = std::min(std::max(S(rho * factor), rho_min), rho_max);
-        if (next != rho) {
-          rho = next;
-          factorize();
-          last_update = k;
-        }
+      const S next = detail::frictional::admm_rescaled_rho<S>(x, z, z_previous, y, rho,
+                                                              velocity_scale, settings, rhs);
+      const S clamped = std::min(std::max(next, rho_min), rho_max);
+      if (clamped != rho) {
+        rho = clamped;
+        factorize();
+        last_update = k;
       }
     }
   }
@@ -467,30 +554,15 @@ FrictionalContactResult<S> frictional_contact_pgs(
     const FrictionalContactSettings<S>& settings = {}) {
   const char* who = "frictional_contact_pgs";
   detail::frictional::check_arguments<S>(who, ws, G, g, mu, lambda, velocity, settings);
-  using std::sqrt;
   const Eigen::Index nc = mu.size(), m = 3 * nc;
   FrictionalContactResult<S> result;
   if (nc == 0) {
     result.converged = true;
     return result;
   }
-  // The step lengths: 1/G_nn and 1/ℓ_i, ℓ_i = λ_max(G_tt) in closed form.
   auto normal_step = ws.shift.head(nc);
   auto tangential_step = ws.rhs.head(nc);
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    const Eigen::Index r = 3 * i;
-    LIEDYN_CHECK(G(r + 2, r + 2) > S(0), std::string(who) +
-                                             ": G's normal diagonal entry of contact " +
-                                             std::to_string(i) + " is not positive");
-    normal_step(i) = S(1) / G(r + 2, r + 2);
-    const S a = G(r, r), b = G(r, r + 1), d = G(r + 1, r + 1);
-    const S half_difference = (a - d) / S(2);
-    const S largest = (a + d) / S(2) + sqrt(half_difference * half_difference + b * b);
-    LIEDYN_CHECK(mu(i) == S(0) || largest > S(0), std::string(who) +
-                                                      ": G's tangential block of contact " +
-                                                      std::to_string(i) + " is zero while mu > 0");
-    tangential_step(i) = largest > S(0) ? S(S(1) / largest) : S(0);
-  }
+  detail::frictional::pgs_step_lengths<S>(who, G, mu, normal_step, tangential_step);
   const S omega = settings.relaxation;
   detail::frictional::initial_impulse<S>(mu, settings, lambda);
   auto& c = velocity;  // the running c = G λ + g
@@ -506,29 +578,9 @@ FrictionalContactResult<S> frictional_contact_pgs(
   }
   for (int k = 1; k <= settings.max_iterations; ++k) {
     result.iterations = k;
-    for (Eigen::Index i = 0; i < nc; ++i) {
-      const Eigen::Index r = 3 * i;
-      const S normal = std::max(S(0), S(lambda(r + 2) - omega * c(r + 2) * normal_step(i)));
-      const S normal_change = normal - lambda(r + 2);
-      if (normal_change != S(0)) {
-        lambda(r + 2) = normal;
-        c += normal_change * G.col(r + 2);
-      }
-      S t1 = lambda(r) - omega * c(r) * tangential_step(i);
-      S t2 = lambda(r + 1) - omega * c(r + 1) * tangential_step(i);
-      const S radius = mu(i) * normal, length = sqrt(t1 * t1 + t2 * t2);
-      if (length > radius) {
-        const S scale = length > S(0) ? S(radius / length) : S(0);
-        t1 *= scale;
-        t2 *= scale;
-      }
-      const S change1 = t1 - lambda(r), change2 = t2 - lambda(r + 1);
-      if (change1 != S(0) || change2 != S(0)) {
-        lambda(r) = t1;
-        lambda(r + 1) = t2;
-        c += change1 * G.col(r) + change2 * G.col(r + 1);
-      }
-    }
+    for (Eigen::Index i = 0; i < nc; ++i)
+      detail::frictional::pgs_visit<S>(G, mu(i), normal_step(i), tangential_step(i), omega, i,
+                                       lambda, c);
     Gl = c - g;
     detail::frictional::measure<S>(mu, lambda, c, std::max(g_norm, detail::dense::max_abs(Gl)),
                                    settings, result);
