@@ -206,15 +206,14 @@ inline std::string triangle_text(const InertiaReview& r) {
 }
 
 /// Applies `policy` to a reviewed inertia of link `link`: throws ModelError(prefix + why) for an
-/// error or (strict) a triangle violation; appends the diagnostics; returns δ ≥ 0, the isotropic
-/// inertia balance adds about the centre of mass (0 otherwise).
-inline double apply_inertia_policy(const InertiaReview& r, InertiaPolicy policy,
-                                   bool check_triangle, const std::string& link,
-                                   const std::string& error_prefix,
+/// error or (strict, with InertiaCheck::Physical) a triangle violation; appends the diagnostics;
+/// returns δ ≥ 0, the isotropic inertia balance adds about the centre of mass (0 otherwise).
+inline double apply_inertia_policy(const InertiaReview& r, InertiaPolicy policy, InertiaCheck check,
+                                   const std::string& link, const std::string& error_prefix,
                                    std::vector<ModelDiagnostic>& out) {
   if (!r.error.empty()) throw ModelError(error_prefix + r.error);
   double delta = 0.0;
-  if (check_triangle && r.triangle_excess > 0.0) {
+  if (check == InertiaCheck::Physical && r.triangle_excess > 0.0) {
     if (policy == InertiaPolicy::strict)
       throw ModelError(error_prefix + triangle_text(r) +
                        " (inertia policy strict; lenient loads it as written, balance repairs it)");
@@ -420,12 +419,69 @@ class ModelBuilder {
   /// returns the Model. Throws ModelError on an unknown parent, a cycle, an unknown mimic joint or
   /// a merged inertia that overflows.
   Model<S> build() const {
-    const int N = static_cast<int>(entries_.size());
-    std::vector<int> parent(N, -1);
-    for (int e = 1; e < N; ++e)
-      parent[e] = resolve(entries_[e].parent, "body '" + entries_[e].name + "'");
+    const Resolution tree = resolve_tree();
+    Model<S> m;
+    m.base_ = BaseJoint<S>(base_type_, welded_pose_);
+    m.gravity_ = gravity_;
+    add_movable_bodies(tree, m);
+    index_coordinates(m);
+    add_frames(tree, m);
+    add_mimics(m);
+    check_merged_inertias(m);
+    m.singular_joints_ = find_singular_joints(m);
+    m.diagnostics_ = loader_diagnostics_;
+    m.diagnostics_.insert(m.diagnostics_.end(), diagnostics_.begin(), diagnostics_.end());
+    add_massless_subtrees(m);
+    return m;
+  }
 
-    // Every chain of parents must end at the base; one that doesn't is a cycle.
+ private:
+  /// The entries' tree resolved: each entry's parent entry, the movable entry a fixed one
+  /// collapses onto (its anchor, itself for a movable one) with ^{anchor}H_{entry}, and the
+  /// depth-first numbering of the movable ones (order: new index → entry; index: entry → new).
+  struct Resolution {
+    std::vector<int> parent, anchor, order, index;
+    std::vector<SE3<S>> anchor_H;
+  };
+
+  Resolution resolve_tree() const {
+    const int N = static_cast<int>(entries_.size());
+    Resolution t;
+    t.parent.assign(N, -1);
+    for (int e = 1; e < N; ++e)
+      t.parent[e] = resolve(entries_[e].parent, "body '" + entries_[e].name + "'");
+    check_no_cycle(t.parent);
+    // Fixed bodies collapse onto their nearest movable ancestor (anchor).
+    t.anchor.assign(N, -1);
+    t.anchor_H.assign(N, SE3<S>());
+    std::function<void(int)> settle = [&](int e) {
+      if (t.anchor[e] >= 0) return;
+      if (e == 0 || entries_[e].movable) {
+        t.anchor[e] = e;
+        return;
+      }
+      settle(t.parent[e]);
+      t.anchor[e] = t.anchor[t.parent[e]];
+      t.anchor_H[e] = t.anchor_H[t.parent[e]] * entries_[e].joint.placement;
+    };
+    for (int e = 0; e < N; ++e) settle(e);
+    // Movable children in insertion order, then depth-first numbering.
+    std::vector<std::vector<int>> kids(N);
+    for (int e = 1; e < N; ++e)
+      if (entries_[e].movable) kids[t.anchor[t.parent[e]]].push_back(e);
+    t.index.assign(N, -1);
+    std::function<void(int)> visit = [&](int e) {
+      t.index[e] = static_cast<int>(t.order.size());
+      t.order.push_back(e);
+      for (int c : kids[e]) visit(c);
+    };
+    visit(0);
+    return t;
+  }
+
+  /// Every chain of parents must end at the base; one that doesn't is a cycle.
+  void check_no_cycle(const std::vector<int>& parent) const {
+    const int N = static_cast<int>(parent.size());
     std::vector<int> state(N, 0);  // 0 unvisited, 1 on the current path, 2 reaches the base
     state[0] = 2;
     for (int e = 1; e < N; ++e) {
@@ -445,39 +501,12 @@ class ModelBuilder {
       }
       for (int p : path) state[p] = 2;
     }
+  }
 
-    // Fixed bodies collapse onto their nearest movable ancestor (anchor).
-    std::vector<int> anchor(N, -1);
-    std::vector<SE3<S>> anchor_H(N);  // ^{anchor}H_{e}
-    std::function<void(int)> settle = [&](int e) {
-      if (anchor[e] >= 0) return;
-      if (e == 0 || entries_[e].movable) {
-        anchor[e] = e;
-        return;
-      }
-      settle(parent[e]);
-      anchor[e] = anchor[parent[e]];
-      anchor_H[e] = anchor_H[parent[e]] * entries_[e].joint.placement;
-    };
-    for (int e = 0; e < N; ++e) settle(e);
-
-    // Movable children in insertion order, then depth-first numbering.
-    std::vector<std::vector<int>> kids(N);
-    for (int e = 1; e < N; ++e)
-      if (entries_[e].movable) kids[anchor[parent[e]]].push_back(e);
-    std::vector<int> order;  // new index -> entry
-    std::vector<int> index(N, -1);
-    std::function<void(int)> visit = [&](int e) {
-      index[e] = static_cast<int>(order.size());
-      order.push_back(e);
-      for (int c : kids[e]) visit(c);
-    };
-    visit(0);
-
-    Model<S> m;
-    const int nb = static_cast<int>(order.size());
-    m.base_ = BaseJoint<S>(base_type_, welded_pose_);
-    m.gravity_ = gravity_;
+  /// The movable bodies in depth-first order: names, inertias, parents, depths and joints (a
+  /// joint's placement carried through the fixed bodies above it).
+  void add_movable_bodies(const Resolution& t, Model<S>& m) const {
+    const int nb = static_cast<int>(t.order.size());
     m.parent_.assign(nb, -1);
     m.subtree_end_.assign(nb, 0);
     m.depth_.assign(nb, 0);
@@ -486,39 +515,52 @@ class ModelBuilder {
     m.inertia_.assign(nb, SpatialInertia<S>{});
     m.body_names_.assign(nb, "");
     for (int i = 0; i < nb; ++i) {
-      const Entry& en = entries_[order[i]];
+      const Entry& en = entries_[t.order[i]];
       m.body_names_[i] = en.name;
       m.inertia_[i] = en.inertia;
       if (i == 0) continue;
-      const int p = index[anchor[parent[order[i]]]];
+      const int above = t.parent[t.order[i]];
+      const int p = t.index[t.anchor[above]];
       m.parent_[i] = p;
       m.children_[p].push_back(i);
       m.depth_[i] = m.depth_[p] + 1;
       m.max_depth_ = std::max(m.max_depth_, m.depth_[i]);
       m.total_depth_ += m.depth_[i];
-      Joint<S>& j = m.joints_[i];
-      const JointSpec<S>& js = en.joint;
-      j.name = js.name;
-      j.type = js.type;
-      j.axis = js.axis;
-      j.axis2 = js.axis2;
-      j.pitch = js.pitch;
-      j.screw = joint_screw(js.type, js.axis, js.pitch);
-      j.placement = anchor_H[parent[order[i]]] * js.placement;
-      // The screws' fast cases key on the alignment: none for the other types.
-      j.alignment = j.one_dof() ? alignment_of(js.axis) : AxisAlignment::General;
-      j.placement_unrotated = j.placement.rotation() == Matrix3<S>::Identity();
-      j.armature = js.armature;
-      j.lower = js.lower;
-      j.upper = js.upper;
-      j.velocity_limit = js.velocity_limit;
-      j.effort_limit = js.effort_limit;
+      m.joints_[i] = joint_of(en.joint, t.anchor_H[above]);
     }
     for (int i = nb - 1; i >= 0; --i) {
       m.subtree_end_[i] = i + 1;
       for (int c : m.children_[i])
         m.subtree_end_[i] = std::max(m.subtree_end_[i], m.subtree_end_[c]);
     }
+  }
+
+  /// The model's joint from its spec, placed by ^{anchor}H_{parent} from the movable body it
+  /// hangs from.
+  static Joint<S> joint_of(const JointSpec<S>& js, const SE3<S>& anchor_H_parent) {
+    Joint<S> j;
+    j.name = js.name;
+    j.type = js.type;
+    j.axis = js.axis;
+    j.axis2 = js.axis2;
+    j.pitch = js.pitch;
+    j.screw = joint_screw(js.type, js.axis, js.pitch);
+    j.placement = anchor_H_parent * js.placement;
+    // The screws' fast cases key on the alignment: none for the other types.
+    j.alignment = j.one_dof() ? alignment_of(js.axis) : AxisAlignment::General;
+    j.placement_unrotated = j.placement.rotation() == Matrix3<S>::Identity();
+    j.armature = js.armature;
+    j.lower = js.lower;
+    j.upper = js.upper;
+    j.velocity_limit = js.velocity_limit;
+    j.effort_limit = js.effort_limit;
+    return j;
+  }
+
+  /// Where each joint's coordinates start (q_index, r_index) and the coordinates' own tree
+  /// (dof_parent, dof_subtree_end).
+  static void index_coordinates(Model<S>& m) {
+    const int nb = m.num_bodies();
     m.q_index_.assign(nb + 1, 0);
     m.r_index_.assign(nb + 1, 0);
     for (int i = 1; i < nb; ++i) {
@@ -537,18 +579,26 @@ class ModelBuilder {
         m.dof_subtree_end_[d] = m.v_index(m.subtree_end_[i]);
       }
     }
-    // Frames: every movable body, then fixed bodies (inertia merged), then the user's.
-    for (int i = 0; i < nb; ++i) m.frames_.push_back(Frame<S>{m.body_names_[i], i, SE3<S>()});
+  }
+
+  /// Frames: every movable body, then fixed bodies (inertia merged), then the user's.
+  void add_frames(const Resolution& t, Model<S>& m) const {
+    const int N = static_cast<int>(entries_.size());
+    for (int i = 0; i < m.num_bodies(); ++i)
+      m.frames_.push_back(Frame<S>{m.body_names_[i], i, SE3<S>()});
     for (int e = 1; e < N; ++e) {
       if (entries_[e].movable) continue;
-      const int i = index[anchor[e]];
-      m.inertia_[i] += entries_[e].inertia.transformed(anchor_H[e]);
-      m.frames_.push_back(Frame<S>{entries_[e].name, i, anchor_H[e]});
+      const int i = t.index[t.anchor[e]];
+      m.inertia_[i] += entries_[e].inertia.transformed(t.anchor_H[e]);
+      m.frames_.push_back(Frame<S>{entries_[e].name, i, t.anchor_H[e]});
     }
     for (const UserFrame& f : user_frames_) {
       const int e = resolve(f.body, "frame '" + f.name + "'");
-      m.frames_.push_back(Frame<S>{f.name, index[anchor[e]], anchor_H[e] * f.placement});
+      m.frames_.push_back(Frame<S>{f.name, t.index[t.anchor[e]], t.anchor_H[e] * f.placement});
     }
+  }
+
+  void add_mimics(Model<S>& m) const {
     for (const PendingMimic& pm : mimics_) {
       const int j = m.joint_id(pm.joint), l = m.joint_id(pm.leader);
       if (j < 0)
@@ -561,23 +611,20 @@ class ModelBuilder {
                          "': both joints must be 1-DoF");
       m.mimic_.push_back(MimicRelation{j, l, pm.multiplier, pm.offset});
     }
-    // Carrying fixed bodies to their anchor can overflow although every input was finite. (A
-    // placement through fixed bodies can only overflow where a fixed body's transformed inertia,
-    // massless or not, already did, so this check covers the joints and frames too.)
-    for (int i = 0; i < nb; ++i) {
+  }
+
+  /// Carrying fixed bodies to their anchor can overflow although every input was finite. (A
+  /// placement through fixed bodies can only overflow where a fixed body's transformed inertia,
+  /// massless or not, already did, so this check covers the joints and frames too.)
+  static void check_merged_inertias(const Model<S>& m) {
+    for (int i = 0; i < m.num_bodies(); ++i) {
       const SpatialInertia<S>& I = m.inertia_[i];
       if (!is_finite(I.mass()) || !I.first_moment().allFinite() || !I.inertia_origin().allFinite())
         throw ModelError("liedyn: body '" + m.body_names_[i] +
                          "': the inertia merged from its fixed bodies is not finite (overflow)");
     }
-    m.singular_joints_ = find_singular_joints(m);
-    m.diagnostics_ = loader_diagnostics_;
-    m.diagnostics_.insert(m.diagnostics_.end(), diagnostics_.begin(), diagnostics_.end());
-    add_massless_subtrees(m);
-    return m;
   }
 
- private:
   struct Entry {
     std::string name;
     BodyRef parent = 0;
@@ -661,8 +708,8 @@ class ModelBuilder {
     const detail::InertiaReview r = detail::review_inertia(m, Ic, Io.cwiseAbs().maxCoeff());
     std::vector<ModelDiagnostic> ignored;
     const bool physical = inertia_check_ == InertiaCheck::Physical;
-    const double delta = detail::apply_inertia_policy(r, inertia_policy_, physical, body, prefix,
-                                                      physical ? diagnostics_ : ignored);
+    const double delta = detail::apply_inertia_policy(r, inertia_policy_, inertia_check_, body,
+                                                      prefix, physical ? diagnostics_ : ignored);
     if (delta == 0.0) return I.symmetrized();
     return SpatialInertia<S>::from_moments(
                I.mass(), I.first_moment(),

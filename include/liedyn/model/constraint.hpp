@@ -396,79 +396,10 @@ class ConstraintSet {
     c.sense = spec.sense;
     c.Kp = spec.Kp;
     c.Kd = spec.Kd;
-    const int full = full_dimension(spec.type);
-    if (spec.type == ConstraintType::Coupling) {
-      c.name = spec.name.empty() ? spec.joint + " = coupling(" + spec.master + ")" : spec.name;
-      c.joint = model.joint_id(spec.joint);
-      c.master = model.joint_id(spec.master);
-      if (spec.joint.empty() || c.joint < 1)
-        fail(c.name, "the model has no joint named '" + spec.joint + "'");
-      if (spec.master.empty() || c.master < 1)
-        fail(c.name, "the model has no joint named '" + spec.master + "'");
-      if (c.joint == c.master) fail(c.name, "joint '" + spec.joint + "' is coupled to itself");
-      for (const int j : {c.joint, c.master})
-        if (!model.joint(j).one_dof())
-          fail(c.name, "joint '" + model.joint_name(j) + "' is " + to_string(model.joint(j).type) +
-                           ": a coupling relates two 1-DoF joints");
-      if (!finite(spec.ratio) || !finite(spec.offset))
-        fail(c.name, "ratio and offset must be finite");
-      for (const Constraint<S>& o : constraints_)
-        if (o.type == ConstraintType::Coupling && o.joint == c.joint)
-          fail(c.name,
-               "joint '" + spec.joint + "' is already coupled by constraint '" + o.name + "'");
-      c.ratio = spec.ratio;
-      c.offset = spec.offset;
-    } else if (is_contact(spec.type)) {
-      c.name = spec.name.empty() ? spec.frame : spec.name;
-      resolve_frame(model, c.name, spec.frame, c.body2, c.placement2);
-      c.body1 = -1;
-      c.has_placement = spec.placement.has_value();
-      if (c.has_placement) c.placement = *spec.placement;
-      if (!c.has_placement && !(spec.Kp == S(0)))
-        fail(c.name, "a position gain Kp needs a desired placement of the contact frame");
-    } else {
-      c.name = spec.name.empty() ? spec.frame + "~" + spec.frame2 : spec.name;
-      resolve_frame(model, c.name, spec.frame, c.body1, c.placement1);
-      resolve_frame(model, c.name, spec.frame2, c.body2, c.placement2);
-      if (c.body1 == c.body2)
-        fail(c.name, "both frames are on body '" + model.body_name(c.body1) + "'");
-      c.has_placement = true;
-      if (spec.placement) c.placement = *spec.placement;
-      if (spec.type == ConstraintType::RevoluteLoop || spec.type == ConstraintType::PrismaticLoop) {
-        if (spec.sense == TwistRepresentation::Inertial)
-          fail(c.name, std::string("a ") + to_string(spec.type) +
-                           " has no inertial sense (its rows would mix in the free motion): use "
-                           "body or mixed");
-        const S norm = spec.axis.norm();
-        if (!(norm > S(0)) || !finite(norm))
-          fail(c.name, "the axis must be a finite non-zero vector");
-        if (spec.axis_frame != 1 && spec.axis_frame != 2) fail(c.name, "axis_frame must be 1 or 2");
-        Vector3<S> a = spec.axis / norm;
-        // On the manifold ^1R_2 = R* exp(θ a^), which leaves a fixed: a_2 = R*ᵀ a_1.
-        if (spec.axis_frame == 1) a = c.placement.rotation().transpose() * a;
-        c.axis = a;
-        // B: the coordinate axis least aligned with a, orthogonalized, then a × b1.
-        int k = 0;
-        for (int i = 1; i < 3; ++i)
-          if (a(i) * a(i) < a(k) * a(k)) k = i;
-        Vector3<S> b1 = Vector3<S>::Unit(k) - a * a(k);
-        b1 /= b1.norm();
-        c.complement.col(0) = b1;
-        c.complement.col(1) = a.cross(b1);
-      }
-    }
-    if (spec.components.empty()) {
-      for (int i = 0; i < full; ++i) c.components.push_back(i);
-    } else {
-      for (std::size_t i = 0; i < spec.components.size(); ++i) {
-        const int k = spec.components[i];
-        if (k < 0 || k >= full)
-          fail(c.name, "component " + std::to_string(k) + " out of range [0, " +
-                           std::to_string(full) + ")");
-        if (i > 0 && k <= spec.components[i - 1]) fail(c.name, "components must be increasing");
-        c.components.push_back(k);
-      }
-    }
+    if (spec.type == ConstraintType::Coupling) add_coupling(model, spec, c);
+    else if (is_contact(spec.type)) add_contact_frames(model, spec, c);
+    else add_loop_frames(model, spec, c);
+    c.components = components_of(spec, c.name);
     c.dim = static_cast<int>(c.components.size());
     auto vector_or_zero = [&](const VectorX<S>& v, const char* what) {
       if (v.size() == 0) return VectorX<S>(VectorX<S>::Zero(c.dim));
@@ -483,6 +414,99 @@ class ConstraintSet {
     rows_ += c.dim;
     c.support = support_of(model, c);
     constraints_.push_back(std::move(c));
+  }
+
+  // A coupling's name, joints, ratio and offset.
+  void add_coupling(const Model<S>& model, const ConstraintSpec<S>& spec, Constraint<S>& c) const {
+    c.name = spec.name.empty() ? spec.joint + " = coupling(" + spec.master + ")" : spec.name;
+    c.joint = model.joint_id(spec.joint);
+    c.master = model.joint_id(spec.master);
+    if (spec.joint.empty() || c.joint < 1)
+      fail(c.name, "the model has no joint named '" + spec.joint + "'");
+    if (spec.master.empty() || c.master < 1)
+      fail(c.name, "the model has no joint named '" + spec.master + "'");
+    if (c.joint == c.master) fail(c.name, "joint '" + spec.joint + "' is coupled to itself");
+    for (const int j : {c.joint, c.master})
+      if (!model.joint(j).one_dof())
+        fail(c.name, "joint '" + model.joint_name(j) + "' is " + to_string(model.joint(j).type) +
+                         ": a coupling relates two 1-DoF joints");
+    if (!finite(spec.ratio) || !finite(spec.offset))
+      fail(c.name, "ratio and offset must be finite");
+    for (const Constraint<S>& o : constraints_)
+      if (o.type == ConstraintType::Coupling && o.joint == c.joint)
+        fail(c.name,
+             "joint '" + spec.joint + "' is already coupled by constraint '" + o.name + "'");
+    c.ratio = spec.ratio;
+    c.offset = spec.offset;
+  }
+
+  // A contact's name, frame (frame 2; frame 1 the environment) and desired placement.
+  void add_contact_frames(const Model<S>& model, const ConstraintSpec<S>& spec,
+                          Constraint<S>& c) const {
+    c.name = spec.name.empty() ? spec.frame : spec.name;
+    resolve_frame(model, c.name, spec.frame, c.body2, c.placement2);
+    c.body1 = -1;
+    c.has_placement = spec.placement.has_value();
+    if (c.has_placement) c.placement = *spec.placement;
+    if (!c.has_placement && !(spec.Kp == S(0)))
+      fail(c.name, "a position gain Kp needs a desired placement of the contact frame");
+  }
+
+  // A loop's name, two frames, placement of frame 2 in frame 1 and, for a revolute or prismatic
+  // loop, its axis.
+  void add_loop_frames(const Model<S>& model, const ConstraintSpec<S>& spec,
+                       Constraint<S>& c) const {
+    c.name = spec.name.empty() ? spec.frame + "~" + spec.frame2 : spec.name;
+    resolve_frame(model, c.name, spec.frame, c.body1, c.placement1);
+    resolve_frame(model, c.name, spec.frame2, c.body2, c.placement2);
+    if (c.body1 == c.body2)
+      fail(c.name, "both frames are on body '" + model.body_name(c.body1) + "'");
+    c.has_placement = true;
+    if (spec.placement) c.placement = *spec.placement;
+    if (spec.type == ConstraintType::RevoluteLoop || spec.type == ConstraintType::PrismaticLoop)
+      set_loop_axis(spec, c);
+  }
+
+  // The free axis a (frame 2) and the complement B, two unit axes orthogonal to it.
+  void set_loop_axis(const ConstraintSpec<S>& spec, Constraint<S>& c) const {
+    if (spec.sense == TwistRepresentation::Inertial)
+      fail(c.name, std::string("a ") + to_string(spec.type) +
+                       " has no inertial sense (its rows would mix in the free motion): use "
+                       "body or mixed");
+    const S norm = spec.axis.norm();
+    if (!(norm > S(0)) || !finite(norm)) fail(c.name, "the axis must be a finite non-zero vector");
+    if (spec.axis_frame != 1 && spec.axis_frame != 2) fail(c.name, "axis_frame must be 1 or 2");
+    Vector3<S> a = spec.axis / norm;
+    // On the manifold ^1R_2 = R* exp(θ a^), which leaves a fixed: a_2 = R*ᵀ a_1.
+    if (spec.axis_frame == 1) a = c.placement.rotation().transpose() * a;
+    c.axis = a;
+    // B: the coordinate axis least aligned with a, orthogonalized, then a × b1.
+    int k = 0;
+    for (int i = 1; i < 3; ++i)
+      if (a(i) * a(i) < a(k) * a(k)) k = i;
+    Vector3<S> b1 = Vector3<S>::Unit(k) - a * a(k);
+    b1 /= b1.norm();
+    c.complement.col(0) = b1;
+    c.complement.col(1) = a.cross(b1);
+  }
+
+  // The rows of the full_dimension(type) candidates the spec keeps: all, or its increasing list.
+  std::vector<int> components_of(const ConstraintSpec<S>& spec, const std::string& name) const {
+    const int full = full_dimension(spec.type);
+    std::vector<int> components;
+    if (spec.components.empty()) {
+      for (int i = 0; i < full; ++i) components.push_back(i);
+    } else {
+      for (std::size_t i = 0; i < spec.components.size(); ++i) {
+        const int k = spec.components[i];
+        if (k < 0 || k >= full)
+          fail(name, "component " + std::to_string(k) + " out of range [0, " +
+                         std::to_string(full) + ")");
+        if (i > 0 && k <= spec.components[i - 1]) fail(name, "components must be increasing");
+        components.push_back(k);
+      }
+    }
+    return components;
   }
 
   // The ancestor closure, in the coordinate tree, of the coordinates c's rows touch.

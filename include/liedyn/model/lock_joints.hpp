@@ -26,6 +26,88 @@
 
 namespace liedyn {
 
+namespace detail {
+
+/// The joints lock_joints welds: locked[i] and the position q[i] of each, follows[i] the locked
+/// leader a mimicking joint i follows (0 for none).
+template <class S>
+struct LockedJoints {
+  std::vector<char> locked;
+  std::vector<S> q;
+  std::vector<int> follows;
+};
+
+template <class S>
+LockedJoints<S> locked_joints(const Model<S>& model, const std::vector<std::string>& names,
+                              const std::vector<S>& positions) {
+  const char* who = "lock_joints";
+  LIEDYN_CHECK(names.size() == positions.size(),
+               std::string(who) + ": positions has size " + std::to_string(positions.size()) +
+                   ", expected " + std::to_string(names.size()) + " (one per name)");
+  const int nb = model.num_bodies();
+  LockedJoints<S> l{std::vector<char>(nb, 0), std::vector<S>(nb, S(0)), std::vector<int>(nb, 0)};
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const int i = model.require_joint_id(names[k], who);
+    LIEDYN_CHECK(!l.locked[i], std::string(who) + ": joint '" + names[k] + "' is named twice");
+    LIEDYN_CHECK(model.joint(i).one_dof(), std::string(who) + ": joint '" + names[k] + "' is " +
+                                               to_string(model.joint(i).type) +
+                                               ": only 1-DoF joints are locked at a position");
+    LIEDYN_CHECK(positions[k] == positions[k] && positions[k] - positions[k] == S(0),
+                 std::string(who) + ": the position of joint '" + names[k] + "' is not finite");
+    l.locked[i] = 1;
+    l.q[i] = positions[k];
+  }
+  // A joint that mimics a locked joint is locked with it, at multiplier · q + offset (a gripper's
+  // fingers follow its locked motor), unless named itself; repeated for chains of mimics.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const MimicRelation& m : model.mimic_relations())
+      if (l.locked[m.leader] && !l.locked[m.joint]) {
+        l.locked[m.joint] = 1;
+        l.follows[m.joint] = m.leader;
+        l.q[m.joint] = S(m.multiplier) * l.q[m.leader] + S(m.offset);
+        changed = true;
+      }
+  }
+  return l;
+}
+
+/// The diagnostic of body i's joint locked at l.q[i].
+template <class S>
+ModelDiagnostic locked_joint_diagnostic(const Model<S>& model, const LockedJoints<S>& l, int i) {
+  const Joint<S>& j = model.joint(i);
+  std::ostringstream pos;
+  pos << static_cast<double>(l.q[i]);
+  return ModelDiagnostic{
+      model.body_name(i), DiagnosticKind::locked_joint,
+      "link '" + model.body_name(i) + "': joint '" + j.name + "' locked at " + pos.str() +
+          (j.type == JointType::Prismatic ? " m" : " rad") +
+          (l.follows[i] ? " (it mimics the locked joint '" + model.joint_name(l.follows[i]) + "')"
+                        : ""),
+      static_cast<double>(l.q[i])};
+}
+
+/// The mimic relations left between free joints; one whose follower is locked and leader free
+/// is dropped with a diagnostic.
+template <class S>
+void add_remaining_mimics(const Model<S>& model, const LockedJoints<S>& l, ModelBuilder<S>& b) {
+  for (const MimicRelation& m : model.mimic_relations()) {
+    if (!l.locked[m.joint] && !l.locked[m.leader]) {
+      b.add_mimic(model.joint_name(m.joint), model.joint_name(m.leader), m.multiplier, m.offset);
+      continue;
+    }
+    if (l.locked[m.leader]) continue;  // both locked (the follower with its leader): nothing left
+    b.add_diagnostic(ModelDiagnostic{model.body_name(m.joint), DiagnosticKind::locked_joint,
+                                     "mimic relation of joint '" + model.joint_name(m.joint) +
+                                         "' on joint '" + model.joint_name(m.leader) +
+                                         "' dropped: '" + model.joint_name(m.joint) +
+                                         "' is locked and its leader is not",
+                                     static_cast<double>(l.q[m.joint])});
+  }
+}
+
+}  // namespace detail
+
 /// A new model with the joints `names` welded at `positions` (one per name, radians or metres,
 /// in the joint's own coordinate). Throws InvalidArgument for an unknown or repeated name, a
 /// size mismatch or a non-finite position. Frames: as in the original model, attached to the
@@ -33,38 +115,8 @@ namespace liedyn {
 template <class S>
 Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& names,
                      const std::vector<S>& positions) {
-  const char* who = "lock_joints";
-  LIEDYN_CHECK(names.size() == positions.size(),
-               std::string(who) + ": positions has size " + std::to_string(positions.size()) +
-                   ", expected " + std::to_string(names.size()) + " (one per name)");
+  const detail::LockedJoints<S> l = detail::locked_joints(model, names, positions);
   const int nb = model.num_bodies();
-  std::vector<char> locked(nb, 0);
-  std::vector<S> q(nb, S(0));
-  for (std::size_t k = 0; k < names.size(); ++k) {
-    const int i = model.require_joint_id(names[k], who);
-    LIEDYN_CHECK(!locked[i], std::string(who) + ": joint '" + names[k] + "' is named twice");
-    LIEDYN_CHECK(model.joint(i).one_dof(), std::string(who) + ": joint '" + names[k] + "' is " +
-                                               to_string(model.joint(i).type) +
-                                               ": only 1-DoF joints are locked at a position");
-    LIEDYN_CHECK(positions[k] == positions[k] && positions[k] - positions[k] == S(0),
-                 std::string(who) + ": the position of joint '" + names[k] + "' is not finite");
-    locked[i] = 1;
-    q[i] = positions[k];
-  }
-  // A joint that mimics a locked joint is locked with it, at multiplier · q + offset (a gripper's
-  // fingers follow its locked motor), unless named itself; repeated for chains of mimics.
-  std::vector<int> follows(nb, 0);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const MimicRelation& m : model.mimic_relations())
-      if (locked[m.leader] && !locked[m.joint]) {
-        locked[m.joint] = 1;
-        follows[m.joint] = m.leader;
-        q[m.joint] = S(m.multiplier) * q[m.leader] + S(m.offset);
-        changed = true;
-      }
-  }
-
   ModelBuilder<S> b(model.base_type(), model.body_name(0));
   // The inertias were reviewed when the model was built; merging only adds consistent ones.
   b.set_inertia_check(InertiaCheck::PositiveDefinite);
@@ -77,17 +129,9 @@ Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& name
   for (int i = 1; i < nb; ++i) {
     const Joint<S>& j = model.joint(i);
     const std::string& parent = model.body_name(model.parent(i));
-    if (locked[i]) {
-      b.add_fixed_body(parent, model.body_name(i), j.transform(q[i]), model.inertia(i));
-      std::ostringstream pos;
-      pos << static_cast<double>(q[i]);
-      b.add_diagnostic(ModelDiagnostic{
-          model.body_name(i), DiagnosticKind::locked_joint,
-          "link '" + model.body_name(i) + "': joint '" + j.name + "' locked at " + pos.str() +
-              (j.type == JointType::Prismatic ? " m" : " rad") +
-              (follows[i] ? " (it mimics the locked joint '" + model.joint_name(follows[i]) + "')"
-                          : ""),
-          static_cast<double>(q[i])});
+    if (l.locked[i]) {
+      b.add_fixed_body(parent, model.body_name(i), j.transform(l.q[i]), model.inertia(i));
+      b.add_diagnostic(detail::locked_joint_diagnostic(model, l, i));
       continue;
     }
     b.add_body(parent, model.body_name(i), JointSpec<S>::of(j), model.inertia(i));
@@ -97,19 +141,7 @@ Model<S> lock_joints(const Model<S>& model, const std::vector<std::string>& name
     const Frame<S>& fr = model.frame(static_cast<int>(f));
     b.add_frame(fr.name, model.body_name(fr.body), fr.placement);
   }
-  for (const MimicRelation& m : model.mimic_relations()) {
-    if (!locked[m.joint] && !locked[m.leader]) {
-      b.add_mimic(model.joint_name(m.joint), model.joint_name(m.leader), m.multiplier, m.offset);
-      continue;
-    }
-    if (locked[m.leader]) continue;  // both locked (the follower with its leader): nothing left
-    b.add_diagnostic(ModelDiagnostic{model.body_name(m.joint), DiagnosticKind::locked_joint,
-                                     "mimic relation of joint '" + model.joint_name(m.joint) +
-                                         "' on joint '" + model.joint_name(m.leader) +
-                                         "' dropped: '" + model.joint_name(m.joint) +
-                                         "' is locked and its leader is not",
-                                     static_cast<double>(q[m.joint])});
-  }
+  detail::add_remaining_mimics(model, l, b);
   return b.build();
 }
 

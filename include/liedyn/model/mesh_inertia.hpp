@@ -167,9 +167,10 @@ inline Eigen::Vector3d surface_centroid(const TriMesh& m) {
 /// and centre, then tetrahedra from the centre for the second moments, whose covariance over a
 /// tetrahedron (0, D, E, F) is V/20 (D D^T + E E^T + F F^T + S S^T), S = D + E + F (Tonon,
 /// "Explicit exact formulas for the 3-D tetrahedron inertia tensor", 2004; MuJoCo's
-/// ComputeInertia). `legacy` takes every volume as positive.
+/// ComputeInertia). InertiaMode::legacy takes every volume as positive.
 inline MassProperties solid_properties(const TriMesh& volume_mesh, const Eigen::Vector3d& apex,
-                                       bool legacy) {
+                                       InertiaMode mode) {
+  const bool legacy = mode == InertiaMode::legacy;
   MassProperties out;
   const std::vector<Eigen::Vector3d>& v = volume_mesh.vertices;
   Eigen::Vector3d nrm, cen, com = Eigen::Vector3d::Zero();
@@ -213,8 +214,7 @@ inline MassProperties mesh_properties(const std::vector<Eigen::Vector3d>& vertic
   const TriMesh hull = need_hull ? convex_hull(v) : TriMesh{};
   if (triangles.empty()) surface = hull;
   const Eigen::Vector3d apex = surface_centroid(surface);
-  return solid_properties(mode == InertiaMode::convex ? hull : surface, apex,
-                          mode == InertiaMode::legacy);
+  return solid_properties(mode == InertiaMode::convex ? hull : surface, apex, mode);
 }
 
 }  // namespace mesh

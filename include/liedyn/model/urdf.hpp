@@ -216,7 +216,8 @@ inline Link read_link(const Context& c, const XMLElement* el, InertiaPolicy poli
   const detail::InertiaReview review = detail::review_inertia(m, Ic, Ic.cwiseAbs().maxCoeff());
   double delta = 0.0;
   try {
-    delta = detail::apply_inertia_policy(review, policy, true, l.name, "", l.diagnostics);
+    delta = detail::apply_inertia_policy(review, policy, InertiaCheck::Physical, l.name, "",
+                                         l.diagnostics);
   } catch (const ModelError& e) {
     c.fail(in, iwho + ": " + e.what());
   }

@@ -305,7 +305,7 @@ inline SpatialInertia<double> body_inertia(const Document& doc, const BodyInfo& 
   std::vector<ModelDiagnostic> diags;
   double delta = 0.0;
   try {
-    delta = apply_inertia_policy(review, opt.inertia, true, b.name, "", diags);
+    delta = apply_inertia_policy(review, opt.inertia, InertiaCheck::Physical, b.name, "", diags);
   } catch (const ModelError& e) {
     fail(doc, at, who + ": " + e.what());
   }
