@@ -42,7 +42,7 @@
 // and data.ddq. Cost O(n). No allocation.
 #pragma once
 
-#include "liedyn/algorithm/aza.hpp"
+#include "liedyn/algorithm/articulated_body_steps.hpp"
 #include "liedyn/arithmetic/cholesky6.hpp"
 
 namespace liedyn {
