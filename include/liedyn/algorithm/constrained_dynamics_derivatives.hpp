@@ -186,18 +186,19 @@ void add_wrench_motion_response(const Constraint<S>& c, const SE3<S>& H2,
   const int ns = static_cast<int>(c.support.size());
   const bool reaction = wrench_motion_factors(c, H2, lam, ws);
   auto& P = ws.minv_columns;  // M⁻¹_S leftᵀ (nv × 6)
-  auto add_product = [&](const auto& left, const auto& right, bool subtract) {
+  // U += sign M⁻¹_S leftᵀ right (sign ±1, applied exactly).
+  auto add_product = [&](const auto& left, const auto& right, const S& sign) {
     P.setZero();
     for_each_support_run(c.support, [&](int first, int len, int a0) {
       P.noalias() += Minv.middleCols(first, len).lazyProduct(left.middleCols(a0, len).transpose());
     });
-    if (subtract) P = -P;
+    if (sign != S(1)) P *= sign;
     for_each_support_run(c.support, [&](int first, int len, int a0) {
       U.middleCols(first, len).noalias() += P.lazyProduct(right.middleCols(a0, len));
     });
   };
-  add_product(ws.theta1.leftCols(ns), ws.dw.leftCols(ns), false);
-  if (reaction) add_product(ws.dy.leftCols(ns), ws.star.leftCols(ns), true);
+  add_product(ws.theta1.leftCols(ns), ws.dw.leftCols(ns), S(1));
+  if (reaction) add_product(ws.dy.leftCols(ns), ws.star.leftCols(ns), S(-1));
 }
 
 /// Solves M δq̈ − Jᵀ δλ = R, J δq̈ = Q for many right-hand sides from the factors of factor_kkt

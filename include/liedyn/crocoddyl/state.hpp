@@ -141,7 +141,7 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
     const char* who = "StateLiedyn::Jdiff";
     check_x(who, "x0", x0);
     check_x(who, "x1", x1);
-    check_component(who, firstsecond, true);
+    check_component(who, firstsecond, Components::FirstSecondOrBoth);
     const bool first = firstsecond != ::crocoddyl::second;
     const bool second = firstsecond != ::crocoddyl::first;
     if (first) check_square(who, "Jfirst", Jfirst);
@@ -181,7 +181,7 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
     const char* who = "StateLiedyn::Jintegrate";
     check_x(who, "x", x);
     check_dx(who, "dx", dx);
-    check_component(who, firstsecond, true);
+    check_component(who, firstsecond, Components::FirstSecondOrBoth);
     LIEDYN_CHECK(op == ::crocoddyl::setto || op == ::crocoddyl::addto || op == ::crocoddyl::rmfrom,
                  std::string(who) + ": op must be setto, addto or rmfrom");
     const bool first = firstsecond != ::crocoddyl::second;
@@ -213,7 +213,7 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
     const char* who = "StateLiedyn::JintegrateTransport";
     check_x(who, "x", x);
     check_dx(who, "dx", dx);
-    check_component(who, firstsecond, false);
+    check_component(who, firstsecond, Components::FirstOrSecond);
     LIEDYN_CHECK(static_cast<std::size_t>(Jin.rows()) == ndx_,
                  std::string(who) + ": Jin has " + std::to_string(Jin.rows()) + " rows, expected " +
                      std::to_string(ndx_));
@@ -345,11 +345,16 @@ class StateLiedyn : public ::crocoddyl::StateAbstractTpl<double> {
             std::to_string(J.cols()) + ", expected " + std::to_string(ndx_) + " × " +
             std::to_string(ndx_));
   }
-  static void check_component(const char* who, ::crocoddyl::Jcomponent c, bool both_allowed) {
+  // Which Jcomponent values an operation takes: Jdiff and Jintegrate also `both`,
+  // JintegrateTransport one of the two.
+  enum class Components { FirstOrSecond, FirstSecondOrBoth };
+  static void check_component(const char* who, ::crocoddyl::Jcomponent c, Components allowed) {
+    const bool both_allowed = allowed == Components::FirstSecondOrBoth;
     LIEDYN_CHECK(c == ::crocoddyl::first || c == ::crocoddyl::second ||
                      (both_allowed && c == ::crocoddyl::both),
                  std::string(who) + ": firstsecond must be " +
                      (both_allowed ? "first, second or both" : "first or second"));
+    (void)both_allowed;
   }
 
   // Where the joints' coordinates start in x: after p and the quaternion for a moving base.
