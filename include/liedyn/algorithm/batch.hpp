@@ -537,6 +537,20 @@ void batch_impulse_dynamics(
 
 namespace detail {
 
+/// The number of steps K of a rollout from N = initial.cols() states with controls nv × K N
+/// (refused otherwise).
+template <class S>
+Eigen::Index rollout_steps(const char* who, const Model<S>& model, const BatchIn<S>& initial,
+                           const BatchIn<S>& controls) {
+  const int nv = model.nv();
+  const Eigen::Index N = initial.cols();
+  LIEDYN_CHECK(controls.rows() == nv && (N == 0 ? controls.cols() == 0 : controls.cols() % N == 0),
+               std::string(who) + ": controls has size " + std::to_string(controls.rows()) + " × " +
+                   std::to_string(controls.cols()) + ", expected " + std::to_string(nv) +
+                   " × (steps · " + std::to_string(N) + ")");
+  return N == 0 ? 0 : controls.cols() / N;
+}
+
 /// The rollout driver: trajectory i starts at states.col(i) and takes K = controls.cols() / N
 /// steps, step k with τ̄ = controls.col(i K + k), through step(worker, x, τ̄) (x advanced in
 /// place); with `jacobians`, jacobians(worker, x, τ̄) first leaves the step's A, B in the
@@ -548,11 +562,7 @@ void rollout(const char* who, const Model<S>& model, BatchWorkspace<S>& ws,
              BatchOut<S>* A_out, BatchOut<S>* B_out, Step& step, Jacobians& jacobians) {
   const int nv = model.nv();
   const Eigen::Index N = initial.cols();
-  LIEDYN_CHECK(controls.rows() == nv && (N == 0 ? controls.cols() == 0 : controls.cols() % N == 0),
-               std::string(who) + ": controls has size " + std::to_string(controls.rows()) + " × " +
-                   std::to_string(controls.cols()) + ", expected " + std::to_string(nv) +
-                   " × (steps · " + std::to_string(N) + ")");
-  const Eigen::Index K = N == 0 ? 0 : controls.cols() / N;
+  const Eigen::Index K = rollout_steps(who, model, initial, controls);
   check_batch_block(who, "states_out", states_out, batch_state_size(model), K + 1, N);
   if (A_out) {
     check_batch_block(who, "A_out", *A_out, 2 * nv, 2 * nv, K * N);

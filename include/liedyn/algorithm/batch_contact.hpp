@@ -145,13 +145,8 @@ void batch_contact_rollout(const Model<S>& model, ContactBatchWorkspace<S>& ws,
                            BatchOut<S> reports_out, const ContactStepSettings<S>& settings = {}) {
   const char* who = "batch_contact_rollout";
   detail::check_contact_batch(who, model, ws, dt);
-  const int nv = model.nv();
   const Eigen::Index N = initial.cols();
-  LIEDYN_CHECK(controls.rows() == nv && (N == 0 ? controls.cols() == 0 : controls.cols() % N == 0),
-               std::string(who) + ": controls has size " + std::to_string(controls.rows()) + " × " +
-                   std::to_string(controls.cols()) + ", expected " + std::to_string(nv) +
-                   " × (steps · " + std::to_string(N) + ")");
-  const Eigen::Index K = N == 0 ? 0 : controls.cols() / N;
+  const Eigen::Index K = detail::rollout_steps(who, model, initial, controls);
   detail::check_batch_block(who, "states_out", states_out, batch_state_size(model), K + 1, N);
   detail::check_batch_block(who, "impulses_out", impulses_out, 3 * ws.num_contacts(), K, N);
   detail::check_batch_block(who, "reports_out", reports_out, ContactReport::size, K, N);
