@@ -22,11 +22,11 @@
 //
 // M⁻¹ is applied either densely (M⁻¹ from the sparse LᵀDL factors of the derivative pass's own
 // M — ltdl.hpp — times K, skipping the zeros of D2 and D4 outside the tree's ancestor/subtree
-// pattern and using M⁻¹ D1 in closed form: O(nv · nnz(K)), fastest for robots of every size
-// measured; for double on x86-64 its inner product runs with AVX2/FMA when the processor has
-// them, chosen at run time) or by AZA sweeps (aza.hpp: O(nv²), no explicit M⁻¹ product);
-// MinvMethod::Automatic picks by size. The dense route's M⁻¹ carries the rounding of the base-
-// frame pass (4–6e-13 relative on talos, like D1..D4); immamb keeps 1e-15.
+// pattern and using M⁻¹ D1 in closed form: O(nv · nnz(K)); for double on x86-64 its inner
+// product runs with AVX2/FMA when the processor has them, chosen at run time) or by AZA sweeps
+// (aza.hpp: O(nv²), no explicit M⁻¹ product); MinvMethod::Automatic picks by size (BENCHMARKS.md
+// compares the routes). The dense route's M⁻¹ carries the rounding of the base-frame pass, as
+// D1..D4 do; immamb's M⁻¹ is closer to the exact one.
 // The model must have an invertible mass matrix (else ModelError names the joints).
 #pragma once
 

@@ -76,8 +76,8 @@ class SpatialInertia {
     matrix_into(M);
     return M;
   }
-  /// matrix() written into M, entry by entry: as a returned value the kernels that fill a
-  /// stored 6×6 per body paid for a call and a 288-byte copy.
+  /// matrix() written into M, entry by entry, so that a kernel filling a stored 6×6 per body
+  /// pays neither a call nor a 288-byte copy of a returned value.
   LIEDYN_ALWAYS_INLINE void matrix_into(Matrix6<S>& M) const {
     for (int c = 0; c < 3; ++c)
       for (int r = 0; r < 3; ++r) {
@@ -175,7 +175,7 @@ class SpatialInertia {
   /// ḣ = ω × h + m v_lin, İ_o = ω^ I_o − I_o ω^ − (v_lin^ h^ + h^ v_lin^). Symmetric.
   /// Formed without products of hat matrices: with W = ω^, −I_o ω^ = (W I_o)ᵀ, and
   /// v_lin^ h^ = h v_linᵀ − (v_lin·h) 1. Always inlined: the derivative passes call it per body,
-  /// and left out of line its 3×3 result went through memory.
+  /// and out of line its 3×3 result would go through memory.
   LIEDYN_ALWAYS_INLINE SpatialInertia variation(const Motion<S>& v) const {
     const Vector3<S> w = v.angular(), l = v.linear();
     Matrix3<S> WI;
