@@ -12,6 +12,8 @@
 #include <liedyn/numdiff/finite_differences.hpp>
 #include <liedyn/testing/samples.hpp>
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace liedyn;
 using Catch::Matchers::Contains;
 
@@ -321,3 +323,5 @@ TEST_CASE("argument checks: the constraint kernels", "[errors][checks]") {
   LIEDYN_EXPECT_INVALID(constraint_kinematics(f.model, f.data, two, cd, f.x),
                         "constraint_kinematics", "another model or constraint set");
 }
+
+}  // namespace LIEDYN_UNITY_ID

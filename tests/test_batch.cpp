@@ -17,6 +17,8 @@
 #include "support/constraint_cases.hpp"
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 namespace {
 
 using liedyn::BatchWorkspace;
@@ -461,3 +463,5 @@ TEST_CASE("batch: no allocation once the workspace exists (2 threads)", "[batch]
 }
 
 }  // namespace
+
+}  // namespace LIEDYN_UNITY_ID

@@ -21,6 +21,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 namespace {
 
 using Catch::Matchers::Contains;
@@ -287,3 +289,5 @@ TEST_CASE("batch_contact: no allocation once the workspace exists (2 threads)",
   // The landing brings contacts in: the solver ran inside the guarded calls.
   CHECK(reports.row(liedyn::ContactReport::active_contacts).maxCoeff() == 4);
 }
+
+}  // namespace LIEDYN_UNITY_ID

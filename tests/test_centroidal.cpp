@@ -37,6 +37,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using liedyn::ComFrame;
 using liedyn::Configuration;
 using liedyn::Data;
@@ -524,3 +526,5 @@ TEST_CASE(
     CHECK(std::isfinite(sink));
   }
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -30,6 +30,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using Catch::Matchers::Contains;
 using liedyn::Data;
 using liedyn::MatrixX;
@@ -764,3 +766,5 @@ TEST_CASE("constrained solvers: inputs of the wrong size are refused in checked 
   SUCCEED("argument checks are compiled out in this build");
 #endif
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -52,6 +52,8 @@
 #endif
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using liedyn::ConstraintData;
 using liedyn::ConstraintSet;
 using liedyn::ConstraintSpec;
@@ -841,3 +843,5 @@ TEST_CASE("constrained linearization: on the constraint manifold at an equilibri
     CHECK(reduced_at_roots == 0);
   }
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -33,6 +33,8 @@
 #endif
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using liedyn::ConstraintData;
 using liedyn::ConstraintError;
 using liedyn::ConstraintSet;
@@ -594,3 +596,5 @@ TEST_CASE("constraints: Pinocchio reference, constrained and impulse dynamics of
   }
 }
 #endif
+
+}  // namespace LIEDYN_UNITY_ID

@@ -41,6 +41,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using Catch::Matchers::Contains;
 using liedyn::ContactPlane;
 using liedyn::ContactPointSpec;
@@ -699,3 +701,5 @@ TEST_CASE("contact_step: Solo-12 stands for 1 s at 1 kHz under PD control",
   CHECK(largest_foot_slip < 1e-9);
 }
 #endif
+
+}  // namespace LIEDYN_UNITY_ID

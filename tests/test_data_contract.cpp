@@ -20,6 +20,8 @@
 #include "support/scribble.hpp"
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 namespace {
 
 using namespace liedyn;
@@ -216,3 +218,5 @@ TEST_CASE(
     check_contract(model, seed);
   }
 }
+
+}  // namespace LIEDYN_UNITY_ID

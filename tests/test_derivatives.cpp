@@ -37,6 +37,8 @@
 #include "support/fig4_case.hpp"
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace liedyn;
 using liedyn::numdiff::NumDiffOptions;
 using liedyn::numdiff::StateBlock;
@@ -585,3 +587,5 @@ TEST_CASE("derivatives: float agrees with double", "[derivatives][scalar]") {
   }
   for (int b = 0; b < 4; ++b) report("float vs double: D" + std::to_string(b + 1), err[b]);
 }
+
+}  // namespace LIEDYN_UNITY_ID

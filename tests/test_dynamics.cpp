@@ -44,6 +44,8 @@
 #include "support/fig4_case.hpp"
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using Catch::Matchers::Contains;
 using liedyn::CrbaRoute;
 using liedyn::Data;
@@ -915,3 +917,5 @@ TEST_CASE(
   CHECK((Ic * wdot + w.cross(Ic * w) - (n_origin - c.cross(F))).norm() < 1e-12);
   LIEDYN_CHECK_BELOW(relative_error(tb::rnea(body, y, acc), tau), 1e-13);
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -28,6 +28,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using Catch::Matchers::Contains;
 using liedyn::FrictionalContactResult;
 using liedyn::FrictionalContactSettings;
@@ -660,3 +662,5 @@ TEST_CASE("frictional_contact: ADMM and PGS agree with Pinocchio 4.1's ADMMConst
     }
   }
 }
+
+}  // namespace LIEDYN_UNITY_ID

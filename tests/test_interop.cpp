@@ -31,6 +31,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using liedyn::Data;
 using liedyn::Matrix3;
 using liedyn::Matrix6;
@@ -626,3 +628,5 @@ TEST_CASE("interop: PinocchioCoordinates equals the Pinocchio converters, alloca
     }
   }
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -31,6 +31,8 @@
 #include "support/scribble.hpp"
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace liedyn;
 
 namespace {
@@ -1673,3 +1675,5 @@ TEST_CASE(
   CHECK(x0.s == s0);
   CHECK(m.singular_joints().empty());
 }
+
+}  // namespace LIEDYN_UNITY_ID

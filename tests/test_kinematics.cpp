@@ -10,6 +10,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace liedyn;
 using liedyn::test::relative_error;
 
@@ -459,3 +461,5 @@ TEST_CASE("kinematics: no heap allocation once Data exists", "[kinematics][alloc
     CHECK(sink.allFinite());
   }
 }
+
+}  // namespace LIEDYN_UNITY_ID

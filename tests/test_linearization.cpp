@@ -39,6 +39,8 @@
 #include "../examples/aerial_manipulator.hpp"
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using Catch::Matchers::Contains;
 using liedyn::Data;
 using liedyn::LinearizationOptions;
@@ -695,3 +697,5 @@ TEST_CASE("Linearization: the gathered M⁻¹ column-pair product equals a dense
   CHECK(yal(4) == 6);
   CHECK(ybl(2) == 10);
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -22,6 +22,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace liedyn;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -458,3 +460,5 @@ TEST_CASE("loading: lock_joints gives the full model's restricted dynamics",
   CHECK_THROWS_AS(lock_joints(full, {"arm_left_7_joint", "arm_left_7_joint"}, {0.0, 0.0}),
                   InvalidArgument);
 }
+
+}  // namespace LIEDYN_UNITY_ID

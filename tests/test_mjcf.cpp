@@ -28,6 +28,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using liedyn::Matrix3;
@@ -860,3 +862,5 @@ TEST_CASE("MJCF: equalities liedyn cannot represent are named errors, or skipped
   CHECK(short_poly.constraints.constraint(0).offset == 0.5);
   CHECK(short_poly.constraints.constraint(0).ratio == 1.0);
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -23,6 +23,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using Catch::Matchers::Contains;
 using liedyn::BaseType;
 using liedyn::JointSpec;
@@ -895,3 +897,5 @@ TEST_CASE("State: base-twist representations convert exactly, velocities and acc
     }
   }
 }
+
+}  // namespace LIEDYN_UNITY_ID

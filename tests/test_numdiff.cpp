@@ -13,6 +13,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace liedyn;
 using liedyn::numdiff::DifferenceScheme;
 using liedyn::numdiff::NumDiffOptions;
@@ -502,3 +504,5 @@ TEST_CASE("numdiff: float128 pushes the floor far below long double",
   CHECK(ld < d / 50);
 }
 #endif
+
+}  // namespace LIEDYN_UNITY_ID

@@ -39,6 +39,8 @@
 #include "support/pinocchio_dump.hpp"
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using liedyn::Data;
 using liedyn::MatrixX;
 using liedyn::Model;
@@ -226,3 +228,5 @@ TEST_CASE("Pinocchio reference: derivatives of inverse and forward dynamics",
   for (const auto& e : worst.err)
     WARN("Pinocchio reference, worst relative error of " << e.first << ": " << e.second);
 }
+
+}  // namespace LIEDYN_UNITY_ID

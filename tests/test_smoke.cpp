@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 namespace {
 
 std::string macro_version() {
@@ -30,3 +32,5 @@ TEST_CASE("test data directory is reachable", "[smoke]") {
   std::ifstream f(std::string(LIEDYN_TEST_DATA_DIR) + "/README.md");
   REQUIRE(f.good());
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -11,6 +11,8 @@
 
 #include "support/spatial_oracles.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 namespace {
 
 // ---------------------------------------------------------------------------
@@ -600,3 +602,5 @@ TEST_CASE("spatial: rotation_defect and the boundary checks of rotations and qua
   CHECK_THROWS_AS(liedyn::detail::check_unit_quaternion("f", "q", Vector4<double>::Zero()),
                   liedyn::InvalidArgument);
 }
+
+}  // namespace LIEDYN_UNITY_ID

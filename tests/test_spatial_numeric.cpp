@@ -7,6 +7,8 @@
 #include "liedyn/arithmetic/sincos.hpp"
 #include "support/spatial_oracles.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 TEST_CASE("spatial: Cholesky6 solves and inverts spatial inertias", "[spatial][inertia]") {
   auto gen = liedyn::test::make_rng(21);
   for (int trial = 0; trial < 20; ++trial) {
@@ -317,3 +319,5 @@ TEMPLATE_TEST_CASE("spatial: operations do not allocate", "[spatial][alloc]", do
   CHECK(valid);
   CHECK(std::isfinite(static_cast<double>(to_long_double(checksum))));
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -9,6 +9,8 @@
 
 #include "support/spatial_oracles.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 namespace {
 
 // v× by its definition: column k is [v^, e_k^]∨ (the Lie bracket of se(3)).
@@ -286,3 +288,5 @@ TEST_CASE("spatial: SpatialInertia physical validity", "[spatial][inertia]") {
       I::from_mass_com_inertia(1.0, c, Matrix3<double>(Vector3<double>(0.1, 0.2, 0.3).asDiagonal()))
           .is_physically_valid());
 }
+
+}  // namespace LIEDYN_UNITY_ID

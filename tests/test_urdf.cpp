@@ -27,6 +27,8 @@
 
 #include "support/test_support.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using liedyn::Matrix3;
@@ -1043,3 +1045,5 @@ TEST_CASE("URDF: thousands of corrupted files give a model or a clean exception"
   CHECK(loaded > cases / 20);   // the mutations leave some files valid ...
   CHECK(rejected > cases / 2);  // ... and break most
 }
+
+}  // namespace LIEDYN_UNITY_ID

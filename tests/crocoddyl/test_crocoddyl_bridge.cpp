@@ -37,6 +37,8 @@
 #include "../support/test_support.hpp"
 #include "crocoddyl_reference.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace croc_test;
 
 TEST_CASE("crocoddyl bridge: state operations agree with Crocoddyl StateMultibody", "[crocoddyl]") {
@@ -584,3 +586,5 @@ TEST_CASE("crocoddyl bridge: wrong sizes and foreign data are named errors", "[c
   CHECK_THROWS_WITH(state->JintegrateTransport(x, d, J, crocoddyl::both),
                     Contains("firstsecond must be first or second"));
 }
+
+}  // namespace LIEDYN_UNITY_ID

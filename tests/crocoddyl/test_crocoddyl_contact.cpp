@@ -40,6 +40,8 @@
 #include "../support/test_support.hpp"
 #include "crocoddyl_reference.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace croc_test;
 using liedyn::crocoddyl::Actuation;
 using liedyn::crocoddyl::ContactLiedyn;
@@ -702,3 +704,5 @@ TEST_CASE("crocoddyl bridge: contact residual errors are named", "[crocoddyl]") 
                     Catch::Contains("ResidualModelContactFrictionConeLiedyn::calc: data was not "
                                     "created by this residual"));
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -45,6 +45,8 @@
 #include "../support/test_support.hpp"
 #include "crocoddyl_reference.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace croc_test;
 using liedyn::crocoddyl::ResidualModelFramePlacementLiedyn;
 
@@ -408,3 +410,5 @@ TEST_CASE("crocoddyl bridge: Crocoddyl's quadrupedal walking example, FDDP as Cr
   liedyn::test::report("walk FDDP xs", e_xs);
   liedyn::test::report("walk FDDP us", e_us);
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -31,6 +31,8 @@
 #include "../support/test_support.hpp"
 #include "crocoddyl_reference.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace croc_test;
 using liedyn::crocoddyl::ActionModelImpulseFwdDynamicsLiedyn;
 using liedyn::crocoddyl::ContactLiedyn;
@@ -321,3 +323,5 @@ TEST_CASE("crocoddyl bridge: FDDP through an impact", "[crocoddyl]") {
   INFO("kinetic energy " << before << " -> " << after);
   CHECK(after < before);
 }
+
+}  // namespace LIEDYN_UNITY_ID

@@ -24,6 +24,8 @@
 #include "../support/test_support.hpp"
 #include "crocoddyl_reference.hpp"
 
+namespace LIEDYN_UNITY_ID {  // this file's own scope: tests/CMakeLists.txt, unity builds
+
 using namespace croc_test;
 using liedyn::crocoddyl::ResidualModelCoMPositionLiedyn;
 using liedyn::crocoddyl::ResidualModelFramePlacementLiedyn;
@@ -202,3 +204,5 @@ TEST_CASE("crocoddyl bridge: kinematic residual errors are named", "[crocoddyl]"
                     Catch::Contains("ResidualModelCoMPositionLiedyn::calcDiff: x has size 5, "
                                     "expected 37"));
 }
+
+}  // namespace LIEDYN_UNITY_ID
