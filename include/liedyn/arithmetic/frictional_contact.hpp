@@ -308,47 +308,40 @@ void admm_initial_dual(const Eigen::Ref<const MatrixX<S>>& G, const Eigen::Ref<c
   y = -y;
 }
 
-// ADMM's iterates, the first 3nc entries of the workspace's vectors: x the unconstrained step, z
-// its projection on K (the impulse), z_previous, y the dual, s the De Saxcé shift, c = G z + g,
-// rhs the x-step's right-hand side (and the ρ rescaling's scratch).
+// One ADMM iteration (see frictional_contact_admm) on the iterates in ws (3nc entries each):
+// the x-step with the factor of G + ρI in ws.factor, the relaxed projection, the dual update,
+// c = G z + g and the shift from the dual iterate; returns ‖G z‖∞.
 template <class S>
-struct AdmmIterates {
-  using View = Eigen::VectorBlock<VectorX<S>>;
-  View x, z, z_previous, y, s, c, rhs;
-};
-
-template <class S>
-AdmmIterates<S> admm_iterates(FrictionalContactWorkspace<S>& ws, Eigen::Index m) {
-  return {ws.unconstrained.head(m), ws.projected.head(m), ws.previous.head(m), ws.dual.head(m),
-          ws.shift.head(m),         ws.velocity.head(m),  ws.rhs.head(m)};
-}
-
-// One ADMM iteration (see frictional_contact_admm) on the iterates: the x-step with the factor L
-// of G + ρI, the relaxed projection, the dual update, c = G z + g and the shift from the dual
-// iterate; returns ‖G z‖∞.
-template <class S, class Factor>
 S admm_iteration(const Eigen::Ref<const MatrixX<S>>& G, const Eigen::Ref<const VectorX<S>>& g,
-                 const Eigen::Ref<const VectorX<S>>& mu, S rho, S alpha, const Factor& L,
-                 AdmmIterates<S>& it) {
-  it.rhs = rho * it.z - it.y - g - it.s;
-  dense::cholesky_solve_in_place<S>(L, it.rhs);
-  it.x = it.rhs;
+                 const Eigen::Ref<const VectorX<S>>& mu, S rho, S alpha,
+                 FrictionalContactWorkspace<S>& ws) {
+  const Eigen::Index nc = mu.size(), m = 3 * nc;
+  auto x = ws.unconstrained.head(m);
+  auto z = ws.projected.head(m);
+  auto z_previous = ws.previous.head(m);
+  auto y = ws.dual.head(m);
+  auto s = ws.shift.head(m);
+  auto c = ws.velocity.head(m);
+  auto rhs = ws.rhs.head(m);
+  rhs = rho * z - y - g - s;
+  dense::cholesky_solve_in_place<S>(ws.factor.topLeftCorner(m, m), rhs);
+  x = rhs;
   // With the relaxed x̂ = α x + (1 − α) z_previous (Boyd et al. 2011, §3.4.3):
   // z = Π_K(x̂ + y/ρ), y ← ρ (x̂ + y/ρ − z) = y + ρ (x̂ − z).
-  it.z_previous = it.z;
-  it.z = alpha * it.x + (S(1) - alpha) * it.z_previous + it.y / rho;
-  it.y = it.z;
-  for (Eigen::Index i = 0; i < mu.size(); ++i)
-    project_on_cone<S>(S(1), mu(i), it.z.template segment<3>(3 * i));
-  it.y = rho * (it.y - it.z);
-  it.c.noalias() = G * it.z;
-  const S gz_norm = dense::max_abs(it.c);
-  it.c += g;
+  z_previous = z;
+  z = alpha * x + (S(1) - alpha) * z_previous + y / rho;
+  y = z;
+  for (Eigen::Index i = 0; i < nc; ++i)
+    project_on_cone<S>(S(1), mu(i), z.template segment<3>(3 * i));
+  y = rho * (y - z);
+  c.noalias() = G * z;
+  const S gz_norm = dense::max_abs(c);
+  c += g;
   // The shift from the dual iterate, −y → c + Γ(c) (whose tangential part is c_t): y moves by
   // ρ (x̂ − z) per iteration, so the shift follows the iterates smoothly. Taken from c = G z + g
   // instead, it jumps with z and fed back into the linear step made ADMM diverge for small ρ
   // and stall on ill-conditioned G.
-  de_saxce_shift<S>(mu, it.y, it.s);
+  de_saxce_shift<S>(mu, y, s);
   return gz_norm;
 }
 
@@ -473,12 +466,18 @@ FrictionalContactResult<S> frictional_contact_admm(
   const S rho_min = S(1e-8) * unit, rho_max = S(1e8) * unit;
   S rho = std::min(std::max(S(settings.rho_initial * unit), rho_min), rho_max);
 
-  detail::frictional::AdmmIterates<S> it = detail::frictional::admm_iterates(ws, m);
+  auto x = ws.unconstrained.head(m);
+  auto z = ws.projected.head(m);
+  auto z_previous = ws.previous.head(m);
+  auto y = ws.dual.head(m);
+  auto s = ws.shift.head(m);
+  auto c = ws.velocity.head(m);
+  auto rhs = ws.rhs.head(m);
   auto L = ws.factor.topLeftCorner(m, m);
 
-  it.z = lambda;
-  detail::frictional::initial_impulse<S>(mu, settings, it.z);
-  detail::frictional::admm_initial_dual<S>(G, g, mu, it.z, it.c, it.s, it.y);
+  z = lambda;
+  detail::frictional::initial_impulse<S>(mu, settings, z);
+  detail::frictional::admm_initial_dual<S>(G, g, mu, z, c, s, y);
 
   auto factorize = [&] {
     L = G;
@@ -493,12 +492,12 @@ FrictionalContactResult<S> frictional_contact_admm(
   const S g_norm = detail::dense::max_abs(g);
   const S alpha = settings.over_relaxation;
   if (settings.warm_start) {  // a warm start that already solves the problem costs no iteration
-    it.rhs.noalias() = G * it.z;
-    detail::frictional::measure<S>(mu, it.z, it.c, std::max(g_norm, detail::dense::max_abs(it.rhs)),
+    rhs.noalias() = G * z;
+    detail::frictional::measure<S>(mu, z, c, std::max(g_norm, detail::dense::max_abs(rhs)),
                                    settings, result);
     if (result.converged) {
-      lambda = it.z;
-      velocity = it.c;
+      lambda = z;
+      velocity = c;
       return result;
     }
   }
@@ -506,16 +505,16 @@ FrictionalContactResult<S> frictional_contact_admm(
   int last_update = 0;
   for (int k = 1; k <= settings.max_iterations; ++k) {
     result.iterations = k;
-    const S gz_norm = detail::frictional::admm_iteration<S>(G, g, mu, rho, alpha, L, it);
+    const S gz_norm = detail::frictional::admm_iteration<S>(G, g, mu, rho, alpha, ws);
     const S velocity_scale = std::max(g_norm, gz_norm);
-    detail::frictional::measure<S>(mu, it.z, it.c, velocity_scale, settings, result);
+    detail::frictional::measure<S>(mu, z, c, velocity_scale, settings, result);
     if (result.converged) break;
     if (!detail::frictional::is_finite(
             S(result.primal_residual + result.dual_residual + result.complementarity_residual)))
       break;  // diverged: reported as it is, unconverged
     if (settings.adaptive_rho && k - last_update >= settings.rho_update_interval) {
-      const S next = detail::frictional::admm_rescaled_rho<S>(it.x, it.z, it.z_previous, it.y, rho,
-                                                              velocity_scale, settings, it.rhs);
+      const S next = detail::frictional::admm_rescaled_rho<S>(x, z, z_previous, y, rho,
+                                                              velocity_scale, settings, rhs);
       const S clamped = std::min(std::max(next, rho_min), rho_max);
       if (clamped != rho) {
         rho = clamped;
@@ -524,8 +523,8 @@ FrictionalContactResult<S> frictional_contact_admm(
       }
     }
   }
-  lambda = it.z;
-  velocity = it.c;
+  lambda = z;
+  velocity = c;
   result.rho = rho;
   return result;
 }
