@@ -15,6 +15,7 @@
 
 #include "bindings.hpp"
 #include "fast_call.hpp"
+#include "model_capsule.hpp"
 #include "numpy_compat.hpp"
 
 namespace liedyn {
@@ -648,6 +649,14 @@ void bind_model(py::module_& m) {
   m.def("load_urdf_string", &load_urdf_string, py::arg("xml"), py::arg("options") = UrdfOptions(),
         "Loads a robot from URDF text. Raises ModelError (what and where) on anything it cannot "
         "represent.");
+  m.def(
+      "with_armature",
+      [](const Model& model, const VectorRef& armature) { return with_armature(model, armature); },
+      py::arg("model"), py::arg("armature"),
+      "A new Model equal to model but for the joints' armature (rotor inertia added to M's "
+      "diagonal; a URDF has none): one entry per joint velocity coordinate, liedyn's order "
+      "(nv_joints entries); a multi-DoF joint's entries equal. InvalidArgument for another size "
+      "or unequal entries, ModelError for a negative or non-finite one.");
 
   py::enum_<UnsupportedElements>(
       m, "UnsupportedElements",
@@ -915,6 +924,15 @@ void bind_model(py::module_& m) {
   data.def_property_readonly(
       "f", [](const Data& d) { return stack_rows(d.inverse_dynamics.f); },
       "rnea body wrenches, body frame (num_bodies x 6; copy).");
+
+  // The Model to liedyn's other extension modules (model_capsule.hpp); not public API.
+  m.def(
+      "_model_capsule",
+      [](const Model& model) -> py::object {
+        return py::capsule(static_cast<const void*>(&model), model_capsule_name().c_str());
+      },
+      py::arg("model"),
+      "A capsule pointing at model, for liedyn.crocoddyl (valid while model lives).");
 }
 
 // Members whose types a later bind_* function registers (ConstraintSpec, ConstraintSet:

@@ -112,6 +112,24 @@ def test_bad_urdf_raises_model_error_with_message(tmp_path):
     assert issubclass(liedyn.ModelError, ValueError)
 
 
+def test_with_armature_adds_rotor_inertia_to_the_mass_matrix(solo12):
+    """A URDF has no armature; with_armature(model, a) adds a_j to M's joint diagonal (liedyn's
+    joint order), nothing else; the model itself is unchanged (immutable)."""
+    armature = np.linspace(0.01, 0.12, solo12.nv - 6)
+    geared = liedyn.with_armature(solo12, armature)
+    x = liedyn.random_state(solo12, 4)
+    M = np.array(liedyn.crba(solo12, liedyn.Data(solo12), x))
+    M_geared = np.array(liedyn.crba(geared, liedyn.Data(geared), x))
+    expected = M + np.diag(np.concatenate([np.zeros(6), armature]))
+    assert np.max(np.abs(M_geared - expected)) < 1e-13 * np.max(np.abs(M))  # one added term
+    assert [geared.joint(i).armature for i in range(1, geared.num_joints + 1)] == list(armature)
+    assert all(solo12.joint(i).armature == 0.0 for i in range(1, solo12.num_joints + 1))
+    with pytest.raises(liedyn.InvalidArgument, match="with_armature"):
+        liedyn.with_armature(solo12, np.zeros(5))
+    with pytest.raises(liedyn.ModelError):
+        liedyn.with_armature(solo12, -armature)
+
+
 def test_builder_every_method():
     I = liedyn.SpatialInertia.from_mass_com_inertia(1.5, np.array([0.1, 0.0, 0.0]), np.diag([0.1, 0.2, 0.25]))
     b = liedyn.ModelBuilder(liedyn.BaseType.Moving, "trunk", I)
