@@ -12,6 +12,9 @@
 #   CMAKE_BUILD_PARALLEL_LEVEL  compile jobs of the wheel build (default: the number of cores)
 #   PIP_CACHE_DIR               pip's download and wheel cache (default ~/.cache/pip): numpy,
 #                               scipy, matplotlib, ray and the build requirements come from PyPI
+#   LIEDYN_CROCODDYL_PREFIX     a Crocoddyl 3.2 prefix (scripts/install-crocoddyl.sh prints it):
+#                               the wheel then carries liedyn.crocoddyl, installed with the
+#                               `crocoddyl` extra, whose tests must then run (not skip)
 # Needs network access to PyPI unless the cache holds every package. Exit status: 0 when
 # everything passed.
 set -euo pipefail
@@ -27,7 +30,15 @@ SECONDS=0
 
 echo "-- wheel: pip wheel . in a fresh virtual environment ($("$python" --version), ${CMAKE_BUILD_PARALLEL_LEVEL} jobs)"
 "$python" -m venv "$work/build-venv"
-"$work/build-venv/bin/pip" wheel --no-deps --wheel-dir "$work/dist" "$src"
+build_options=()
+extras="test,distributed"
+if [ -n "${LIEDYN_CROCODDYL_PREFIX:-}" ]; then
+  echo "-- wheel: with liedyn.crocoddyl (Crocoddyl at $LIEDYN_CROCODDYL_PREFIX)"
+  build_options=(--config-settings="cmake.define.LIEDYN_CROCODDYL_PREFIX=$LIEDYN_CROCODDYL_PREFIX")
+  extras="$extras,crocoddyl"
+  export LIEDYN_REQUIRE_CROCODDYL=1
+fi
+"$work/build-venv/bin/pip" wheel --no-deps --wheel-dir "$work/dist" "${build_options[@]}" "$src"
 wheels=("$work"/dist/liedyn-*.whl)
 wheel="${wheels[0]}"
 build_s=$SECONDS
@@ -36,7 +47,7 @@ echo "-- wheel: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) kB, built in $
 echo "-- wheel: install into a second fresh virtual environment"
 venv="$work/test-venv"
 "$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet "${wheel}[test,distributed]"
+"$venv/bin/pip" install --quiet "${wheel}[$extras]"
 
 # The tests, the examples and what they read, copied away from the source tree.
 tree="$work/tree"
@@ -66,6 +77,10 @@ liedyn info tests/data/solo12.urdf | head -n 3
 # Ray is installed here: its test (a local cluster on loopback) must run, not skip.
 LIEDYN_REQUIRE_RAY=1 LIEDYN_REQUIRE_STUBS=1 python -m pytest -q -p no:cacheprovider python/tests
 for example in python/examples/*.py; do
+  # liedyn.crocoddyl's examples need the wheel built with it (LIEDYN_CROCODDYL_PREFIX).
+  case "$(basename "$example")" in
+    crocoddyl_*) [ -n "${LIEDYN_CROCODDYL_PREFIX:-}" ] || { echo "-- wheel: $example skipped (no Crocoddyl)"; continue; } ;;
+  esac
   echo "-- wheel: $example"
   python "$example"
 done
