@@ -3,8 +3,9 @@ solvers (docs/crocoddyl.md).
 
 * Against Crocoddyl's Pinocchio-backed models, live in this interpreter (Crocoddyl 3.2.1 and
   Pinocchio 4.0.0, pinned by the `crocoddyl` extra), on solo12 after the documented state
-  conversion: calc's and calcDiff's outputs of the free, contact and impulse models with their
-  residuals agree to 1e-9 relative, the issue's bound (both sides are exact; what differs is the
+  conversion: the state's operations and Jacobians, and calc's and calcDiff's outputs of the free,
+  contact (four point contacts; one rigid contact) and impulse models with their residuals agree
+  to 1e-9 relative, the issue's bound (both sides are exact; what differs is the
   rounding of two O(n) recursions, ~1e-13 relative, and the conversion).
 * Crocoddyl's arm manipulation example solved by FDDP from Python on the bridge against the
   Pinocchio-backed solve stored in tests/data/crocoddyl/talos_arm_fddp.txt: iterations equal
@@ -222,6 +223,35 @@ def test_contact_model_equals_crocoddyls(solo):
     assert relative_error(d_ours.df_du @ s.Pu.T, d_theirs.df_du) < TOL
 
 
+def test_rigid_contact_and_wrench_cone_equal_crocoddyls(solo):
+    """One rigid (6D) contact on a foot, LOCAL, Kd only, with a wrench-cone cost on it."""
+    s = solo
+    nu, gains = s.nu, np.array([0.0, 20.0])
+    x_ref, x_ref_pin = s.x(11)
+    ours_costs, their_costs = both_cost_sums(s, nu, x_ref, x_ref_pin, ())
+    cone = crocoddyl.WrenchCone(np.eye(3), 0.7, np.array([0.05, 0.03]), 4, True, 0.0, 500.0)
+    bounds = crocoddyl.ActivationBounds(cone.lb, cone.ub)
+    ours_costs.addCost("wrench", crocoddyl.CostModelResidual(
+        s.state, crocoddyl.ActivationModelQuadraticBarrier(bounds),
+        lc.ResidualModelContactWrenchConeLiedyn(s.state, "FR_FOOT", cone, nu)), 1.0)
+    their_costs.addCost("wrench", crocoddyl.CostModelResidual(
+        s.pin_state, crocoddyl.ActivationModelQuadraticBarrier(bounds),
+        crocoddyl.ResidualModelContactWrenchCone(s.pin_state, s.frame("FR_FOOT"), cone, nu)), 1.0)
+    ours = lc.DifferentialActionModelContactFwdDynamicsLiedyn(
+        s.state, lc.Actuation.FloatingBase, [lc.ContactLiedyn.rigid("FR_FOOT", pinocchio.LOCAL, gains)], ours_costs)
+    contacts = crocoddyl.ContactModelMultiple(s.pin_state, nu)
+    contacts.addContact("FR_FOOT", crocoddyl.ContactModel6D(
+        s.pin_state, s.frame("FR_FOOT"), pinocchio.SE3.Identity(), pinocchio.LOCAL, nu, gains))
+    theirs = crocoddyl.DifferentialActionModelContactFwdDynamics(
+        s.pin_state, crocoddyl.ActuationModelFloatingBase(s.pin_state), contacts, their_costs, 0.0, True)
+    d_ours, d_theirs, _ = compare_differential(s, ours, theirs, range(10))
+    assert relative_error(d_ours.force(0), d_theirs.pinocchio.lambda_c) < TOL
+    assert d_ours.force(0).shape == (6,)
+    assert relative_error(d_ours.df_dx @ s.T.T, d_theirs.df_dx) < TOL
+    with pytest.raises(liedyn.InvalidArgument):
+        d_ours.force(1)  # one contact only
+
+
 def test_impulse_model_equals_crocoddyls(solo):
     s = solo
     x_ref, x_ref_pin = s.x(9)
@@ -251,6 +281,40 @@ def test_impulse_model_equals_crocoddyls(solo):
         impulses = np.concatenate([d_ours.impulse(k) for k in range(len(feet))])
         assert relative_error(impulses, d_theirs.pinocchio.impulse_c) < TOL
         assert relative_error(d_ours.df_dx @ s.T.T, d_theirs.df_dx) < TOL
+
+
+def test_every_joint_type_against_crocoddyls_numdiff():
+    """A moving-base tree with every joint type (spherical, free, planar and universal among
+    them) and armature, which Crocoddyl's StateMultibody cannot hold as liedyn does: the free
+    model's Fx, Fu, Lx, Lu against Crocoddyl's DifferentialActionModelNumDiff of the same model,
+    whose forward differences move x with StateLiedyn.integrate. Bound 1e-6 relative: its step
+    is sqrt(2 eps) = 2.1e-8, so its truncation and rounding errors are each about 1e-8 times the
+    second derivatives' scale (observed 2e-8 to 7e-8)."""
+    options = liedyn.RandomModelOptions()
+    options.every_joint_type = True
+    options.branching = 2
+    options.armature = True
+    model = liedyn.random_model(14, 1, options)
+    state = lc.StateLiedyn(model)
+    nu = model.nv - 6
+    costs = crocoddyl.CostModelSum(state, nu)
+    costs.addCost("x", crocoddyl.CostModelResidual(state, lc.ResidualModelStateLiedyn(state, nu)), 1.0)
+    costs.addCost("u", crocoddyl.CostModelResidual(state, crocoddyl.ResidualModelControl(state, nu)), 1e-2)
+    ours = lc.DifferentialActionModelFreeFwdDynamicsLiedyn(state, lc.Actuation.FloatingBase, costs)
+    numdiff = crocoddyl.DifferentialActionModelNumDiff(ours, False)
+    d, d_numdiff = ours.createData(), numdiff.createData()
+    types = {str(model.joint(i).type) for i in range(1, model.num_joints + 1)}
+    assert {"JointType.Spherical", "JointType.Free", "JointType.Planar", "JointType.Universal"} <= types
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        x = state.integrate(state.zero(), rng.uniform(-1.0, 1.0, state.ndx))
+        u = rng.uniform(-1.0, 1.0, nu)
+        for m, data in ((ours, d), (numdiff, d_numdiff)):
+            m.calc(data, x, u)
+            m.calcDiff(data, x, u)
+        for name in ("Fx", "Fu", "Lx", "Lu"):
+            e = relative_error(getattr(d, name), getattr(d_numdiff, name))
+            assert e < 1e-6, f"seed {seed}, {name}: {e:.2e}"
 
 
 # --- Crocoddyl's arm manipulation example ----------------------------------------------------------
@@ -363,5 +427,13 @@ def test_errors_are_named(solo):
         lc.DifferentialActionModelContactFwdDynamicsLiedyn(
             s.state, lc.Actuation.FloatingBase,
             [lc.ContactLiedyn.point("FL_FOOT", np.zeros(3), pinocchio.LOCAL), "HR_FOOT"], costs)
+    with pytest.raises(liedyn.InvalidArgument, match="Kp must be 0"):
+        lc.DifferentialActionModelContactFwdDynamicsLiedyn(
+            s.state, lc.Actuation.FloatingBase,
+            [lc.ContactLiedyn.rigid("FL_FOOT", pinocchio.LOCAL, np.array([10.0, 1.0]))], costs)
+    with pytest.raises(liedyn.InvalidArgument, match="WORLD"):
+        lc.DifferentialActionModelContactFwdDynamicsLiedyn(
+            s.state, lc.Actuation.FloatingBase,
+            [lc.ContactLiedyn.point("FL_FOOT", np.zeros(3), pinocchio.WORLD)], costs)
     with pytest.raises(liedyn.InvalidArgument, match="Jdiff"):
         s.state.Jdiff(x, np.zeros(5))

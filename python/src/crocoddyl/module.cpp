@@ -278,10 +278,10 @@ std::vector<ContactLiedyn> contacts_from(const bp::object& contacts, const char*
 
 using CostSum = std::shared_ptr<::crocoddyl::CostModelSum>;
 
-template <class Model>
-std::shared_ptr<Model> make_free(const std::shared_ptr<lc::StateLiedyn>& state,
-                                 lc::Actuation actuation, const CostSum& costs) {
-  return std::make_shared<Model>(state, actuation, costs);
+std::shared_ptr<lc::DifferentialActionModelFreeFwdDynamicsLiedyn> make_free(
+    const std::shared_ptr<lc::StateLiedyn>& state, lc::Actuation actuation, const CostSum& costs) {
+  return std::make_shared<lc::DifferentialActionModelFreeFwdDynamicsLiedyn>(state, actuation,
+                                                                            costs);
 }
 
 std::shared_ptr<lc::DifferentialActionModelContactFwdDynamicsLiedyn> make_contact(
@@ -302,12 +302,6 @@ std::shared_ptr<lc::ActionModelImpulseFwdDynamicsLiedyn> make_plastic_impulse(
     const std::shared_ptr<lc::StateLiedyn>& state, const bp::object& contacts,
     const CostSum& costs) {
   return make_impulse(state, contacts, costs, 0.0);
-}
-
-/// Contact k's block of a stacked vector (force or impulse), k checked.
-template <class Data>
-VectorXd contact_block(const Data& d, std::size_t k) {
-  return VectorXd(d.force(k));
 }
 
 /// Crocoddyl's Python methods of an action model, bound on `cls` (Crocoddyl binds its
@@ -359,7 +353,7 @@ void bind_action_models() {
           "Fx and Fu exact (linearize, body twist); the liedyn model's armature.",
           bp::no_init)
           .def("__init__",
-               bp::make_constructor(&make_free<Free>, bp::default_call_policies(),
+               bp::make_constructor(&make_free, bp::default_call_policies(),
                                     bp::args("state", "actuation", "costs")),
                "(state: StateLiedyn, actuation: Actuation, costs: crocoddyl.CostModelSum)");
   def_action_methods<Free>(free_model);
@@ -387,9 +381,11 @@ void bind_action_models() {
       "DifferentialActionDataContactFwdDynamicsLiedyn",
       "The contact model's data: Crocoddyl's fields, and the contact forces.", bp::no_init)
       .add_property("costs", &cost_data<ContactData>, "The cost sum's data.")
-      .def("force", &contact_block<ContactData>, bp::args("self", "k"),
-           "Contact k's force on the robot in its sense (3 or 6 entries, force first), after "
-           "calc (a copy).")
+      .def(
+          "force", +[](const ContactData& d, std::size_t k) { return VectorXd(d.force(k)); },
+          bp::args("self", "k"),
+          "Contact k's force on the robot in its sense (3 or 6 entries, force first), after "
+          "calc (a copy).")
       .add_property(
           "df_dx", +[](const ContactData& d) { return MatrixXd(d.df_dx); },
           "d(lambda)/d(dx), m x ndx, after calcDiff (a copy).")
