@@ -164,15 +164,11 @@ def solve(problem, x0):
     return solver, converged, time.perf_counter() - t0
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--step-knots", type=int, default=15)
-    parser.add_argument("--support-knots", type=int, default=4)
-    args = parser.parse_args()
+def both_problems(step_knots, support_knots):
+    """The walking problem on liedyn and on Crocoddyl's SimpleBipedGaitProblem (Pinocchio), from
+    the same URDF text, armature and posture: (ours, x0, theirs, x0_pin, state, joint names)."""
     urdf = talos_legs_urdf()
     length, height, dt = 0.6, 0.1, 0.03
-
-    # Crocoddyl on Pinocchio, as its example does, on the same URDF.
     pin_model = pinocchio.buildModelFromXML(urdf, pinocchio.JointModelFreeFlyer())
     pin_model.armature = np.array([0.0] * 6 + [ARMATURE] * (pin_model.nv - 6))
     srdf = os.path.join(getModelPath("talos_data/srdf/talos.srdf"), "talos_data/srdf/talos.srdf")
@@ -180,10 +176,8 @@ def main():
     q0 = pin_model.referenceConfigurations["half_sitting"].copy()
     x0_pin = np.concatenate([q0, np.zeros(pin_model.nv)])
     theirs = SimpleBipedGaitProblem(pin_model, RIGHT, LEFT).createWalkingProblem(
-        x0_pin, length, height, dt, args.step_knots, args.support_knots)
-    their_solver, their_converged, their_seconds = solve(theirs, x0_pin)
+        x0_pin, length, height, dt, step_knots, support_knots)
 
-    # liedyn, from the same URDF, armature and posture.
     names = list(pin_model.names)[2:]
     bare = liedyn.load_urdf_string(urdf)
     model = liedyn.with_armature(bare, np.full(bare.nv - 6, ARMATURE))
@@ -191,7 +185,17 @@ def main():
     x0 = state.from_pinocchio(x0_pin, names)
     s0 = liedyn.interop.state_from(liedyn.interop.Library.Pinocchio, model, q0, x0_pin[pin_model.nq:],
                                    liedyn.interop.JointPermutation.from_names(model, names))
-    ours = walking_problem(model, state, x0, s0, length, height, dt, args.step_knots, args.support_knots)
+    ours = walking_problem(model, state, x0, s0, length, height, dt, step_knots, support_knots)
+    return ours, x0, theirs, x0_pin, state, names
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--step-knots", type=int, default=15)
+    parser.add_argument("--support-knots", type=int, default=4)
+    args = parser.parse_args()
+    ours, x0, theirs, x0_pin, state, names = both_problems(args.step_knots, args.support_knots)
+    their_solver, their_converged, their_seconds = solve(theirs, x0_pin)
     solver, converged, seconds = solve(ours, x0)
 
     for who, s, ok, sec in (("liedyn", solver, converged, seconds),
