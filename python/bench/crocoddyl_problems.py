@@ -12,7 +12,8 @@ Pinocchio-backed ones on the same problem and solver, in one interpreter.
   biped   Talos legs walking (python/examples/crocoddyl_biped.py, both sides: 39 nodes, rigid
           contacts, wrench cones, impacts)
 
-Timed per call, on each side's FDDP solution: ShootingProblem.calc, .calcDiff, both, and one
+Timed per call, on each side's FDDP solution (or, with --at-guess, as bench/bench_crocoddyl.cpp
+does: at x0 on every node and zero controls): ShootingProblem.calc, .calcDiff, both, and one
 FDDP iteration (solve with maxiter=1 from that trajectory); with 1 and 2 threads
 (problem.nthreads). The two backends alternate, --rounds times; medians and (min, max) are
 printed, and each liedyn/Crocoddyl ratio is the median of the rounds' ratios.
@@ -121,7 +122,7 @@ class Side:
     """A problem solved once from x0 and the quasi-static controls; its timed operations on
     that solution's trajectory."""
 
-    def __init__(self, problem, x0, nthreads, regularization):
+    def __init__(self, problem, x0, nthreads, regularization, at_guess):
         problem.nthreads = nthreads
         solver = crocoddyl.SolverFDDP(problem)
         xs0 = [x0] * (problem.T + 1)
@@ -132,6 +133,9 @@ class Side:
             solver.solve(xs0, us0, 100, False, regularization)
         self.problem, self.solver = problem, solver
         self.xs, self.us = list(solver.xs), list(solver.us)
+        if at_guess:
+            self.xs = xs0
+            self.us = [np.zeros(m.nu) for m in problem.runningModels]
 
     def operations(self):
         p, xs, us = self.problem, self.xs, self.us
@@ -156,15 +160,18 @@ def main():
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--calls", type=int, default=20, help="calls per timing")
     parser.add_argument("--problems", default=",".join(PROBLEMS))
+    parser.add_argument("--at-guess", action="store_true",
+                        help="time at x0 on every node and zero controls (bench_crocoddyl.cpp's point)")
+    parser.add_argument("--threads", default="1,2")
     args = parser.parse_args()
     print(f"liedyn {liedyn.__version__}, Crocoddyl {crocoddyl.__version__}, Pinocchio "
           f"{pinocchio.__version__}; {args.rounds} rounds of {args.calls} calls, medians (min, max) "
           f"in microseconds")
     for name in args.problems.split(","):
         build_ours, build_theirs, regularization = PROBLEMS[name]
-        for nthreads in (1, 2):
-            ours = Side(*build_ours(args.data), nthreads, regularization)
-            theirs = Side(*build_theirs(args.data), nthreads, regularization)
+        for nthreads in (int(t) for t in args.threads.split(",")):
+            ours = Side(*build_ours(args.data), nthreads, regularization, args.at_guess)
+            theirs = Side(*build_theirs(args.data), nthreads, regularization, args.at_guess)
             print(f"{name}: {ours.problem.T} nodes, FDDP iterations {ours.solver.iter} (liedyn), "
                   f"{theirs.solver.iter} (Crocoddyl), costs {ours.solver.cost:.9g}, {theirs.solver.cost:.9g}")
             assert abs(ours.solver.cost - theirs.solver.cost) <= 1e-6 * abs(theirs.solver.cost)
