@@ -18,6 +18,7 @@ Skipped where liedyn was built without its Crocoddyl module or Crocoddyl is not 
 unless LIEDYN_REQUIRE_CROCODDYL=1 (scripts/test-wheel.sh), where that fails.
 """
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -34,6 +35,10 @@ else:
     crocoddyl = pytest.importorskip("crocoddyl")
     pinocchio = pytest.importorskip("pinocchio")
     lc = pytest.importorskip("liedyn.crocoddyl")
+
+# The reader of scripts/generate_crocoddyl_reference.py's files, one copy: the walking example's.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+from crocoddyl_walk import read_reference  # noqa: E402
 
 FEET = ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]
 TOL = 1e-9  # the issue's agreement bound (this file's docstring)
@@ -318,27 +323,6 @@ def test_every_joint_type_against_crocoddyls_numdiff():
 
 
 # --- Crocoddyl's arm manipulation example ----------------------------------------------------------
-
-def read_reference(path):
-    """scripts/generate_crocoddyl_reference.py's format: `vec name n values`, `mat name r c
-    values`, `joint i name type`, other lines `key words...`."""
-    words, vecs, mats, joints = {}, {}, {}, []
-    with open(path) as f:
-        for line in f:
-            t = line.split()
-            if not t or t[0].startswith("#"):
-                continue
-            if t[0] == "vec":
-                vecs[t[1]] = np.array([float(v) for v in t[3:]])
-            elif t[0] == "mat":
-                r, c = int(t[2]), int(t[3])
-                mats[t[1]] = np.array([float(v) for v in t[4:]]).reshape(r, c)
-            elif t[0] == "joint":
-                joints.append(t[2])
-            else:
-                words[t[0]] = t[1:]
-    return words, vecs, mats, joints
-
 
 def arm_problem():
     words, vecs, mats, joints = read_reference(os.path.join(DATA_DIR, "crocoddyl", "talos_arm_fddp.txt"))
